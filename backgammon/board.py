@@ -1,0 +1,200 @@
+"""The board: where every checker stands, seen by the player on roll.
+
+Terms used throughout the rules core:
+
+* *mover*: the player whose turn it is (on roll); *opponent*: the other player.
+* *point*: one of the 24 places a checker can stand. Each player numbers the points from their
+  own side: their point 1 is the deepest point of their *home board* (points 1-6), their point
+  24 is the opponent's point 1. So the mover's point ``p`` is the opponent's point ``25 - p``.
+* *bar*: where a checker goes when it is hit; it must *enter* into the opponent's home board
+  before its owner may move anything else.
+* *borne off*: checkers already taken off the board; every player has 15 checkers, so those not
+  on a point or on the bar are borne off.
+* *pip count*: the total number of pips a player needs to bear off every checker: a checker on
+  point ``p`` counts ``p``, a checker on the bar counts 25.
+* *Position ID*: GNU Backgammon's 14-character base64 text for a position (see the GNU
+  Backgammon manual, "Position ID"): for the player NOT on roll and then for the player on roll,
+  for each of their points 1..24 and their bar, as many 1 bits as checkers followed by one 0 bit;
+  the 80 bits are packed least significant bit first into 10 bytes and base64 encoded without
+  padding.
+
+`Board` mirrors GNU Backgammon's board arrays: two tuples of 25 counts, index ``i`` in 0..23 is
+the owner's point ``i + 1`` from the owner's own view and index 24 is the owner's bar.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from backgammon.errors import InvalidPosition
+
+CHECKERS = 15
+"""Checkers each player owns."""
+
+POINTS = 24
+BAR = 24
+"""Index of the bar in a side's 25 counts."""
+
+_INITIAL_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+_ID_LENGTH = 14
+_ID_BYTES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A position from the view of the player on roll.
+
+    ``mover[i]`` is how many of the mover's checkers stand on the mover's point ``i + 1``
+    (``mover[24]``: on the mover's bar); ``opponent[i]`` likewise for the opponent, numbered
+    from the opponent's own view. Construction checks that the position can occur and raises
+    `InvalidPosition` otherwise.
+    """
+
+    mover: tuple[int, ...]
+    opponent: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        for name, side in (("player on roll", self.mover), ("opponent", self.opponent)):
+            if len(side) != POINTS + 1:
+                raise InvalidPosition(
+                    f"A position needs 25 counts for the {name} (24 points and the bar), "
+                    f"not {len(side)}"
+                )
+            if any(count < 0 for count in side):
+                raise InvalidPosition(f"The {name} cannot have a negative number of checkers")
+            if sum(side) > CHECKERS:
+                raise InvalidPosition(
+                    f"The {name} has {sum(side)} checkers on the board; a player has only 15"
+                )
+        for index in range(POINTS):
+            if self.mover[index] and self.opponent[POINTS - 1 - index]:
+                raise InvalidPosition(
+                    f"Point {index + 1} of the player on roll holds checkers of both players"
+                )
+        if (
+            self.mover[BAR]
+            and self.opponent[BAR]
+            and all(self.mover[i] >= 2 and self.opponent[i] >= 2 for i in range(6))
+        ):
+            raise InvalidPosition(
+                "Both players have a checker on the bar against a closed home board, "
+                "which cannot happen"
+            )
+
+    @classmethod
+    def initial(cls) -> Board:
+        """The starting position: 2 on the 24 point, 5 on the 13, 3 on the 8, 5 on the 6."""
+        return cls(_INITIAL_SIDE, _INITIAL_SIDE)
+
+    @classmethod
+    def from_points(cls, mover: Mapping[int, int], opponent: Mapping[int, int]) -> Board:
+        """Build a board from ``{point: count}`` maps, each side numbered from its own view.
+
+        Point 25 stands for the bar; points left out are empty, so the rest is borne off.
+        """
+        return cls(_side_from_points(mover), _side_from_points(opponent))
+
+    @classmethod
+    def from_position_id(cls, position_id: str) -> Board:
+        """Decode a GNU Backgammon Position ID (14 base64 characters)."""
+        text = position_id.strip()
+        if len(text) != _ID_LENGTH:
+            raise InvalidPosition(
+                f"A Position ID has 14 characters; {position_id!r} has {len(text)}"
+            )
+        try:
+            raw = base64.b64decode(text + "==", validate=True)
+        except binascii.Error:
+            raise InvalidPosition(
+                f"{position_id!r} is not a Position ID: it may hold only letters, digits, "
+                "'+' and '/'"
+            ) from None
+        bits = int.from_bytes(raw, "little")
+        counts: list[int] = []
+        count = 0
+        position = 0
+        while len(counts) < 2 * (POINTS + 1):
+            if position >= 8 * _ID_BYTES:
+                raise InvalidPosition(f"{position_id!r} describes more than 30 checkers")
+            if bits >> position & 1:
+                count += 1
+            else:
+                counts.append(count)
+                count = 0
+            position += 1
+        if bits >> position:
+            raise InvalidPosition(f"{position_id!r} describes more than 30 checkers")
+        # The ID lists the player not on roll first.
+        return cls(tuple(counts[POINTS + 1 :]), tuple(counts[: POINTS + 1]))
+
+    def position_id(self) -> str:
+        """This position as a GNU Backgammon Position ID."""
+        return encode_position_id(self.mover, self.opponent)
+
+    def swapped(self) -> Board:
+        """The same position seen by the other player (as when the turn passes)."""
+        return Board(self.opponent, self.mover)
+
+    def pip_count(self) -> tuple[int, int]:
+        """Pips (mover, opponent) each needs to bear off everything."""
+        return _pips(self.mover), _pips(self.opponent)
+
+    def borne_off(self) -> tuple[int, int]:
+        """Checkers (mover, opponent) have borne off."""
+        return CHECKERS - sum(self.mover), CHECKERS - sum(self.opponent)
+
+    @property
+    def on_bar(self) -> tuple[int, int]:
+        """Checkers (mover, opponent) have on the bar."""
+        return self.mover[BAR], self.opponent[BAR]
+
+    def mover_checkers_on(self, point: int) -> int:
+        """The mover's checkers on the mover's ``point`` (25: the bar, 0: borne off)."""
+        if point == 0:
+            return CHECKERS - sum(self.mover)
+        return self.mover[point - 1]
+
+    def opponent_checkers_on(self, point: int) -> int:
+        """The opponent's checkers on the mover's ``point`` (1..24), i.e. its point 25 - point."""
+        return self.opponent[POINTS - point]
+
+    def all_home(self) -> bool:
+        """Whether every mover checker still in play is in the mover's home board."""
+        return not any(self.mover[6:])
+
+    def __str__(self) -> str:
+        return self.position_id()
+
+
+def encode_position_id(mover: tuple[int, ...], opponent: tuple[int, ...]) -> str:
+    """The Position ID of a position given as two 25-count sides (mover is on roll)."""
+    bits = 0
+    shift = 0
+    for count in opponent:
+        bits |= _RUNS[count] << shift
+        shift += count + 1
+    for count in mover:
+        bits |= _RUNS[count] << shift
+        shift += count + 1
+    return base64.b64encode(bits.to_bytes(_ID_BYTES, "little"))[:_ID_LENGTH].decode("ascii")
+
+
+_RUNS = tuple((1 << count) - 1 for count in range(CHECKERS + 1))
+"""``count`` one bits: one side's entry for a point holding ``count`` checkers."""
+
+
+def _pips(side: tuple[int, ...]) -> int:
+    return sum(count * (index + 1) for index, count in enumerate(side))
+
+
+def _side_from_points(points: Mapping[int, int]) -> tuple[int, ...]:
+    side = [0] * (POINTS + 1)
+    for point, count in points.items():
+        if not 1 <= point <= POINTS + 1:
+            raise InvalidPosition(f"There is no point {point}: points run 1-24, 25 is the bar")
+        side[point - 1] = count
+    return tuple(side)

@@ -1,0 +1,320 @@
+"""The shape every tournament format shares: entrants, draws, pairings, results, placings.
+
+Terms used across ``tournaments.formats``:
+
+- **Entrant**: a player registered in the tournament, with a rating (FIBS-style) and an
+  optional seed the organizer set by hand.
+- **Draw**: every pairing of a tournament, known or still pending, grouped into flights and
+  rounds. A draw is immutable; recording results gives a new draw.
+- **Flight**: one bracket inside a draw. A knockout has one (``main``); double elimination adds
+  a losers' flight and a grand final, a consolation ("last chance") event adds a flight fed by
+  the losers of the main one.
+- **Round**: the pairings of a flight that can be played at the same time, counted from 0.
+- **Pairing**: one match slot, identified by flight, round and position. Each of its two sides
+  (``top`` and ``bottom``) is an entrant id, a **bye** (nobody), or a pointer to another
+  pairing whose winner (``WinnerOf``) or loser (``LoserOf``) will take the side.
+- **Bye**: an empty side. An entrant facing a bye advances at once, without a match.
+- **Result**: the winner of one pairing, reported when its match ends.
+- **Placing**: where an entrant finished. Entrants knocked out in the same round share a
+  place range (the two losing semi-finalists are both "3rd-4th").
+
+Formats take and return these frozen values and never touch a database; randomness is passed
+in as a ``random.Random``. Errors an organizer can cause (too few entrants, a bad option) raise
+``FormatError`` with a message meant for that organizer; a broken invariant (a result for a
+pairing that is not ready, a winner who was not playing) raises ``DrawInvariantError`` and is a
+bug in the caller, never shown raw to a person.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+
+class FormatError(Exception):
+    """An organizer asked for a tournament that cannot be run; the message says why."""
+
+
+class DrawInvariantError(RuntimeError):
+    """The draw or its caller broke a rule that correct code never breaks."""
+
+
+class Flight(StrEnum):
+    """The brackets a draw can hold. Formats add members as they need them."""
+
+    MAIN = "main"
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player in the tournament: ``seed`` is set only when the organizer seeds by hand."""
+
+    id: int
+    rating: float
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """Nobody: the side of a pairing that no entrant will fill."""
+
+    def __repr__(self) -> str:
+        return "BYE"
+
+
+BYE = Bye()
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class PairingKey:
+    """Where a pairing sits: flight, round (from 0) and position within the round (from 0)."""
+
+    flight: Flight
+    round: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerOf:
+    """A side still pending: the winner of another pairing will take it."""
+
+    key: PairingKey
+
+
+@dataclass(frozen=True, slots=True)
+class LoserOf:
+    """A side still pending: the loser of another pairing will take it (consolation flights)."""
+
+    key: PairingKey
+
+
+Side = int | Bye | WinnerOf | LoserOf
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One match slot of the draw; ``winner`` is set once it is decided (at once for a bye)."""
+
+    key: PairingKey
+    top: Side
+    bottom: Side
+    match_length: int
+    winner: int | None = None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.top is BYE or self.bottom is BYE
+
+    @property
+    def is_ready(self) -> bool:
+        """Both players are known and the match is still to be played."""
+        return self.winner is None and isinstance(self.top, int) and isinstance(self.bottom, int)
+
+    @property
+    def loser(self) -> int | Bye | None:
+        """The player who lost, BYE when the winner had a bye, None while undecided."""
+        if self.winner is None:
+            return None
+        other = self.bottom if self.winner == self.top else self.top
+        if isinstance(other, WinnerOf | LoserOf):
+            raise DrawInvariantError(f"{self.key} was decided before both sides were known")
+        return other
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The winner of one pairing, as reported when its match ends."""
+
+    key: PairingKey
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """An entrant's finish: ``place`` to ``shared_to`` (equal when the place is not shared)."""
+
+    entrant: int
+    place: int
+    shared_to: int
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What never changes while results come in: where each pairing sits, who feeds whom."""
+
+    index: dict[PairingKey, int]
+    dependents: dict[PairingKey, tuple[tuple[int, str], ...]]
+
+    @classmethod
+    def of(cls, pairings: Sequence[Pairing]) -> _Layout:
+        index = {pairing.key: i for i, pairing in enumerate(pairings)}
+        if len(index) != len(pairings):
+            raise DrawInvariantError("Two pairings share a key")
+        dependents: dict[PairingKey, list[tuple[int, str]]] = {}
+        for i, pairing in enumerate(pairings):
+            for side_name in ("top", "bottom"):
+                side = getattr(pairing, side_name)
+                if isinstance(side, WinnerOf | LoserOf):
+                    if side.key not in index:
+                        raise DrawInvariantError(f"{pairing.key} waits for unknown {side.key}")
+                    dependents.setdefault(side.key, []).append((i, side_name))
+        return cls(index, {key: tuple(deps) for key, deps in dependents.items()})
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Every pairing of a tournament, ordered by flight, round and position."""
+
+    pairings: tuple[Pairing, ...]
+    _layout: _Layout | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self._layout is None:
+            object.__setattr__(self, "_layout", _Layout.of(self.pairings))
+
+    @property
+    def layout(self) -> _Layout:
+        assert self._layout is not None  # set in __post_init__
+        return self._layout
+
+    def pairing(self, key: PairingKey) -> Pairing:
+        try:
+            return self.pairings[self.layout.index[key]]
+        except KeyError:
+            raise DrawInvariantError(f"No pairing {key} in this draw") from None
+
+    def rounds(self, flight: Flight = Flight.MAIN) -> tuple[tuple[Pairing, ...], ...]:
+        """The flight's pairings, one tuple per round."""
+        rounds: list[list[Pairing]] = []
+        for pairing in self.pairings:
+            if pairing.key.flight is flight:
+                while len(rounds) <= pairing.key.round:
+                    rounds.append([])
+                rounds[pairing.key.round].append(pairing)
+        return tuple(tuple(round_) for round_ in rounds)
+
+    def ready(self) -> tuple[Pairing, ...]:
+        """The pairings whose matches can start now."""
+        return tuple(pairing for pairing in self.pairings if pairing.is_ready)
+
+
+def build_draw(pairings: Iterable[Pairing]) -> Draw:
+    """A draw from freshly laid-out pairings, with every bye already advanced."""
+    return record_results(Draw(tuple(pairings)), ())
+
+
+def record_results(draw: Draw, results: Iterable[Result]) -> Draw:
+    """The draw with ``results`` recorded and every winner and loser moved on.
+
+    Reporting the same winner twice is harmless, so a retried task does no damage. A result for
+    a pairing that is not ready, or naming someone who was not playing, or contradicting an
+    earlier result, raises ``DrawInvariantError``.
+    """
+    layout = draw.layout
+    pairings = list(draw.pairings)
+    decided: list[int] = []
+    for result in results:
+        try:
+            i = layout.index[result.key]
+        except KeyError:
+            raise DrawInvariantError(f"No pairing {result.key} in this draw") from None
+        pairing = pairings[i]
+        if pairing.winner is not None:
+            if pairing.winner != result.winner:
+                raise DrawInvariantError(
+                    f"{result.key} was won by {pairing.winner}, not {result.winner}"
+                )
+            continue
+        if not pairing.is_ready:
+            raise DrawInvariantError(f"{result.key} is not ready to be played")
+        if result.winner not in (pairing.top, pairing.bottom):
+            raise DrawInvariantError(f"{result.winner} is not playing in {result.key}")
+        pairings[i] = _decided(pairing, result.winner)
+        decided.append(i)
+    decided.extend(
+        i for i, pairing in enumerate(pairings) if pairing.winner is None and pairing.is_bye
+    )
+    _move_on(pairings, layout, decided)
+    return Draw(tuple(pairings), layout)
+
+
+def _move_on(pairings: list[Pairing], layout: _Layout, decided: list[int]) -> None:
+    """Fill the sides waiting on decided pairings; a side that meets a bye advances too."""
+    while decided:
+        i = decided.pop()
+        pairing = pairings[i]
+        if pairing.winner is None:
+            bye_winner = _bye_winner(pairing)
+            if bye_winner is None:
+                continue
+            pairing = pairings[i] = _decided(pairing, bye_winner)
+        loser = pairing.loser
+        assert loser is not None
+        for j, side_name in layout.dependents.get(pairing.key, ()):
+            waiting = pairings[j]
+            side = getattr(waiting, side_name)
+            if isinstance(side, WinnerOf):
+                filled = _with_side(waiting, side_name, pairing.winner)
+            elif isinstance(side, LoserOf):
+                filled = _with_side(waiting, side_name, loser)
+            else:
+                raise DrawInvariantError(f"{waiting.key} was filled twice")
+            pairings[j] = filled
+            if _bye_winner(filled) is not None:
+                decided.append(j)
+
+
+def _bye_winner(pairing: Pairing) -> int | None:
+    if pairing.top is BYE and pairing.bottom is BYE:
+        raise DrawInvariantError(f"{pairing.key} has two byes")
+    if pairing.top is BYE and isinstance(pairing.bottom, int):
+        return pairing.bottom
+    if pairing.bottom is BYE and isinstance(pairing.top, int):
+        return pairing.top
+    return None
+
+
+def _decided(pairing: Pairing, winner: int) -> Pairing:
+    return Pairing(pairing.key, pairing.top, pairing.bottom, pairing.match_length, winner)
+
+
+def _with_side(pairing: Pairing, side_name: str, entrant: int | Bye | None) -> Pairing:
+    if entrant is None:
+        raise DrawInvariantError(f"{pairing.key} was filled from an undecided pairing")
+    if side_name == "top":
+        return Pairing(pairing.key, entrant, pairing.bottom, pairing.match_length)
+    return Pairing(pairing.key, pairing.top, entrant, pairing.match_length)
+
+
+class Format(Protocol):
+    """A tournament format, built from its options; every method is pure.
+
+    The scheduler calls ``initial_draw`` once the field is known, starts a match for each of
+    ``ready_pairings``, feeds finished matches to ``advance`` and stops when ``is_finished``.
+    """
+
+    def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw: ...
+
+    def advance(self, draw: Draw, results: Iterable[Result]) -> Draw: ...
+
+    def ready_pairings(self, draw: Draw) -> tuple[Pairing, ...]: ...
+
+    def is_finished(self, draw: Draw) -> bool: ...
+
+    def placings(self, draw: Draw) -> tuple[Placing, ...]: ...
+
+
+def play_out(fmt: Format, draw: Draw, choose_winner: Callable[[Pairing], int]) -> Draw:
+    """The draw played to the end, one batch of ready pairings at a time.
+
+    ``choose_winner`` decides each match; simulations and benchmarks use it in place of play.
+    """
+    while not fmt.is_finished(draw):
+        ready = fmt.ready_pairings(draw)
+        if not ready:
+            raise DrawInvariantError("The draw is not finished but nothing can be played")
+        draw = fmt.advance(draw, [Result(pairing.key, choose_winner(pairing)) for pairing in ready])
+    return draw

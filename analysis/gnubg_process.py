@@ -1,0 +1,359 @@
+"""GNU Backgammon as one warm process, driven through its embedded Python.
+
+The Debian program ``/usr/games/gnubg`` is started once as::
+
+    gnubg -t -q -r -p analysis/gnubg_server.py
+
+(text mode, quiet, no ``.gnubgrc``, run the script). The script reads one JSON request per
+line on stdin and answers one JSON line on stdout; see :mod:`analysis.gnubg_server`. The
+numbers are therefore GNU Backgammon's own: the same functions its ``eval`` command uses
+(cubeful evaluation, its match equity table, its equity to MWC conversion).
+
+:class:`GnubgProcess` is safe to share between threads (one request at a time, under a
+lock), starts the program on first use, starts it again when it has died, gives up on an
+answer after a timeout (and kills the program, whose state is then unknown), and is closed
+with :meth:`GnubgProcess.close` or a ``with`` block.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import queue
+import re
+import subprocess
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from analysis.engine import (
+    CubeDecision,
+    CubeEquities,
+    EngineError,
+    EngineInfo,
+    EngineTimeout,
+    EvalSettings,
+    Evaluation,
+    InvalidPositionError,
+    MoveChoice,
+    PlayerOutlook,
+    Strength,
+)
+
+GNUBG_EXECUTABLE = "/usr/games/gnubg"
+KAZAROSS_XG2 = "/usr/share/gnubg/met/Kazaross-XG2.xml"
+SERVER_SCRIPT = Path(__file__).with_name("gnubg_server.py")
+GNUBG_ID = re.compile(r"^[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}$")
+_VERSION = re.compile(r"^GNU Backgammon (\S+)")
+
+
+def check_gnubg_id(gnubg_id: str) -> str:
+    if not GNUBG_ID.match(gnubg_id):
+        raise InvalidPositionError(
+            f"{gnubg_id!r} is not a GNUBG ID (14 characters of Position ID, a colon, "
+            "12 characters of Match ID)"
+        )
+    return gnubg_id
+
+
+class GnubgProcess:
+    """The :class:`analysis.engine.Engine` backed by one long-running GNU Backgammon."""
+
+    def __init__(
+        self,
+        executable: str = GNUBG_EXECUTABLE,
+        *,
+        met_path: str = KAZAROSS_XG2,
+        timeout: float = 120.0,
+        start_timeout: float = 30.0,
+    ) -> None:
+        self.executable = executable
+        self.met_path = met_path
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[str] | None = None
+        self._answers: queue.Queue[str | None] = queue.Queue()
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=40)
+        self._info: EngineInfo | None = None
+
+    def __enter__(self) -> GnubgProcess:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running program, or None when none runs."""
+        with self._lock:
+            return self._process.pid if self._alive() else None  # type: ignore[union-attr]
+
+    @property
+    def info(self) -> EngineInfo:
+        with self._lock:
+            self._ensure_started()
+            assert self._info is not None
+            return self._info
+
+    def start(self) -> None:
+        with self._lock:
+            self._ensure_started()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def evaluate(self, gnubg_id: str, settings: EvalSettings | None = None) -> Evaluation:
+        settings = settings or EvalSettings()
+        answer = self._request(
+            {
+                "op": "evaluate",
+                "gnubg_id": check_gnubg_id(gnubg_id),
+                "plies": settings.plies,
+                "jacoby": settings.jacoby,
+                "beavers": settings.beavers,
+            }
+        )
+        return _evaluation(gnubg_id, settings, answer, self.info)
+
+    def best_move(
+        self, gnubg_id: str, dice: tuple[int, int], strength: Strength, *, seed: int | None = None
+    ) -> MoveChoice:
+        if not all(1 <= die <= 6 for die in dice) or len(dice) != 2:
+            raise InvalidPositionError(f"{dice!r} are not two dice")
+        answer = self._request(
+            {
+                "op": "best_move",
+                "gnubg_id": check_gnubg_id(gnubg_id),
+                "dice": list(dice),
+                "plies": strength.plies,
+                "noise": strength.noise,
+                "seed": seed,
+            }
+        )
+        return MoveChoice(
+            gnubg_id=gnubg_id,
+            dice=(dice[0], dice[1]),
+            strength=strength,
+            move=answer["move"],
+            position_id=answer["position_id"],
+            equity=answer["equity"],
+            best_move=answer.get("best_move"),
+            best_equity=answer.get("best_equity"),
+            engine=self.info,
+        )
+
+    def cube_decision(
+        self, gnubg_id: str, strength: Strength, *, seed: int | None = None
+    ) -> CubeDecision:
+        answer = self._request(
+            {
+                "op": "cube_decision",
+                "gnubg_id": check_gnubg_id(gnubg_id),
+                "plies": strength.plies,
+                "noise": strength.noise,
+                "seed": seed,
+            }
+        )
+        return CubeDecision(
+            gnubg_id=gnubg_id,
+            strength=strength,
+            double=bool(answer["double"]),
+            take=bool(answer["take"]),
+            equities=_cube_equities(answer),
+            engine=self.info,
+        )
+
+    def _request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and wait for its answer; a program found dead is started again."""
+        with self._lock:
+            for attempt in (1, 2):
+                self._ensure_started()
+                try:
+                    return self._exchange(payload)
+                except _ProcessDied:
+                    self._stop()
+                    if attempt == 2:
+                        raise EngineError(
+                            "GNU Backgammon exited while evaluating: " + self._stderr_text()
+                        ) from None
+        raise AssertionError("unreachable")
+
+    def _exchange(self, payload: dict[str, Any]) -> dict[str, Any]:
+        assert self._process is not None
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write(json.dumps(payload) + "\n")
+            self._process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise _ProcessDied from None
+        try:
+            line = self._answers.get(timeout=self.timeout)
+        except queue.Empty:
+            self._stop()
+            raise EngineTimeout(
+                f"GNU Backgammon gave no answer within {self.timeout:g} s"
+            ) from None
+        if line is None:
+            raise _ProcessDied
+        answer: dict[str, Any] = json.loads(line)
+        if answer.get("ok"):
+            result: dict[str, Any] = answer["result"]
+            return result
+        if answer.get("kind") == "invalid_position":
+            raise InvalidPositionError(answer["error"])
+        raise EngineError("GNU Backgammon failed: " + str(answer.get("error")))
+
+    def _alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def _ensure_started(self) -> None:
+        if self._alive():
+            return
+        self._stop()
+        if not os.access(self.executable, os.X_OK):
+            raise EngineError(
+                f"GNU Backgammon is not installed at {self.executable}: apt-get install gnubg"
+            )
+        self._answers = queue.Queue()
+        self._stderr_tail.clear()
+        self._process = subprocess.Popen(
+            [self.executable, "-t", "-q", "-r", "-p", str(SERVER_SCRIPT)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+            env={**os.environ, "CRAWFORD_GNUBG_MET": self.met_path},
+        )
+        assert self._process.stdout is not None
+        assert self._process.stderr is not None
+        threading.Thread(
+            target=_pump, args=(self._process.stdout, self._answers), daemon=True
+        ).start()
+        threading.Thread(
+            target=_drain, args=(self._process.stderr, self._stderr_tail), daemon=True
+        ).start()
+        self._info = self._await_ready()
+
+    def _await_ready(self) -> EngineInfo:
+        version = "unknown"
+        while True:
+            try:
+                line = self._answers.get(timeout=self.start_timeout)
+            except queue.Empty:
+                self._stop()
+                raise EngineTimeout("GNU Backgammon did not start in time") from None
+            if line is None:
+                self._stop()
+                raise EngineError("GNU Backgammon did not start: " + self._stderr_text())
+            if match := _VERSION.match(line):
+                version = match.group(1)
+            if line.startswith("{"):
+                ready = json.loads(line)
+                return EngineInfo(
+                    name="GNU Backgammon",
+                    version=version,
+                    met=ready["met"],
+                    met_path=ready["met_path"],
+                )
+
+    def _stop(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            assert process.stdin is not None
+            try:
+                process.stdin.close()
+                process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                process.kill()
+                process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+    def _stderr_text(self) -> str:
+        return "".join(self._stderr_tail).strip() or "(no message)"
+
+
+class _ProcessDied(Exception):
+    pass
+
+
+def _pump(stream: IO[str], answers: queue.Queue[str | None]) -> None:
+    for line in stream:
+        answers.put(line.rstrip("\n"))
+    answers.put(None)
+
+
+def _drain(stream: IO[str], tail: collections.deque[str]) -> None:
+    for line in stream:
+        tail.append(line)
+
+
+def _cube_equities(answer: dict[str, Any]) -> CubeEquities:
+    no_double, double_take, double_pass = (
+        answer["no_double"],
+        answer["double_take"],
+        answer["double_pass"],
+    )
+    optimal = answer.get("optimal")
+    if optimal is None:
+        optimal = max(no_double, min(double_take, double_pass))
+    return CubeEquities(
+        no_double=no_double,
+        double_take=double_take,
+        double_pass=double_pass,
+        optimal=optimal,
+        action=answer["cube_action"],
+    )
+
+
+def _evaluation(
+    gnubg_id: str, settings: EvalSettings, answer: dict[str, Any], info: EngineInfo
+) -> Evaluation:
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = answer["probabilities"]
+    cubeless = answer["cubeless_equity"]
+    cube = _cube_equities(answer)
+    mwc, cubeless_mwc = answer["mwc"], answer["cubeless_mwc"]
+    on_roll = PlayerOutlook(
+        index=answer["player_on_roll"],
+        win=win,
+        win_gammon=win_gammon,
+        win_backgammon=win_backgammon,
+        cubeless_equity=cubeless,
+        cubeful_equity=cube.optimal,
+        mwc=mwc,
+        cubeless_mwc=cubeless_mwc,
+    )
+    opponent = PlayerOutlook(
+        index=1 - on_roll.index,
+        win=1.0 - win,
+        win_gammon=lose_gammon,
+        win_backgammon=lose_backgammon,
+        cubeless_equity=-cubeless,
+        cubeful_equity=-cube.optimal,
+        mwc=None if mwc is None else 1.0 - mwc,
+        cubeless_mwc=None if cubeless_mwc is None else 1.0 - cubeless_mwc,
+    )
+    players = (on_roll, opponent) if on_roll.index == 0 else (opponent, on_roll)
+    return Evaluation(
+        gnubg_id=gnubg_id,
+        match_length=answer["match_length"],
+        player_on_roll=on_roll.index,
+        players=players,
+        cube=cube,
+        settings=settings,
+        engine=info,
+    )

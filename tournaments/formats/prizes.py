@@ -19,6 +19,7 @@ their share covers in full; the few cents left over go one each to the best-plac
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -70,7 +71,7 @@ def _check_shares(band: PayoutBand) -> None:
         )
     if any(share <= 0 for share in band.shares):
         raise FormatError(f"Every paid place needs a share above 0% ({percent}%).")
-    if any(later > earlier for earlier, later in zip(band.shares, band.shares[1:], strict=False)):
+    if any(later > earlier for earlier, later in itertools.pairwise(band.shares)):
         raise FormatError(f"A place cannot pay more than the place above it ({percent}%).")
     if len(band.shares) > band.min_players:
         raise FormatError(

@@ -6,6 +6,7 @@ Terms:
   roll, the cube value and owner, the match length (0 for money play), the score and whether
   this is the Crawford game.
 - *index*: player 0 or player 1, the numbering of the Match ID. Every figure is given for both.
+- *cube owner*: the index of the player who may double next, or None while the cube is centred.
 - *ply*: depth of the look-ahead; 0 ply is the neural net alone, 2 ply looks at both sides'
   next rolls.
 - *win / gammon / backgammon chances*: chances to win the game at all, by a gammon or more,
@@ -117,6 +118,10 @@ class Evaluation:
 
     gnubg_id: str
     match_length: int
+    score: tuple[int, int]
+    crawford: bool
+    cube_value: int
+    cube_owner: int | None
     player_on_roll: int
     players: tuple[PlayerOutlook, PlayerOutlook]
     cube: CubeEquities
@@ -134,6 +139,10 @@ class Evaluation:
         return {
             "gnubg_id": self.gnubg_id,
             "match_length": self.match_length,
+            "score": list(self.score),
+            "crawford": self.crawford,
+            "cube_value": self.cube_value,
+            "cube_owner": self.cube_owner,
             "player_on_roll": self.player_on_roll,
             "players": [player.to_dict() for player in self.players],
             "cube": self.cube.to_dict(),

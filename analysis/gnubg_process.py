@@ -198,7 +198,7 @@ class GnubgProcess:
         try:
             line = self._answers.get(timeout=self.timeout)
         except queue.Empty:
-            self._stop()
+            self._stop(kill=True)
             raise EngineTimeout(
                 f"GNU Backgammon gave no answer within {self.timeout:g} s"
             ) from None
@@ -251,7 +251,7 @@ class GnubgProcess:
             try:
                 line = self._answers.get(timeout=self.start_timeout)
             except queue.Empty:
-                self._stop()
+                self._stop(kill=True)
                 raise EngineTimeout("GNU Backgammon did not start in time") from None
             if line is None:
                 self._stop()
@@ -267,11 +267,15 @@ class GnubgProcess:
                     met_path=ready["met_path"],
                 )
 
-    def _stop(self) -> None:
+    def _stop(self, *, kill: bool = False) -> None:
+        """End the program: politely by closing its input, or at once when it is stuck."""
         process, self._process = self._process, None
         if process is None:
             return
-        if process.poll() is None:
+        if kill:
+            process.kill()
+            process.wait()
+        elif process.poll() is None:
             assert process.stdin is not None
             try:
                 process.stdin.close()
@@ -351,6 +355,10 @@ def _evaluation(
     return Evaluation(
         gnubg_id=gnubg_id,
         match_length=answer["match_length"],
+        score=(answer["score"][0], answer["score"][1]),
+        crawford=answer["crawford"],
+        cube_value=answer["cube_value"],
+        cube_owner=answer["cube_owner"] if answer["cube_owner"] in (0, 1) else None,
         player_on_roll=on_roll.index,
         players=players,
         cube=cube,

@@ -80,6 +80,10 @@ def evaluate(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "player_on_roll": int(cube_info["move"]),
         "match_length": int(cube_info["matchto"]),
+        "score": [int(points) for points in cube_info["score"]],
+        "crawford": bool(cube_info["crawford"]),
+        "cube_value": int(cube_info["cube"]),
+        "cube_owner": int(cube_info["cubeowner"]),
         "probabilities": [float(x) for x in probabilities[:5]],
         "cubeless_equity": cubeless_equity,
         "optimal": optimal,

@@ -79,13 +79,22 @@ def money_settlement(
     commission: CommissionRule,
 ) -> MoneySettlement:
     """Settle a money game on player 0's cubeful equity per unit cube."""
+    settlement = money_settlement_cents(
+        equity_player0, cube_value=cube_value, stake_cents=stake_cents
+    )
+    return MoneySettlement(settlement, _commission_by_winner(settlement, commission))
+
+
+def money_settlement_cents(
+    equity_player0: Chance, *, cube_value: int, stake_cents: int
+) -> tuple[int, int]:
+    """Each player's settlement before commission, from player 0's equity per unit cube."""
     if cube_value < 1 or stake_cents < 0:
         raise ValueError("the cube value must be positive and the stake not negative")
     limit = 3 * cube_value * stake_cents
     amount = _round_cents(_decimal(equity_player0) * cube_value * stake_cents)
     player0 = max(-limit, min(limit, amount))
-    settlement = (player0, -player0)
-    return MoneySettlement(settlement, _commission_by_winner(settlement, commission))
+    return player0, -player0
 
 
 @dataclass(frozen=True)

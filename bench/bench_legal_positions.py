@@ -1,0 +1,102 @@
+"""Benchmark: our `legal_positions` against GNU Backgammon's C move generator (gnubg-nn).
+
+Builds a fixed set of (Position ID, dice) pairs from seeded random games, then times on the
+same set, in the same run:
+
+* ours: ``legal_positions(position_id, dice)``, Position ID in, set of Position IDs out;
+* gnubg raw: ``gnubg_nn.moves(board, d1, d2)`` on boards already in gnubg's form, returning
+  its internal position keys (the C generator alone, the baseline of the goal);
+* gnubg same contract: Position ID in, set of Position IDs out, through gnubg-nn's helpers.
+
+Prints the time per position of each and our time as a ratio to each baseline. The goal is
+at most 10x the raw C generator. Run: ``.venv/bin/python bench/bench_legal_positions.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import gnubg_nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from backgammon.board import Board  # noqa: E402
+from backgammon.moves import legal_positions  # noqa: E402
+
+SEED = 20240601
+GAMES = 60
+REPEATS = 5
+
+Sample = tuple[str, tuple[int, int]]
+
+
+def sample_positions(seed: int, games: int) -> list[Sample]:
+    """Every position met, with the roll thrown, in ``games`` random games from the start."""
+    rng = random.Random(seed)
+    samples: list[Sample] = []
+    for _ in range(games):
+        position_id = Board.initial().position_id()
+        while True:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            samples.append((position_id, dice))
+            results = sorted(legal_positions(position_id, dice))
+            board = Board.from_position_id(rng.choice(results)) if results else None
+            if board is None:
+                board = Board.from_position_id(position_id)
+            elif sum(board.mover) == 0:
+                break
+            position_id = board.swapped().position_id()
+    return samples
+
+
+def best_time(run: Callable[[], object]) -> float:
+    """The fastest of several runs, which is the least disturbed by other work on the machine."""
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    samples = sample_positions(SEED, GAMES)
+    gnubg_boards = []
+    for position_id, (die1, die2) in samples:
+        board = Board.from_position_id(position_id)
+        gnubg_boards.append(([list(board.opponent), list(board.mover)], die1, die2))
+
+    def ours() -> None:
+        for position_id, dice in samples:
+            legal_positions(position_id, dice)
+
+    def gnubg_raw() -> None:
+        for board, die1, die2 in gnubg_boards:
+            gnubg_nn.moves(board, die1, die2)
+
+    def gnubg_contract() -> None:
+        for position_id, (die1, die2) in samples:
+            board = gnubg_nn.board_from_position_id(position_id)
+            {
+                gnubg_nn.position_id([list(side) for side in gnubg_nn.board_from_position_key(key)])
+                for key in gnubg_nn.moves(board, die1, die2)
+            }
+
+    count = len(samples)
+    ours_time = best_time(ours) / count
+    raw_time = best_time(gnubg_raw) / count
+    contract_time = best_time(gnubg_contract) / count
+    print(f"positions: {count} from {GAMES} seeded random games (seed {SEED})")
+    print(f"ours legal_positions:           {ours_time * 1e6:8.2f} us/position")
+    print(f"gnubg-nn moves (C, raw keys):   {raw_time * 1e6:8.2f} us/position")
+    print(f"gnubg-nn, ID in -> IDs out:     {contract_time * 1e6:8.2f} us/position")
+    print(f"ratio ours / gnubg raw:         {ours_time / raw_time:8.2f}x (goal <= 10x)")
+    print(f"ratio ours / gnubg ID -> IDs:   {ours_time / contract_time:8.2f}x")
+
+
+if __name__ == "__main__":
+    main()

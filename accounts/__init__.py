@@ -1,0 +1,1 @@
+"""Accounts: users, player profiles and preferences, roles, wallets and ratings."""

@@ -1,0 +1,5 @@
+"""Crawford's project configuration: settings, URLs, ASGI and the Celery app."""
+
+from config.celery import app as celery_app
+
+__all__ = ["celery_app"]

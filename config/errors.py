@@ -1,0 +1,30 @@
+"""The two kinds of failure: what a user caused, and what must never happen.
+
+``DomainError`` carries a message a player understands and becomes an HTTP 400
+(or 409 / 403 for its subclasses) or a WebSocket error frame. ``InternalError``
+marks a broken invariant; it is logged and never shown raw.
+"""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """A request a user may make but that the rules refuse; the message says why."""
+
+    status_code = 400
+
+
+class Conflict(DomainError):
+    """The request is valid but not now: out of turn, already done, state moved on."""
+
+    status_code = 409
+
+
+class Forbidden(DomainError):
+    """The user may not do this to this object."""
+
+    status_code = 403
+
+
+class InternalError(Exception):
+    """An invariant of Crawford's own state is broken; a bug, not a user's mistake."""

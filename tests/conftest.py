@@ -1,0 +1,101 @@
+"""Fixtures shared by the whole suite: real PostgreSQL, Redis, Celery workers, browsers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "/tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+def _test_database_url() -> str:
+    database = settings.DATABASES["default"]
+    user = database.get("USER") or "postgres"
+    password = f":{database['PASSWORD']}" if database.get("PASSWORD") else ""
+    host = database.get("HOST") or "127.0.0.1"
+    port = database.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{database['TEST']['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def other_processes_leave_the_test_database(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[None]:
+    """Before the test database is dropped, end sessions that servers and workers left.
+
+    A live server or worker killed at the end of a test can leave its PostgreSQL session
+    open a moment longer than the test run waits.
+    """
+    yield
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(other_processes_leave_the_test_database: None) -> Iterator[None]:
+    """A real Celery worker process on Redis, using the test database, for the session."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": _test_database_url(),
+        "REDIS_URL": settings.REDIS_URL or "",
+        "SECRET_KEY": settings.SECRET_KEY,
+    }
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--queues",
+            "default,analysis",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--hostname",
+            f"test-{os.getpid()}@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not celery_app.control.ping(timeout=0.5):
+            if worker.poll() is not None:
+                raise RuntimeError(f"the Celery worker exited with code {worker.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the Celery worker did not answer within 60 seconds")
+        yield
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()

@@ -203,7 +203,11 @@ class Draw:
 
 def build_draw(pairings: Iterable[Pairing]) -> Draw:
     """A draw from freshly laid-out pairings, with every bye already advanced."""
-    return record_results(Draw(tuple(pairings)), ())
+    draw = Draw(tuple(pairings))
+    laid_out = list(draw.pairings)
+    byes = [i for i, pairing in enumerate(laid_out) if pairing.winner is None and pairing.is_bye]
+    _move_on(laid_out, draw.layout, byes)
+    return Draw(tuple(laid_out), draw.layout)
 
 
 def record_results(draw: Draw, results: Iterable[Result]) -> Draw:
@@ -234,9 +238,6 @@ def record_results(draw: Draw, results: Iterable[Result]) -> Draw:
             raise DrawInvariantError(f"{result.winner} is not playing in {result.key}")
         pairings[i] = _decided(pairing, result.winner)
         decided.append(i)
-    decided.extend(
-        i for i, pairing in enumerate(pairings) if pairing.winner is None and pairing.is_bye
-    )
     _move_on(pairings, layout, decided)
     return Draw(tuple(pairings), layout)
 

@@ -166,7 +166,11 @@ class _Layout:
 
 @dataclass(frozen=True)
 class Draw:
-    """Every pairing of a tournament, ordered by flight, round and position."""
+    """Every pairing of a tournament, in the order its format laid them out.
+
+    A knockout lists them round by round, the final last. ``_layout`` is passed only by this
+    module, to carry the unchanging index from one draw to the next.
+    """
 
     pairings: tuple[Pairing, ...]
     _layout: _Layout | None = field(default=None, compare=False, repr=False)

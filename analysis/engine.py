@@ -58,7 +58,9 @@ class EvalSettings:
     """How deep and under which money rules a position is evaluated.
 
     Evaluations are cubeful, with pruning, without noise and deterministic, as the program's
-    own ``eval`` with its default settings, so the same request gives the same numbers.
+    own ``eval`` with its default settings, so the same request gives the same numbers. As
+    that command does, the position is valued before the roll: dice already thrown in the
+    Match ID are not taken into account.
     """
 
     plies: int = 2

@@ -307,19 +307,11 @@ def _drain(stream: IO[str], tail: collections.deque[str]) -> None:
 
 
 def _cube_equities(answer: dict[str, Any]) -> CubeEquities:
-    no_double, double_take, double_pass = (
-        answer["no_double"],
-        answer["double_take"],
-        answer["double_pass"],
-    )
-    optimal = answer.get("optimal")
-    if optimal is None:
-        optimal = max(no_double, min(double_take, double_pass))
     return CubeEquities(
-        no_double=no_double,
-        double_take=double_take,
-        double_pass=double_pass,
-        optimal=optimal,
+        no_double=answer["no_double"],
+        double_take=answer["double_take"],
+        double_pass=answer["double_pass"],
+        optimal=answer["optimal"],
         action=answer["cube_action"],
     )
 

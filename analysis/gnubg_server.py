@@ -128,6 +128,8 @@ def best_move(request: dict[str, Any]) -> dict[str, Any]:
     set_position(request["gnubg_id"])
     die1, die2 = (int(d) for d in request["dice"])
     gnubg.command(f"set dice {die1} {die2}")
+    if sorted(gnubg.posinfo()["dice"]) != sorted((die1, die2)):
+        raise InvalidPosition(f"{request['gnubg_id']!r} is not a position to roll {die1}-{die2} in")
     gnubg.command(f"set evaluation chequerplay evaluation plies {int(request['plies'])}")
     board = gnubg.board()
     candidates = [(entry["move"], float(entry["equity"])) for entry in gnubg.hint(1000)["hint"]]
@@ -149,12 +151,14 @@ def cube_decision(request: dict[str, Any]) -> dict[str, Any]:
     set_position(request["gnubg_id"])
     cube_info = current_cube_info(request.get("jacoby", False), request.get("beavers", False))
     cube = gnubg.cfevaluate(gnubg.board(), cube_info, eval_context(request["plies"]))
-    _, no_double, double_take, double_pass = (float(x) for x in cube[:4])
+    optimal, no_double, double_take, double_pass = (float(x) for x in cube[:4])
     noisy = noise_source(request)
     no_double_seen, take_seen, pass_seen = noisy(no_double), noisy(double_take), noisy(double_pass)
+    cube_available = cube_info["cubeowner"] in (-1, cube_info["move"]) and not cube_info["crawford"]
     return {
-        "double": min(take_seen, pass_seen) > no_double_seen,
+        "double": cube_available and min(take_seen, pass_seen) > no_double_seen,
         "take": take_seen <= pass_seen,
+        "optimal": optimal,
         "no_double": no_double,
         "double_take": double_take,
         "double_pass": double_pass,

@@ -102,6 +102,16 @@ def test_computer_plays_a_legal_move_at_every_strength(
     assert choice.move is not None
 
 
+def test_a_closed_out_checker_on_the_bar_cannot_move(engine: GnubgProcess) -> None:
+    closed_out = "27YBBwAA78MHQA:MAEAAAAAAAAE"
+
+    choice = engine.best_move(closed_out, (6, 6), Strength.WORLD_CLASS)
+
+    assert choice.move is None
+    assert choice.position_id == closed_out.split(":")[0]
+    assert legal_positions(choice.position_id, (6, 6)) == set()
+
+
 def test_the_strongest_computer_plays_the_engines_best_move(engine: GnubgProcess) -> None:
     choice = engine.best_move(MIDDLE_GAME, (3, 1), Strength.WORLD_CLASS)
 
@@ -135,3 +145,18 @@ def test_the_strongest_computer_holds_the_cube_in_an_even_game(engine: GnubgProc
 
     assert not decision.double
     assert decision.take
+
+
+@pytest.mark.parametrize(
+    "gnubg_id",
+    ["mGfwATDQ5+ABMA:QgkAAAAAAAAE", "4DZ4ACzsnoMDAA:8AngAGAAGAAE"],
+    ids=["opponent owns the cube", "Crawford game"],
+)
+def test_the_computer_never_doubles_when_it_may_not(engine: GnubgProcess, gnubg_id: str) -> None:
+    decisions = [
+        engine.cube_decision(gnubg_id, Strength.BEGINNER, seed=seed).double for seed in range(10)
+    ]
+
+    assert decisions == [False] * 10
+    equities = engine.cube_decision(gnubg_id, Strength.WORLD_CLASS).equities
+    assert equities.optimal == equities.no_double

@@ -1,0 +1,132 @@
+"""Move text as GNU Backgammon and .mat files write it.
+
+Terms and conventions:
+
+* A play is written as its checkers' moves separated by spaces: ``24/18 13/10*``. Points are
+  numbered from the mover's view; ``bar`` is where a hit checker waits, ``off`` is borne off.
+* ``*`` marks a hit: the opponent's blot on that point goes to the bar.
+* One checker moving several times is written as a chain: ``24/13`` (no stop shown when
+  nothing happened there), ``13/7*/1`` (a stop is shown where it hit).
+* ``(n)`` repeats a move for n checkers: ``8/4(2) 6/2(2)``.
+
+`format_play` writes the canonical form: chains joined, moves sorted from the highest starting
+point down, repeated moves combined. `parse_play` reads any of these forms (``25`` is accepted
+for the bar and ``0`` for off) and returns the legal play the text stands for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from backgammon.board import Board
+from backgammon.errors import NotationError
+from backgammon.moves import BAR_POINT, OFF_POINT, Move, Play
+
+MOVE_TOKEN = re.compile(r"(bar|\d+)((?:/(?:off|\d+)\*?)+)(?:\((\d)\))?", re.IGNORECASE)
+"""One written move: a start, one or more stops (``*`` after a hit), an optional repeat."""
+_STOP = re.compile(r"/(off|\d+)(\*?)", re.IGNORECASE)
+_MAX_REPEAT = 4
+
+
+def point_name(point: int) -> str:
+    """A point as written in a move: a number, ``bar`` or ``off``."""
+    if point == BAR_POINT:
+        return "bar"
+    if point == OFF_POINT:
+        return "off"
+    return str(point)
+
+
+def format_play(play: Sequence[Move], board: Board | None = None) -> str:
+    """Canonical text of ``play``; with ``board``, hits are read from the position.
+
+    Without a board the moves' own ``hit`` flags are used.
+    """
+    moves = _with_hits(play, board) if board is not None else list(play)
+    chains: list[list[Move]] = []
+    for move in sorted(moves, key=lambda move: (-move.from_point, -move.to_point)):
+        for chain in chains:
+            if chain[-1].to_point == move.from_point != OFF_POINT:
+                chain.append(move)
+                break
+        else:
+            chains.append([move])
+    # Moves that differ only by which of them hit are the same move for several checkers.
+    groups: dict[str, list[list[Move]]] = {}
+    for chain in chains:
+        groups.setdefault(_format_chain(chain).replace("*", ""), []).append(chain)
+    written = []
+    for same in groups.values():
+        text = max((_format_chain(chain) for chain in same), key=lambda text: text.count("*"))
+        first = same[0]
+        order = (-first[0].from_point, -first[-1].to_point)
+        written.append((order, text + (f"({len(same)})" if len(same) > 1 else "")))
+    return " ".join(text for _, text in sorted(written))
+
+
+def _format_chain(chain: list[Move]) -> str:
+    parts = [point_name(chain[0].from_point)]
+    for index, move in enumerate(chain):
+        if move.hit or index == len(chain) - 1:
+            parts.append(point_name(move.to_point) + ("*" if move.hit else ""))
+    return "/".join(parts)
+
+
+def _with_hits(play: Sequence[Move], board: Board) -> list[Move]:
+    """The moves with ``hit`` set where they land on an opponent blot not yet hit."""
+    blots = {point for point in range(1, 25) if board.opponent_checkers_on(point) == 1}
+    marked = []
+    for move in play:
+        hit = move.to_point in blots
+        blots.discard(move.to_point)
+        marked.append(Move(move.from_point, move.to_point, hit))
+    return marked
+
+
+def parse_moves(text: str) -> Play:
+    """The moves written in ``text``, as written: a chain's legs are separate moves, a move
+    may span several dice, ``hit`` is set where ``*`` was written.
+
+    Raises `NotationError` for text that is not move notation.
+    """
+    moves: list[Move] = []
+    for token in text.replace(",", " ").split():
+        match = MOVE_TOKEN.fullmatch(token)
+        if match is None:
+            raise NotationError(
+                f"{token!r} is not a move: write moves like 24/18, 13/10*, bar/22, 6/off or 8/4(2)"
+            )
+        start, stops, repeat = match.groups()
+        source = BAR_POINT if start.lower() == "bar" else int(start)
+        if not 1 <= source <= BAR_POINT:
+            raise NotationError(f"{token!r}: a move starts on a point from 1 to 24 or the bar")
+        legs: list[Move] = []
+        for stop, star in _STOP.findall(stops):
+            if legs and legs[-1].to_point == OFF_POINT:
+                raise NotationError(f"{token!r}: a checker borne off cannot move on")
+            target = OFF_POINT if stop.lower() == "off" else int(stop)
+            if not 0 <= target < BAR_POINT:
+                raise NotationError(f"{token!r}: a move ends on a point from 1 to 24 or off")
+            if star and target == OFF_POINT:
+                raise NotationError(f"{token!r}: nothing can be hit when bearing off")
+            legs.append(Move(source, target, bool(star)))
+            source = target
+        count = int(repeat) if repeat else 1
+        if not 1 <= count <= _MAX_REPEAT:
+            raise NotationError(f"{token!r}: a move repeats for 1 to 4 checkers")
+        # Only the first checker landing on a blot hits it.
+        moves.extend(legs)
+        moves.extend(Move(leg.from_point, leg.to_point) for _ in range(count - 1) for leg in legs)
+    return tuple(moves)
+
+
+def parse_play(text: str, board: Board, dice: tuple[int, int]) -> Play:
+    """The legal play ``text`` stands for with ``dice`` on ``board``, as single-die moves.
+
+    Raises `NotationError` for unreadable text and `IllegalPlay` for a play the rules forbid.
+    """
+    # Imported here because the validator writes its messages with this module's format_play.
+    from backgammon.validate import resolve_play
+
+    return resolve_play(board, dice, parse_moves(text))[0]

@@ -1,0 +1,258 @@
+"""Checking a submitted play and telling the player what is wrong with it.
+
+A play may be submitted as moves (a `Play`, each move possibly spanning several dice), as move
+text (``24/18 13/10*``) or as the Position ID of the result. It is accepted when it leaves a
+position that some legal play leaves: the order the moves are listed in, and which of several
+equal routes a checker took, do not matter. Otherwise the rule it breaks is named in an
+`IllegalPlay` message, with a legal play where that helps.
+
+Terms are those of `backgammon.moves`; the *dice left* are the dice of the roll not yet used
+by the moves read so far.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import permutations
+
+from backgammon.board import BAR, Board
+from backgammon.errors import IllegalPlay
+from backgammon.moves import (
+    BAR_POINT,
+    OFF_POINT,
+    Move,
+    Play,
+    ResultKey,
+    generate,
+    result_board,
+)
+from backgammon.notation import MOVE_TOKEN, format_play, parse_moves, point_name
+
+_HOME = 6
+_POSITION_ID = re.compile(r"[A-Za-z0-9+/]{14}")
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def validate_play(board: Board, dice: tuple[int, int], play: Play | str) -> Board:
+    """The board after ``play`` (from the mover's view), or `IllegalPlay` saying why not.
+
+    ``play`` is a `Play`, move text, or the Position ID of the resulting position.
+    """
+    if isinstance(play, str):
+        if _looks_like_position_id(play):
+            return _validate_position(board, dice, Board.from_position_id(play))
+        play = parse_moves(play)
+    return resolve_play(board, dice, play)[1]
+
+
+def resolve_play(board: Board, dice: tuple[int, int], moves: Sequence[Move]) -> tuple[Play, Board]:
+    """The legal play the submitted ``moves`` amount to, as single-die moves, and its result."""
+    results = generate(board, dice)
+    if not results:
+        if moves:
+            raise IllegalPlay("No move is possible: the turn passes")
+        return (), board
+    key = _written_result(board, moves)
+    found = _match(results, key, moves)
+    if found is None:
+        _explain(board, dice, moves, results)
+        raise IllegalPlay(f"That is not a legal play with {_roll(dice)}")
+    steps = results[found]
+    return tuple(Move(a + 1, b + 1, hit) for a, b, hit in steps), result_board(board, found)
+
+
+def _looks_like_position_id(text: str) -> bool:
+    stripped = text.strip()
+    return bool(_POSITION_ID.fullmatch(stripped)) and not MOVE_TOKEN.fullmatch(stripped)
+
+
+def _validate_position(board: Board, dice: tuple[int, int], after: Board) -> Board:
+    results = generate(board, dice)
+    for key in results:
+        candidate = result_board(board, key)
+        if candidate == after:
+            return candidate
+    if not results:
+        if after == board:
+            return board
+        raise IllegalPlay("No move is possible: the turn passes")
+    if after == board:
+        _explain(board, dice, (), results)
+    raise IllegalPlay(f"That is not a legal play with {_roll(dice)}")
+
+
+def _written_result(board: Board, moves: Sequence[Move]) -> ResultKey:
+    """The result of moving checkers as written, checking what holds whatever the dice."""
+    mover = list(board.mover)
+    opposing = list(board.opponent[23::-1])
+    hits = 0
+    for move in moves:
+        source = move.from_point - 1
+        if move.to_point >= move.from_point:
+            raise IllegalPlay(
+                f"Checkers move toward your home board: {_text(move)} goes the wrong way"
+            )
+        if not mover[source]:
+            where = "on the bar" if move.from_point == BAR_POINT else f"on point {move.from_point}"
+            raise IllegalPlay(f"You have no checker {where}")
+        mover[source] -= 1
+        if move.to_point == OFF_POINT:
+            continue
+        target = move.to_point - 1
+        if opposing[target] >= 2:
+            raise IllegalPlay(f"Point {move.to_point} is blocked")
+        if opposing[target] == 1:
+            opposing[target] = 0
+            hits |= 1 << target
+        elif move.hit:
+            raise IllegalPlay(f"There is no checker to hit on point {move.to_point}")
+        mover[target] += 1
+    return tuple(mover), hits
+
+
+def _match(
+    results: dict[ResultKey, tuple[tuple[int, int, bool], ...]],
+    key: ResultKey,
+    moves: Sequence[Move],
+) -> ResultKey | None:
+    """The legal result the written one stands for.
+
+    A checker written as moving past a blot (``13/1`` with 6-6) may have hit it on the way;
+    when exactly one legal result agrees on every hit written or implied, that is the one.
+    """
+    if key in results:
+        return key
+    mover, required = key
+    candidates = [
+        found for found in results if found[0] == mover and found[1] & required == required
+    ]
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        ways = " or ".join(
+            format_play([Move(a + 1, b + 1, hit) for a, b, hit in results[found]])
+            for found in candidates
+        )
+        raise IllegalPlay(f"Say which blots {_text_all(moves)} hits: {ways}")
+    return None
+
+
+def _explain(
+    board: Board,
+    dice: tuple[int, int],
+    moves: Sequence[Move],
+    results: dict[ResultKey, tuple[tuple[int, int, bool], ...]],
+) -> None:
+    """Raise `IllegalPlay` naming the first rule the moves break, if one can be named."""
+    mover = list(board.mover)
+    blocked = [count >= 2 for count in board.opponent[23::-1]]
+    left = list(dice) if dice[0] != dice[1] else [dice[0]] * 4
+    used: list[int] = []
+    for move in moves:
+        if mover[BAR] and move.from_point != BAR_POINT:
+            checkers = "checker on the bar" if mover[BAR] == 1 else "checkers on the bar"
+            raise IllegalPlay(f"The {checkers} must enter first")
+        route = _route(mover, blocked, move, left, dice)
+        for die in route:
+            left.remove(die)
+            used.append(die)
+        mover[move.from_point - 1] -= 1
+        if move.to_point != OFF_POINT:
+            mover[move.to_point - 1] += 1
+    most = len(next(iter(results.values())))
+    example = _example(board, moves, results)
+    if len(used) < most:
+        if dice[0] == dice[1]:
+            number = f"{_COUNT_WORDS[most]} {dice[0]}" + ("s" if most > 1 else "")
+            raise IllegalPlay(f"You must play {number}: {example} is possible")
+        if most == 2:
+            raise IllegalPlay(f"Both dice must be played: {example} is possible")
+        if _playable(board, max(dice)) and _playable(board, min(dice)):
+            raise IllegalPlay(f"The higher die must be played: {example} is possible")
+        raise IllegalPlay(f"You must play a die: {example} is possible")
+    if most == 1 and used == [min(dice)] and dice[0] != dice[1] and _playable(board, max(dice)):
+        raise IllegalPlay(f"The higher die must be played: {example} is possible")
+
+
+def _route(
+    mover: list[int], blocked: list[bool], move: Move, left: list[int], dice: tuple[int, int]
+) -> tuple[int, ...]:
+    """The dice left that carry the checker of ``move``, or `IllegalPlay` saying why none do."""
+    blocked_at: int | None = None
+    higher_refused: int | None = None
+    distance = move.from_point - move.to_point
+    if move.to_point == OFF_POINT and any(mover[_HOME:]):
+        raise IllegalPlay("You cannot bear off while a checker is outside your home board")
+    for size in range(1, len(left) + 1):
+        for dice_order in sorted(set(permutations(left, size))):
+            point = move.from_point
+            for die in dice_order[:-1]:
+                point -= die
+                if point <= 0:
+                    break
+                if blocked[point - 1]:
+                    blocked_at = blocked_at or point
+                    break
+            else:
+                last = dice_order[-1]
+                if move.to_point != OFF_POINT:
+                    if point - last == move.to_point:
+                        return dice_order
+                    continue
+                if point == last:
+                    return dice_order
+                if point < last:
+                    # A higher number bears off only from the highest occupied point; the
+                    # moving checker itself no longer stands where it started.
+                    above = sum(mover[point:_HOME]) - (point < move.from_point <= _HOME)
+                    if not above:
+                        return dice_order
+                    higher_refused = higher_refused or last
+    if blocked_at is not None:
+        raise IllegalPlay(f"Point {blocked_at} is blocked")
+    if higher_refused is not None:
+        raise IllegalPlay(
+            f"A {higher_refused} bears off from point {move.from_point} only when no checker "
+            "stands on a higher point"
+        )
+    if move.to_point == OFF_POINT and distance > sum(left):
+        raise IllegalPlay(f"Bearing off from point {move.from_point} needs a {distance} or more")
+    if len(left) == (4 if dice[0] == dice[1] else 2):
+        raise IllegalPlay(f"{_text(move)} does not fit your roll of {_roll(dice)}")
+    if not left:
+        raise IllegalPlay(f"{_text(move)} is one move too many: the dice are used up")
+    remaining = " and ".join(str(die) for die in sorted(left, reverse=True))
+    raise IllegalPlay(f"{_text(move)} does not fit the dice you have left: {remaining}")
+
+
+def _example(
+    board: Board,
+    moves: Sequence[Move],
+    results: dict[ResultKey, tuple[tuple[int, int, bool], ...]],
+) -> str:
+    """A legal play to suggest: one that keeps the player's own moves when there is one."""
+    wanted = [(move.from_point - 1, move.to_point - 1) for move in moves]
+    plays = list(results.values())
+    for steps in plays:
+        pairs = [(a, b) for a, b, _ in steps]
+        if all(pairs.count(pair) >= wanted.count(pair) for pair in wanted):
+            return format_play([Move(a + 1, b + 1) for a, b, _ in steps], board)
+    return format_play([Move(a + 1, b + 1) for a, b, _ in plays[0]], board)
+
+
+def _playable(board: Board, die: int) -> bool:
+    """Whether some checker can move ``die`` on its own."""
+    return bool(generate(board, (die, die)))
+
+
+def _roll(dice: tuple[int, int]) -> str:
+    return f"{max(dice)}-{min(dice)}"
+
+
+def _text(move: Move) -> str:
+    return f"{point_name(move.from_point)}/{point_name(move.to_point)}"
+
+
+def _text_all(moves: Sequence[Move]) -> str:
+    return format_play(moves)

@@ -6,5 +6,6 @@ and it can be tested on its own. Positions cross every boundary as GNU Backgammo
 
 from backgammon.board import Board
 from backgammon.errors import BackgammonError
+from backgammon.moves import Move, Play, legal_plays, legal_positions
 
-__all__ = ["BackgammonError", "Board"]
+__all__ = ["BackgammonError", "Board", "Move", "Play", "legal_plays", "legal_positions"]

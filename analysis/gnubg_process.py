@@ -94,7 +94,8 @@ class GnubgProcess:
     def pid(self) -> int | None:
         """The process id of the running program, or None when none runs."""
         with self._lock:
-            return self._process.pid if self._alive() else None  # type: ignore[union-attr]
+            process = self._process
+            return process.pid if process is not None and process.poll() is None else None
 
     @property
     def info(self) -> EngineInfo:

@@ -15,17 +15,13 @@ at most 10x the raw C generator. Run: ``.venv/bin/python bench/bench_legal_posit
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import gnubg_nn
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from backgammon.board import Board  # noqa: E402
-from backgammon.moves import legal_positions  # noqa: E402
+from backgammon.board import Board
+from backgammon.moves import legal_positions
 
 SEED = 20240601
 GAMES = 60

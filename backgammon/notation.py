@@ -41,7 +41,8 @@ def point_name(point: int) -> str:
 def format_play(play: Sequence[Move], board: Board | None = None) -> str:
     """Canonical text of ``play``; with ``board``, hits are read from the position.
 
-    Without a board the moves' own ``hit`` flags are used.
+    Without a board the moves' own ``hit`` flags are used. Give the board where the text must
+    name every hit whichever order the moves are read in.
     """
     moves = _with_hits(play, board) if board is not None else list(play)
     chains: list[list[Move]] = []
@@ -74,14 +75,13 @@ def _format_chain(chain: list[Move]) -> str:
 
 
 def _with_hits(play: Sequence[Move], board: Board) -> list[Move]:
-    """The moves with ``hit`` set where they land on an opponent blot not yet hit."""
+    """The moves with ``hit`` set on every landing where an opponent blot stood.
+
+    Marking every landing there, not only the first, keeps the text true whichever of the
+    checkers that went there it shows as the one that hit.
+    """
     blots = {point for point in range(1, 25) if board.opponent_checkers_on(point) == 1}
-    marked = []
-    for move in play:
-        hit = move.to_point in blots
-        blots.discard(move.to_point)
-        marked.append(Move(move.from_point, move.to_point, hit))
-    return marked
+    return [Move(move.from_point, move.to_point, move.to_point in blots) for move in play]
 
 
 def parse_moves(text: str) -> Play:

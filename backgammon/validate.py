@@ -53,6 +53,9 @@ def resolve_play(board: Board, dice: tuple[int, int], moves: Sequence[Move]) -> 
         if moves:
             raise IllegalPlay("No move is possible: the turn passes")
         return (), board
+    # Moves made from the highest point down can be made whenever any order can, so the
+    # order a player lists them in does not matter.
+    moves = sorted(moves, key=lambda move: -move.from_point)
     key = _written_result(board, moves)
     found = _match(results, key, moves)
     if found is None:
@@ -86,6 +89,7 @@ def _written_result(board: Board, moves: Sequence[Move]) -> ResultKey:
     """The result of moving checkers as written, checking what holds whatever the dice."""
     mover = list(board.mover)
     opposing = list(board.opponent[23::-1])
+    blots = {index for index, count in enumerate(opposing) if count == 1}
     hits = 0
     for move in moves:
         source = move.from_point - 1
@@ -105,7 +109,7 @@ def _written_result(board: Board, moves: Sequence[Move]) -> ResultKey:
         if opposing[target] == 1:
             opposing[target] = 0
             hits |= 1 << target
-        elif move.hit:
+        elif move.hit and target not in blots:
             raise IllegalPlay(f"There is no checker to hit on point {move.to_point}")
         mover[target] += 1
     return tuple(mover), hits

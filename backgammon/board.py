@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import mul
 
 from backgammon.errors import InvalidPosition
 
@@ -64,17 +65,19 @@ class Board:
                     f"A position needs 25 counts for the {name} (24 points and the bar), "
                     f"not {len(side)}"
                 )
-            if any(count < 0 for count in side):
+            if min(side) < 0:
                 raise InvalidPosition(f"The {name} cannot have a negative number of checkers")
             if sum(side) > CHECKERS:
                 raise InvalidPosition(
                     f"The {name} has {sum(side)} checkers on the board; a player has only 15"
                 )
-        for index in range(POINTS):
-            if self.mover[index] and self.opponent[POINTS - 1 - index]:
-                raise InvalidPosition(
-                    f"Point {index + 1} of the player on roll holds checkers of both players"
-                )
+        # The mover's index i is the opponent's index 23 - i; a product is non-zero only
+        # where both have checkers.
+        if any(map(mul, self.mover[:POINTS], self.opponent[POINTS - 1 :: -1])):
+            index = next(i for i in range(POINTS) if self.mover[i] and self.opponent[23 - i])
+            raise InvalidPosition(
+                f"Point {index + 1} of the player on roll holds checkers of both players"
+            )
         if (
             self.mover[BAR]
             and self.opponent[BAR]
@@ -113,21 +116,13 @@ class Board:
                 f"{position_id!r} is not a Position ID: it may hold only letters, digits, "
                 "'+' and '/'"
             ) from None
-        bits = int.from_bytes(raw, "little")
-        counts: list[int] = []
-        count = 0
-        position = 0
-        while len(counts) < 2 * (POINTS + 1):
-            if position >= 8 * _ID_BYTES:
-                raise InvalidPosition(f"{position_id!r} describes more than 30 checkers")
-            if bits >> position & 1:
-                count += 1
-            else:
-                counts.append(count)
-                count = 0
-            position += 1
-        if bits >> position:
+        # Reading the bits as text lets str.split find the runs of ones in C, not bit by bit.
+        runs = format(int.from_bytes(raw, "little"), f"0{8 * _ID_BYTES}b")[::-1].split("0")
+        if len(runs) <= 2 * (POINTS + 1):
             raise InvalidPosition(f"{position_id!r} describes more than 30 checkers")
+        if any(runs[2 * (POINTS + 1) :]):
+            raise InvalidPosition(f"{position_id!r} has checkers beyond the last point")
+        counts = [len(run) for run in runs[: 2 * (POINTS + 1)]]
         # The ID lists the player not on roll first.
         return cls(tuple(counts[POINTS + 1 :]), tuple(counts[: POINTS + 1]))
 
@@ -170,21 +165,43 @@ class Board:
         return self.position_id()
 
 
-def encode_position_id(mover: tuple[int, ...], opponent: tuple[int, ...]) -> str:
+def encode_position_id(mover: Sequence[int], opponent: Sequence[int]) -> str:
     """The Position ID of a position given as two 25-count sides (mover is on roll)."""
-    bits = 0
-    shift = 0
-    for count in opponent:
-        bits |= _RUNS[count] << shift
-        shift += count + 1
-    for count in mover:
-        bits |= _RUNS[count] << shift
-        shift += count + 1
-    return base64.b64encode(bits.to_bytes(_ID_BYTES, "little"))[:_ID_LENGTH].decode("ascii")
+    return position_id_from_bits(side_bits(bytes(mover[::-1])), side_bits(bytes(opponent[::-1])))
 
 
-_RUNS = tuple((1 << count) - 1 for count in range(CHECKERS + 1))
-"""``count`` one bits: one side's entry for a point holding ``count`` checkers."""
+def side_bits(reversed_counts: bytes) -> str:
+    """One side's part of a Position ID as binary text, most significant bit first.
+
+    Takes the side's counts from the bar down to point 1, so that the text reads as int()
+    wants it; str.translate writes every run of ones in one C call.
+    """
+    return reversed_counts.decode("latin-1").translate(_RUN_TEXT)
+
+
+def position_id_from_bits(mover_bits: str, opponent_bits: str) -> str:
+    """The Position ID whose sides' bits (from `side_bits`) are given."""
+    packed = int(mover_bits + opponent_bits, 2).to_bytes(_ID_BYTES, "little")
+    return binascii.b2a_base64(packed)[:_ID_LENGTH].decode("ascii")
+
+
+def pack_side(counts: Sequence[int]) -> int:
+    """A side's 25 counts as one int, a byte per point (point 1 lowest): a cheap dict key."""
+    return int.from_bytes(bytes(counts), "little")
+
+
+def unpack_side(packed: int) -> tuple[int, ...]:
+    """The 25 counts `pack_side` packed."""
+    return tuple(packed.to_bytes(POINTS + 1, "little"))
+
+
+def packed_side_bits(packed: int) -> str:
+    """`side_bits` of a packed side."""
+    return side_bits(packed.to_bytes(POINTS + 1, "big"))
+
+
+_RUN_TEXT = ["0" + "1" * count for count in range(CHECKERS + 1)]
+"""A point's run of bits, most significant first, by its number of checkers."""
 
 
 def _pips(side: tuple[int, ...]) -> int:

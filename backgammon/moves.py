@@ -24,7 +24,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from backgammon.board import BAR, Board, encode_position_id
+from backgammon.board import (
+    BAR,
+    Board,
+    pack_side,
+    packed_side_bits,
+    position_id_from_bits,
+    side_bits,
+    unpack_side,
+)
 from backgammon.errors import InternalError
 
 BAR_POINT = 25
@@ -50,8 +58,14 @@ Play = tuple[Move, ...]
 _Step = tuple[int, int, bool]
 """A move as board indices: from (24: bar), to (-1: off), whether it hits."""
 
-ResultKey = tuple[tuple[int, ...], int]
-"""A play's result: the mover's 25 counts and a bit mask of the mover's indices hit."""
+ResultKey = tuple[int, int]
+"""A play's result: the mover's counts packed by `pack_side`, and a bit mask of the mover's
+indices where an opponent blot was hit."""
+
+_Results = dict[ResultKey, tuple[_Step, ...]]
+
+_UNIT = tuple(1 << 8 * index for index in range(BAR + 1))
+"""One checker on each index, in the packed form of a side."""
 
 
 def legal_plays(board: Board, dice: tuple[int, int]) -> list[Play]:
@@ -69,7 +83,13 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     The results are seen by the player who moved (not swapped). Empty when nothing can move.
     """
     board = Board.from_position_id(position_id)
-    return {result_position_id(board, key) for key in generate(board, dice)}
+    opponent_bits = {0: side_bits(bytes(board.opponent[::-1]))}
+    positions = set()
+    for mover, hits in generate(board, dice):
+        if hits not in opponent_bits:
+            opponent_bits[hits] = side_bits(bytes(_hit_opponent(board.opponent, hits)[::-1]))
+        positions.add(position_id_from_bits(packed_side_bits(mover), opponent_bits[hits]))
+    return positions
 
 
 def apply_move(board: Board, move: Move) -> Board:
@@ -106,14 +126,7 @@ def apply_play(board: Board, play: Iterable[Move]) -> Board:
 def result_board(board: Board, key: ResultKey) -> Board:
     """The board a result key stands for."""
     mover, hits = key
-    return Board(mover, _hit_opponent(board.opponent, hits))
-
-
-def result_position_id(board: Board, key: ResultKey) -> str:
-    """The Position ID a result key stands for, without building a `Board`."""
-    mover, hits = key
-    opponent = _hit_opponent(board.opponent, hits) if hits else board.opponent
-    return encode_position_id(mover, opponent)
+    return Board(unpack_side(mover), _hit_opponent(board.opponent, hits))
 
 
 def _hit_opponent(opponent: tuple[int, ...], hits: int) -> tuple[int, ...]:
@@ -129,37 +142,178 @@ def _to_play(steps: tuple[_Step, ...]) -> Play:
     return tuple(Move(source + 1, target + 1, hit) for source, target, hit in steps)
 
 
-def generate(board: Board, dice: tuple[int, int]) -> dict[ResultKey, tuple[_Step, ...]]:
+def generate(board: Board, dice: tuple[int, int]) -> _Results:
     """Every legal result of ``dice``, each with one sequence of single-die steps reaching it.
 
-    Depth-first search over the dice, mutating one list of counts and undoing on the way back,
-    because building a board per step would dominate the cost. A double's moves are tried in
-    order of non-increasing source point: any legal order of the same moves can be reordered
-    that way, so the other orders would only repeat results. Each finished sequence scores the
-    pips of the dice it used; only the best score survives, which is both "use as many dice as
-    possible" and "else the higher die".
+    Results are keyed by packed counts so that finding a repeat costs one dict lookup. Most
+    positions take a shortcut: with nothing on the bar and too many checkers outside the home
+    board to bear off this turn, what one checker may do does not depend on the others.
     """
     die1, die2 = dice
     if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
         raise InternalError(f"dice out of range: {dice}")
-    mover = list(board.mover)
-    # Opponent counts indexed by the mover's index: its point 24 - i is the mover's i + 1.
-    opposing = board.opponent[23::-1]
-    blocked = tuple(count >= 2 for count in opposing)
-    blots = sum(1 << index for index, count in enumerate(opposing) if count == 1)
-    results: dict[ResultKey, tuple[_Step, ...]] = {}
+    counts = list(board.mover)
+    # Opponent counts by the mover's index: the opponent's index 23 - i is the mover's i.
+    blocked = tuple(count >= 2 for count in board.opponent[23::-1])
+    blots = sum(1 << (23 - index) for index in range(24) if board.opponent[index] == 1)
+    packed = pack_side(counts)
+    outside = sum(counts[_HOME_POINTS:])
+    if not counts[BAR]:
+        if die1 != die2 and outside >= 2:
+            results = _two_checkers(counts, packed, blocked, blots, die1, die2)
+            if results:
+                return results
+        elif die1 == die2 and outside >= 4:
+            return _double_in_the_field(counts, packed, blocked, blots, die1)
+    return _search(counts, packed, outside, blocked, blots, dice)
+
+
+def _movers(counts: list[int], blocked: tuple[bool, ...], blots: int, die: int) -> list[_Step]:
+    """The single moves of ``die`` from the points, bearing off aside, back checkers first.
+
+    Back checkers first puts the plays that players look at first (and that the validator
+    suggests) at the front.
+    """
+    return [
+        (source, source - die, bool(blots >> (source - die) & 1))
+        for source in range(BAR - 1, die - 1, -1)
+        if counts[source] and not blocked[source - die]
+    ]
+
+
+def _two_checkers(
+    counts: list[int], packed: int, blocked: tuple[bool, ...], blots: int, die1: int, die2: int
+) -> _Results:
+    """Plays of two different dice that use both, when no move depends on another's.
+
+    With nothing on the bar and no bearing off, a second move is legal after a first exactly
+    when it was legal before, unless it moves the checker the first one moved: so the plays are
+    every pair of single moves plus every checker moving twice. Empty when no play uses both.
+    """
+    results: _Results = {}
+    firsts = _movers(counts, blocked, blots, die1)
+    seconds = [
+        (step, _UNIT[step[1]] - _UNIT[step[0]], 1 << step[1] if step[2] else 0)
+        for step in _movers(counts, blocked, blots, die2)
+    ]
+    for first in firsts:
+        source, target, hit = first
+        after_first = packed + _UNIT[target] - _UNIT[source]
+        hits = 1 << target if hit else 0
+        alone = counts[source] == 1
+        for second, change, second_hits in seconds:
+            if alone and second[0] == source:
+                continue
+            key = (after_first + change, hits | second_hits)
+            if key not in results:
+                # Two checkers landing on one blot: only the first hits it.
+                if hits and second_hits == hits:
+                    second = (second[0], second[1], False)
+                results[key] = (first, second)
+        _add_second_leg(results, first, after_first, hits, die2, blocked, blots)
+    for second, change, second_hits in seconds:
+        _add_second_leg(results, second, packed + change, second_hits, die1, blocked, blots)
+    return results
+
+
+def _add_second_leg(
+    results: _Results,
+    first: _Step,
+    after_first: int,
+    hits: int,
+    die: int,
+    blocked: tuple[bool, ...],
+    blots: int,
+) -> None:
+    """Record the checker ``first`` moved moving on by ``die``, if it can."""
+    start = first[1]
+    target = start - die
+    if target < 0 or blocked[target]:
+        return
+    hit = bool(blots >> target & 1)
+    key = (after_first + _UNIT[target] - _UNIT[start], hits | (1 << target if hit else 0))
+    if key not in results:
+        results[key] = (first, (start, target, hit))
+
+
+def _double_in_the_field(
+    counts: list[int], packed: int, blocked: tuple[bool, ...], blots: int, die: int
+) -> _Results:
+    """Plays of a double when nothing is on the bar and nothing can be borne off.
+
+    Moves are chosen from the highest point down (a move never comes from a higher point than
+    the one before): any legal order of the same moves can be sorted so, and the other orders
+    would only repeat results. The most moves any sequence makes is what every play must make.
+    """
+    sources = [source for source in range(BAR - 1, die - 1, -1) if not blocked[source - die]]
+    results: _Results = {}
+    best = [0]
+    path: list[_Step] = []
+
+    def search(first: int, depth: int, packed: int, hits: int) -> None:
+        moved = False
+        if depth < 4:
+            for position in range(first, len(sources)):
+                source = sources[position]
+                if not counts[source]:
+                    continue
+                moved = True
+                target = source - die
+                hit = bool(blots >> target & 1 and not hits >> target & 1)
+                counts[source] -= 1
+                counts[target] += 1
+                path.append((source, target, hit))
+                search(
+                    position,
+                    depth + 1,
+                    packed + _UNIT[target] - _UNIT[source],
+                    hits | (1 << target) if hit else hits,
+                )
+                path.pop()
+                counts[target] -= 1
+                counts[source] += 1
+        if not moved and depth >= best[0]:
+            if depth > best[0]:
+                results.clear()
+                best[0] = depth
+            if (packed, hits) not in results:
+                results[packed, hits] = tuple(path)
+
+    search(0, 0, packed, 0)
+    return results if best[0] else {}
+
+
+def _search(
+    counts: list[int],
+    packed: int,
+    outside: int,
+    blocked: tuple[bool, ...],
+    blots: int,
+    dice: tuple[int, int],
+) -> _Results:
+    """Every legal result by trying every sequence of moves; handles the bar and bearing off.
+
+    Depth-first over the dice, mutating one list of counts and undoing on the way back. A
+    double's moves are tried from the highest point down, as in `_double_in_the_field`. Each
+    finished sequence scores the pips of the dice it used; only the best score survives, which
+    is both "use as many dice as possible" and "else the higher die".
+    """
+    die1, die2 = dice
+    results: _Results = {}
     best = [0]
     path: list[_Step] = []
     ordered = die1 == die2
-    sequence = (die1,) * 4 if ordered else (die1, die2)
 
-    def search(depth: int, top: int, outside: int, hits: int, pips: int) -> None:
+    def search(
+        sequence: tuple[int, ...], top: int, outside: int, packed: int, hits: int, pips: int
+    ) -> None:
         moved = False
-        if depth < len(sequence):
-            die = sequence[depth]
-            sources: Iterable[int] = (BAR,) if mover[BAR] else range(min(top, 23), -1, -1)
+        if sequence:
+            die = sequence[0]
+            rest = sequence[1:]
+            sources: Iterable[int] = (BAR,) if counts[BAR] else range(min(top, 23), -1, -1)
             for source in sources:
-                if not mover[source]:
+                if not counts[source]:
                     continue
                 target = source - die
                 if target >= 0:
@@ -167,39 +321,42 @@ def generate(board: Board, dice: tuple[int, int]) -> dict[ResultKey, tuple[_Step
                         continue
                     hit = bool(blots >> target & 1 and not hits >> target & 1)
                     moved = True
-                    mover[source] -= 1
-                    mover[target] += 1
+                    counts[source] -= 1
+                    counts[target] += 1
                     path.append((source, target, hit))
                     search(
-                        depth + 1,
+                        rest,
                         source if ordered else BAR,
                         outside - (source >= _HOME_POINTS > target),
+                        packed + _UNIT[target] - _UNIT[source],
                         hits | (1 << target) if hit else hits,
                         pips + die,
                     )
                     path.pop()
-                    mover[target] -= 1
-                    mover[source] += 1
-                elif not outside and (target == -1 or not any(mover[source + 1 : _HOME_POINTS])):
+                    counts[target] -= 1
+                    counts[source] += 1
+                elif not outside and (target == -1 or not any(counts[source + 1 : _HOME_POINTS])):
                     moved = True
-                    mover[source] -= 1
+                    counts[source] -= 1
                     path.append((source, -1, False))
-                    search(depth + 1, source if ordered else BAR, 0, hits, pips + die)
+                    search(
+                        rest,
+                        source if ordered else BAR,
+                        0,
+                        packed - _UNIT[source],
+                        hits,
+                        pips + die,
+                    )
                     path.pop()
-                    mover[source] += 1
+                    counts[source] += 1
         if not moved and pips >= best[0]:
             if pips > best[0]:
                 results.clear()
                 best[0] = pips
-            key = (tuple(mover), hits)
-            if key not in results:
-                results[key] = tuple(path)
+            if (packed, hits) not in results:
+                results[packed, hits] = tuple(path)
 
-    outside = sum(mover[_HOME_POINTS:])
-    search(0, BAR, outside, 0, 0)
+    search((die1,) * 4 if ordered else (die1, die2), BAR, outside, packed, 0, 0)
     if not ordered:
-        sequence = (die2, die1)
-        search(0, BAR, outside, 0, 0)
-    if best[0] == 0:
-        return {}
-    return results
+        search((die2, die1), BAR, outside, packed, 0, 0)
+    return results if best[0] else {}

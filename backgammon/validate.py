@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from itertools import permutations
 
-from backgammon.board import BAR, Board
+from backgammon.board import BAR, Board, pack_side
 from backgammon.errors import IllegalPlay
 from backgammon.moves import (
     BAR_POINT,
@@ -112,7 +112,7 @@ def _written_result(board: Board, moves: Sequence[Move]) -> ResultKey:
         elif move.hit and target not in blots:
             raise IllegalPlay(f"There is no checker to hit on point {move.to_point}")
         mover[target] += 1
-    return tuple(mover), hits
+    return pack_side(mover), hits
 
 
 def _match(

@@ -25,8 +25,8 @@ TWO_BLOTS = Board.from_points({24: 1, 6: 14}, {7: 1, 6: 1, 2: 13})
 
 
 REFUSED = [
-    (START, (6, 5), "24/18", "Both dice must be played: 24/13 is possible"),
-    (START, (6, 5), "", "Both dice must be played: 24/13 is possible"),
+    (START, (6, 5), "24/18", "Both dice must be played: 24/18 13/8 is possible"),
+    (START, (6, 5), "", "Both dice must be played: 24/18 13/8 is possible"),
     (START, (6, 5), "13/9", "13/9 does not fit your roll of 6-5"),
     (START, (6, 5), "6/off", "You cannot bear off while a checker is outside your home board"),
     (START, (6, 5), "9/3", "You have no checker on point 9"),

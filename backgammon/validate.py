@@ -138,7 +138,7 @@ def _match(
             format_play([Move(a + 1, b + 1, hit) for a, b, hit in results[found]])
             for found in candidates
         )
-        raise IllegalPlay(f"Say which blots {_text_all(moves)} hits: {ways}")
+        raise IllegalPlay(f"Say which blots {format_play(moves)} hits: {ways}")
     return None
 
 
@@ -256,7 +256,3 @@ def _roll(dice: tuple[int, int]) -> str:
 
 def _text(move: Move) -> str:
     return f"{point_name(move.from_point)}/{point_name(move.to_point)}"
-
-
-def _text_all(moves: Sequence[Move]) -> str:
-    return format_play(moves)

@@ -5,13 +5,12 @@ Terms:
 * *seat*: player 0 or player 1 of a match; the board is always kept from the view of
   the player *on roll* (the seat whose turn it is).
 * *phase*: what the game waits for. ``ROLL``: the player on roll doubles or rolls.
-  ``MOVE``: they play the dice. ``DOUBLED``: their opponent takes, drops or (money
-  play, when allowed) beavers. ``RESIGNATION``: the other player accepts or rejects an
+  ``MOVE``: they play the dice. ``DOUBLED``: a cube offer waits for its answer (take,
+  drop, beaver or raccoon). ``RESIGNATION``: the other player accepts or rejects an
   offered resignation. ``OVER``: the game has a result.
-* *cube*: its value and owner (centred while nobody has taken a double). The player on
-  roll may double before rolling when the cube is centred or theirs, never in the
-  Crawford game and never beyond the maximum cube. A *drop* loses the value before
-  the double; a *beaver* takes and redoubles at once, the beaverer keeping the cube.
+* *cube*: the doubling cube of ``backgammon.cube``; this module decides only when the
+  game lets a player touch it (before rolling, on their own turn) and what a drop or
+  an accepted offer does to the game.
 * *level*: 1 single, 2 gammon, 3 backgammon. A game scores cube × level, except that
   under the *Jacoby rule* (money play) gammons and backgammons count as singles
   while the cube has not been turned.
@@ -22,16 +21,17 @@ a message for the player. Randomness stays outside: the caller passes the dice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from backgammon import cube as doubling
 from backgammon.board import Board
+from backgammon.cube import Cube, CubeRules
 from backgammon.errors import BackgammonError
 from backgammon.game import Side, game_result
 from backgammon.moves import Play, legal_plays
 from backgammon.validate import validate_play
 
-CENTRED = -1
 LEVEL_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 
@@ -53,13 +53,10 @@ class EndReason(Enum):
 
 @dataclass(frozen=True, slots=True)
 class GameRules:
-    """What a game may do, set by the match: cube limits, Crawford, Jacoby, beavers."""
+    """What a game may do, set by the match: the cube's rules, Jacoby, the cube at all."""
 
-    crawford_game: bool = False
-    money: bool = False
+    cube: CubeRules = field(default_factory=CubeRules)
     jacoby: bool = False
-    beavers: bool = False
-    max_cube: int = 0
     cube_enabled: bool = True
 
 
@@ -77,11 +74,9 @@ class GameState:
     on_roll: int
     phase: Phase
     dice: tuple[int, int] | None = None
-    cube_value: int = 1
-    cube_owner: int = CENTRED
-    cube_turned: bool = False
-    offered_by: int | None = None
-    offered_level: int | None = None
+    cube: Cube = field(default_factory=Cube)
+    resigned_by: int | None = None
+    resign_level: int | None = None
     resume_phase: Phase | None = None
     outcome: Outcome | None = None
 
@@ -90,9 +85,11 @@ class GameState:
         """The seat the game waits for, or None when it is over."""
         if self.phase is Phase.OVER:
             return None
-        if self.phase in (Phase.DOUBLED, Phase.RESIGNATION):
-            assert self.offered_by is not None
-            return 1 - self.offered_by
+        if self.phase is Phase.DOUBLED:
+            return self.cube.awaiting
+        if self.phase is Phase.RESIGNATION:
+            assert self.resigned_by is not None
+            return 1 - self.resigned_by
         return self.on_roll
 
     def board_for(self, seat: int) -> Board:
@@ -100,83 +97,70 @@ class GameState:
         return self.board if seat == self.on_roll else self.board.swapped()
 
 
-def opening(opening_dice: tuple[int, int], *, board: Board | None = None) -> GameState:
+def opening(
+    throws: list[tuple[int, int]], rules: GameRules, *, board: Board | None = None
+) -> GameState:
     """A new game after the opening roll: the higher die's player plays both numbers.
 
-    ``opening_dice`` is (player 0's die, player 1's die).
+    ``throws`` are the opening throws, (player 0's die, player 1's die) each: any with
+    equal dice were thrown again (and may have doubled the cube automatically); the last
+    one differs.
     """
-    first, second = opening_dice
-    if first == second:
-        raise ValueError("the opening roll is thrown again until the dice differ")
-    starter = 0 if first > second else 1
+    *ties, (first, second) = throws
+    if first == second or any(a != b for a, b in ties):
+        raise ValueError("the opening roll is thrown again until the dice differ, and only then")
+    cube = Cube()
+    for tie in ties:
+        cube = doubling.opening_roll(cube, rules.cube, tie)
     state = GameState(
         board=board or Board.initial(),
-        on_roll=starter,
+        on_roll=0 if first > second else 1,
         phase=Phase.MOVE,
         dice=(max(first, second), min(first, second)),
+        cube=cube,
     )
     return _pass_if_blocked(state)
 
 
-def may_double(state: GameState, seat: int, rules: GameRules) -> str | None:
-    """Why ``seat`` may not double now, or None if they may."""
-    if state.phase is Phase.OVER:
-        return "The game is over"
-    if not rules.cube_enabled:
-        return "This game is played without the doubling cube"
-    if rules.crawford_game:
-        return "No doubling in the Crawford game"
-    if state.phase is not Phase.ROLL or state.on_roll != seat:
-        if state.on_roll == seat and state.phase is Phase.MOVE:
-            return "Doubling is only allowed before you roll"
-        return "You may double only on your own turn, before rolling"
-    if state.cube_owner not in (CENTRED, seat):
-        return "You may not double: your opponent owns the cube"
-    if rules.max_cube and state.cube_value * 2 > rules.max_cube:
-        return f"The cube is at its maximum ({rules.max_cube})"
-    return None
-
-
 def double(state: GameState, seat: int, rules: GameRules) -> GameState:
-    reason = may_double(state, seat, rules)
-    if reason:
-        raise BackgammonError(reason)
-    return replace(state, phase=Phase.DOUBLED, offered_by=seat)
+    """The player on roll offers a double before rolling."""
+    if state.phase is Phase.OVER:
+        raise BackgammonError("The game is over")
+    if not rules.cube_enabled:
+        raise BackgammonError("This game is played without the doubling cube")
+    if state.phase in (Phase.DOUBLED, Phase.RESIGNATION):
+        raise BackgammonError("Answer the offer on the table first")
+    cube = doubling.double(
+        state.cube, rules.cube, player=seat, on_roll=state.on_roll, rolled=state.phase is Phase.MOVE
+    )
+    return replace(state, phase=Phase.DOUBLED, cube=cube)
 
 
 def take(state: GameState, seat: int) -> GameState:
-    _expect_answer(state, seat, Phase.DOUBLED, "There is no double to take")
-    return replace(
-        state,
-        phase=Phase.ROLL,
-        cube_value=state.cube_value * 2,
-        cube_owner=seat,
-        cube_turned=True,
-        offered_by=None,
-    )
+    """Accept the open double (or beaver): the game goes on at the offered value."""
+    _expect_cube_answer(state, "take")
+    return replace(state, phase=Phase.ROLL, cube=doubling.take(state.cube, player=seat))
 
 
 def drop(state: GameState, seat: int) -> GameState:
-    _expect_answer(state, seat, Phase.DOUBLED, "There is no double to drop")
-    doubler = 1 - seat
-    return _over(state, Outcome(doubler, 1, state.cube_value, EndReason.DROPPED))
+    """Refuse the double: the doubler wins the value before it."""
+    _expect_cube_answer(state, "drop")
+    dropped = doubling.drop(state.cube, player=seat)
+    return _over(state, Outcome(dropped.winner, 1, dropped.points, EndReason.DROPPED))
 
 
 def beaver(state: GameState, seat: int, rules: GameRules) -> GameState:
     """Take the double and redouble at once, keeping the cube (money play only)."""
-    _expect_answer(state, seat, Phase.DOUBLED, "There is no double to beaver")
-    if not (rules.money and rules.beavers):
-        raise BackgammonError("Beavers are not allowed in this game")
-    value = state.cube_value * 4
-    if rules.max_cube and value > rules.max_cube:
-        raise BackgammonError(f"The cube is at its maximum ({rules.max_cube}): take or drop")
+    _expect_cube_answer(state, "beaver")
+    cube = doubling.beaver(state.cube, rules.cube, player=seat)
+    return replace(state, phase=Phase.DOUBLED if cube.offer else Phase.ROLL, cube=cube)
+
+
+def raccoon(state: GameState, seat: int, rules: GameRules) -> GameState:
+    """Answer a beaver by redoubling again, keeping the cube (money play only)."""
+    _expect_cube_answer(state, "raccoon")
     return replace(
-        state,
-        phase=Phase.ROLL,
-        cube_value=value,
-        cube_owner=seat,
-        cube_turned=True,
-        offered_by=None,
+        state, phase=Phase.ROLL, cube=doubling.raccoon(state.cube, rules.cube, player=seat)
     )
 
 
@@ -234,37 +218,37 @@ def resign(state: GameState, seat: int, level: int) -> GameState:
     return replace(
         state,
         phase=Phase.RESIGNATION,
-        offered_by=seat,
-        offered_level=level,
+        resigned_by=seat,
+        resign_level=level,
         resume_phase=state.phase,
     )
 
 
 def accept_resignation(state: GameState, seat: int, rules: GameRules) -> GameState:
-    _expect_answer(state, seat, Phase.RESIGNATION, "There is no resignation to accept")
-    assert state.offered_level is not None
-    level = state.offered_level
+    _expect_resignation_answer(state, seat, "accept")
+    assert state.resign_level is not None
+    level = state.resign_level
     return _over(state, Outcome(seat, level, game_points(state, level, rules), EndReason.RESIGNED))
 
 
 def reject_resignation(state: GameState, seat: int) -> GameState:
-    _expect_answer(state, seat, Phase.RESIGNATION, "There is no resignation to reject")
+    _expect_resignation_answer(state, seat, "reject")
     assert state.resume_phase is not None
     return replace(
-        state, phase=state.resume_phase, offered_by=None, offered_level=None, resume_phase=None
+        state, phase=state.resume_phase, resigned_by=None, resign_level=None, resume_phase=None
     )
 
 
 def forfeit(state: GameState, loser: int, reason: EndReason) -> GameState:
     """End the game against ``loser`` (timeout, abandonment): a single at the cube's value."""
-    return _over(state, Outcome(1 - loser, 1, state.cube_value, reason))
+    return _over(state, Outcome(1 - loser, 1, state.cube.value, reason))
 
 
 def game_points(state: GameState, level: int, rules: GameRules) -> int:
     """Cube × level, with gammons counting single under Jacoby while the cube is centred."""
-    if rules.money and rules.jacoby and not state.cube_turned:
+    if rules.cube.money and rules.jacoby and not state.cube.turned:
         level = 1
-    return state.cube_value * level
+    return state.cube.value * level
 
 
 def _pass_if_blocked(state: GameState) -> GameState:
@@ -280,29 +264,35 @@ def _over(state: GameState, outcome: Outcome) -> GameState:
     return replace(
         state,
         phase=Phase.OVER,
-        offered_by=None,
-        offered_level=None,
+        cube=replace(state.cube, offer=None, offered_by=None, offered_value=None),
+        resigned_by=None,
+        resign_level=None,
         resume_phase=None,
         outcome=outcome,
     )
 
 
-def _expect_answer(state: GameState, seat: int, phase: Phase, nothing_to_answer: str) -> None:
-    if state.phase is not phase:
-        raise BackgammonError(nothing_to_answer)
-    if state.offered_by == seat:
-        raise BackgammonError("Your opponent must answer your offer")
+def _expect_cube_answer(state: GameState, action: str) -> None:
+    if state.phase is not Phase.DOUBLED:
+        raise BackgammonError(f"There is no double to {action}")
+
+
+def _expect_resignation_answer(state: GameState, seat: int, action: str) -> None:
+    if state.phase is not Phase.RESIGNATION:
+        raise BackgammonError(f"There is no resignation to {action}")
+    if state.resigned_by == seat:
+        raise BackgammonError("Your opponent must answer your resignation")
 
 
 def _waiting_for(state: GameState, seat: int) -> str:
     if state.phase is Phase.OVER:
         return "The game is over"
     if state.phase is Phase.DOUBLED:
-        if state.offered_by == seat:
+        if state.cube.awaiting != seat:
             return "Wait for your opponent to answer your double"
         return "Answer the double: take or drop"
     if state.phase is Phase.RESIGNATION:
-        if state.offered_by == seat:
+        if state.resigned_by == seat:
             return "Wait for your opponent to answer your resignation"
         return "Answer the resignation first"
     return "It is not your turn"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from backgammon.board import Board
+from backgammon.cube import Cube, CubeRules, Offer
 from backgammon.errors import BackgammonError
 from backgammon.turns import (
-    CENTRED,
     EndReason,
     GameRules,
     GameState,
@@ -19,9 +19,9 @@ from backgammon.turns import (
     forced_play,
     forfeit,
     game_points,
-    may_double,
     opening,
     play,
+    raccoon,
     reject_resignation,
     resign,
     roll,
@@ -29,7 +29,8 @@ from backgammon.turns import (
 )
 
 MATCH = GameRules()
-MONEY = GameRules(money=True, jacoby=True, beavers=True)
+MONEY = GameRules(cube=CubeRules(money=True, beavers=True), jacoby=True)
+RACCOONS = GameRules(cube=CubeRules(money=True, beavers=True, raccoons=True))
 
 
 def rolled_state(**changes: object) -> GameState:
@@ -40,7 +41,7 @@ def rolled_state(**changes: object) -> GameState:
 
 
 def test_the_opening_roll_goes_to_the_higher_die_who_plays_both_numbers() -> None:
-    state = opening((3, 5))
+    state = opening([(3, 5)], MATCH)
 
     assert state.on_roll == 1
     assert state.phase is Phase.MOVE
@@ -49,11 +50,20 @@ def test_the_opening_roll_goes_to_the_higher_die_who_plays_both_numbers() -> Non
 
 def test_equal_opening_dice_are_thrown_again_not_played() -> None:
     with pytest.raises(ValueError, match="thrown again"):
-        opening((4, 4))
+        opening([(4, 4)], MATCH)
+
+
+def test_automatic_doubles_turn_the_centred_cube_on_equal_opening_throws() -> None:
+    rules = GameRules(cube=CubeRules(money=True, automatic_doubles=1))
+
+    state = opening([(2, 2), (5, 5), (6, 1)], rules)
+
+    assert state.cube.value == 2
+    assert state.cube.centred
 
 
 def test_a_play_passes_the_turn_with_the_board_seen_by_the_next_player() -> None:
-    state = opening((6, 5))
+    state = opening([(6, 5)], MATCH)
 
     after, mover_board = play(state, 0, "24/13", MATCH)
 
@@ -64,9 +74,9 @@ def test_a_play_passes_the_turn_with_the_board_seen_by_the_next_player() -> None
 
 
 def test_an_illegal_play_is_refused_with_the_rule() -> None:
-    state = opening((6, 5))
+    state = opening([(6, 5)], MATCH)
 
-    with pytest.raises(BackgammonError, match="Both dice must be played: 24/18 8/3 is possible"):
+    with pytest.raises(BackgammonError, match=r"^Both dice must be played: 24/18 \S+ is possible$"):
         play(state, 0, "24/18", MATCH)
 
 
@@ -76,11 +86,15 @@ def test_an_illegal_play_is_refused_with_the_rule() -> None:
         (rolled_state(), 1, "It is not your turn"),
         (rolled_state(phase=Phase.MOVE, dice=(3, 1)), 0, "You have rolled already: play your dice"),
         (
-            rolled_state(phase=Phase.DOUBLED, offered_by=0),
+            rolled_state(phase=Phase.DOUBLED, cube=Cube(1, None, Offer.DOUBLE, 0, 2)),
             0,
             "Wait for your opponent to answer your double",
         ),
-        (rolled_state(phase=Phase.DOUBLED, offered_by=1), 0, "Answer the double: take or drop"),
+        (
+            rolled_state(phase=Phase.DOUBLED, cube=Cube(1, None, Offer.DOUBLE, 1, 2)),
+            0,
+            "Answer the double: take or drop",
+        ),
     ],
 )
 def test_rolling_out_of_turn_says_what_the_game_waits_for(
@@ -110,10 +124,14 @@ def test_a_roll_that_cannot_be_played_passes_the_turn() -> None:
 @pytest.mark.parametrize(
     ("state", "rules", "message"),
     [
-        (rolled_state(), GameRules(crawford_game=True), "No doubling in the Crawford game"),
-        (rolled_state(cube_value=2, cube_owner=1), MATCH, "your opponent owns the cube"),
+        (
+            rolled_state(),
+            GameRules(cube=CubeRules(crawford_game=True)),
+            "No doubling in the Crawford game",
+        ),
+        (rolled_state(cube=Cube(2, 1)), MATCH, "your opponent owns the cube"),
         (rolled_state(phase=Phase.MOVE, dice=(3, 1)), MATCH, "only allowed before you roll"),
-        (rolled_state(cube_value=8, cube_owner=0), GameRules(max_cube=8), r"maximum \(8\)"),
+        (rolled_state(cube=Cube(8, 0)), GameRules(cube=CubeRules(max_cube=8)), r"maximum \(8\)"),
         (rolled_state(), GameRules(cube_enabled=False), "without the doubling cube"),
     ],
 )
@@ -123,8 +141,8 @@ def test_who_may_not_double_and_why(state: GameState, rules: GameRules, message:
 
 
 def test_the_owner_or_either_player_with_a_centred_cube_may_double() -> None:
-    assert may_double(rolled_state(), 0, MATCH) is None
-    assert may_double(rolled_state(cube_value=2, cube_owner=0), 0, MATCH) is None
+    assert double(rolled_state(), 0, MATCH).phase is Phase.DOUBLED
+    assert double(rolled_state(cube=Cube(2, 0)), 0, MATCH).to_act == 1
 
 
 def test_a_take_doubles_the_cube_and_gives_it_to_the_taker() -> None:
@@ -132,12 +150,12 @@ def test_a_take_doubles_the_cube_and_gives_it_to_the_taker() -> None:
 
     taken = take(offered, 1)
 
-    assert (taken.cube_value, taken.cube_owner, taken.phase, taken.on_roll) == (2, 1, Phase.ROLL, 0)
-    assert taken.cube_turned
+    assert (taken.cube.value, taken.cube.owner, taken.phase, taken.on_roll) == (2, 1, Phase.ROLL, 0)
+    assert taken.cube.turned
 
 
 def test_a_drop_loses_the_value_before_the_double() -> None:
-    state = rolled_state(cube_value=4, cube_owner=0)
+    state = rolled_state(cube=Cube(4, 0))
 
     dropped = drop(double(state, 0, MATCH), 1)
 
@@ -158,22 +176,33 @@ def test_the_doubler_cannot_take_their_own_double() -> None:
 def test_a_beaver_redoubles_at_once_and_the_beaverer_keeps_the_cube() -> None:
     beavered = beaver(double(rolled_state(), 0, MONEY), 1, MONEY)
 
-    assert (beavered.cube_value, beavered.cube_owner, beavered.on_roll) == (4, 1, 0)
+    assert (beavered.cube.value, beavered.cube.owner, beavered.on_roll) == (4, 1, 0)
+    assert beavered.phase is Phase.ROLL
+
+
+def test_a_raccoon_answers_a_beaver_where_allowed() -> None:
+    beavered = beaver(double(rolled_state(), 0, RACCOONS), 1, RACCOONS)
+    assert beavered.phase is Phase.DOUBLED
+    assert beavered.to_act == 0
+
+    raccooned = raccoon(beavered, 0, RACCOONS)
+
+    assert (raccooned.cube.value, raccooned.cube.owner, raccooned.phase) == (8, 0, Phase.ROLL)
 
 
 def test_beavers_only_when_the_session_allows_them() -> None:
-    with pytest.raises(BackgammonError, match="Beavers are not allowed"):
+    with pytest.raises(BackgammonError, match="Beavers are allowed only in money play"):
         beaver(double(rolled_state(), 0, MATCH), 1, MATCH)
 
 
 def test_redoubles_have_no_limit_without_a_maximum() -> None:
-    state = rolled_state(cube_value=512, cube_owner=0)
+    state = rolled_state(cube=Cube(512, 0))
 
-    assert take(double(state, 0, MATCH), 1).cube_value == 1024
+    assert take(double(state, 0, MATCH), 1).cube.value == 1024
 
 
 def test_a_resignation_accepted_scores_level_times_cube() -> None:
-    state = rolled_state(cube_value=2, cube_owner=1, cube_turned=True)
+    state = rolled_state(cube=Cube(2, 1))
 
     offered = resign(state, 0, 2)
     accepted = accept_resignation(offered, 1, MATCH)
@@ -192,7 +221,7 @@ def test_a_rejected_resignation_resumes_the_game_where_it_was() -> None:
 
 def test_jacoby_counts_a_gammon_single_until_the_cube_is_turned() -> None:
     centred = rolled_state()
-    turned = rolled_state(cube_value=2, cube_owner=1, cube_turned=True)
+    turned = rolled_state(cube=Cube(2, 1))
 
     assert game_points(centred, 2, MONEY) == 1
     assert game_points(turned, 2, MONEY) == 4
@@ -222,7 +251,7 @@ def test_a_forced_play_is_found_when_it_is_the_only_one() -> None:
 
 
 def test_a_timeout_loses_a_single_at_the_cube_value() -> None:
-    state = rolled_state(cube_value=4, cube_owner=CENTRED)
+    state = rolled_state(cube=Cube(4))
 
     over = forfeit(state, 0, EndReason.TIMEOUT)
 

@@ -1,11 +1,17 @@
-"""Writes for accounts: creating players, staff and organizers, and their profiles."""
+"""Writes for accounts: creating players, staff and organizers, their profiles, ratings.
+
+Money is not written here: ``accounts.ledger`` is the one module that moves it.
+"""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from accounts.models import STARTING_RATING, Profile, User
+from accounts import ledger
+from accounts.models import STARTING_RATING, Profile, RatingChange, User
+from accounts.ratings import fibs_update
 from accounts.roles import Role
 
 
@@ -36,6 +42,8 @@ def user_create(
         experience=experience,
     )
     user.groups.add(Group.objects.get(name=role.value))
+    if settings.CRAWFORD_FUN_GRANT_CENTS > 0:
+        ledger.grant(user=user, key=f"grant:{user.pk}")
     return user
 
 
@@ -57,3 +65,58 @@ def profile_update(*, profile: Profile, **changes: object) -> Profile:
     profile.full_clean()
     profile.save(update_fields=list(changes))
     return profile
+
+
+@transaction.atomic
+def rating_record_match(
+    *, winner: User, loser: User, match_length: int, match_id: int | None
+) -> tuple[RatingChange, RatingChange]:
+    """Move both players' FIBS ratings after a rated match; the winner's change first.
+
+    Locks both profiles in primary-key order. Recording the same ``match_id`` again
+    returns the changes already made and moves nothing (``None`` is for results entered
+    by hand and is never matched).
+    """
+    if winner.pk == loser.pk:
+        raise ValueError("a player cannot beat themselves")
+    profiles = {
+        profile.user_id: profile
+        for profile in Profile.objects.select_for_update()
+        .filter(user_id__in=[winner.pk, loser.pk])
+        .order_by("pk")
+    }
+    if match_id is not None:
+        done = {
+            change.user_id: change
+            for change in RatingChange.objects.filter(
+                match_id=match_id, user_id__in=[winner.pk, loser.pk]
+            )
+        }
+        if done:
+            return done[winner.pk], done[loser.pk]
+    won, lost = profiles[winner.pk], profiles[loser.pk]
+    new_winner, new_loser = fibs_update(
+        won.rating, lost.rating, match_length, won.experience, lost.experience
+    )
+    changes = []
+    for profile, opponent, new_rating, is_winner in (
+        (won, loser, new_winner, True),
+        (lost, winner, new_loser, False),
+    ):
+        before = profile.rating
+        profile.rating = max(0.0, new_rating)
+        profile.experience += match_length
+        profile.save(update_fields=["rating", "experience"])
+        changes.append(
+            RatingChange.objects.create(
+                user_id=profile.user_id,
+                opponent=opponent,
+                match_id=match_id,
+                match_length=match_length,
+                won=is_winner,
+                rating_before=before,
+                rating_after=profile.rating,
+                experience_after=profile.experience,
+            )
+        )
+    return changes[0], changes[1]

@@ -178,6 +178,9 @@ SPECTACULAR_SETTINGS = {
     "LICENSE": {"name": "AGPL-3.0-or-later"},
 }
 
+# Play money each new player starts with, in cents (100000 is 1,000.00 FUN).
+CRAWFORD_FUN_GRANT_CENTS = env_int("CRAWFORD_FUN_GRANT_CENTS", 100_000, minimum=0)
+
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 

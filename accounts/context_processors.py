@@ -1,13 +1,18 @@
-"""Template context for the navigation bar: who is logged in and their role."""
+"""Template context for the navigation bar: who is logged in, their role and play money."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest
 
+from accounts import ledger
+from accounts.models import Currency, User
 from accounts.roles import Role, role_of
 
 
 def navigation(request: HttpRequest) -> dict[str, object]:
     user = getattr(request, "user", None)
     role = role_of(user)
-    return {"nav_role": role.value, "nav_is_guest": role is Role.GUEST}
+    context: dict[str, object] = {"nav_role": role.value, "nav_is_guest": role is Role.GUEST}
+    if isinstance(user, User):
+        context["nav_fun_balance"] = ledger.balance(user=user, currency=Currency.FUN)
+    return context

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from accounts.models import Profile, User
+from accounts.models import AdjustmentDirection, Currency, Profile, User
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -44,3 +45,29 @@ class ProfileForm(forms.ModelForm[Profile]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["display_name"].required = True
+
+
+class WalletAdjustForm(forms.Form):
+    """A staff deposit or withdrawal. ``key`` is made when the form is shown, so a
+    double-clicked or resent form moves the money once."""
+
+    direction = forms.ChoiceField(choices=AdjustmentDirection.choices)
+    currency = forms.ChoiceField(choices=Currency.choices)
+    amount = forms.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=Decimal("0.01"),
+        help_text="In units, with cents after the point: 25.00",
+    )
+    reason = forms.CharField(
+        max_length=300, help_text="Kept in the audit log and shown to staff with the wallet."
+    )
+    key = forms.CharField(widget=forms.HiddenInput, max_length=64)
+
+    @property
+    def amount_cents(self) -> int:
+        return int(self.cleaned_data["amount"] * 100)
+
+
+class RatingSearchForm(forms.Form):
+    q = forms.CharField(required=False, max_length=40, label="Find a player")

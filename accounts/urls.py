@@ -19,4 +19,11 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("profile/", views.profile, name="profile"),
+    path("wallet/", views.wallet, name="wallet"),
+    path("wallet/export.csv", views.wallet_export, name="wallet-export"),
+    path("wallet/<str:username>/", views.wallet_of, name="wallet-of"),
+    path("wallet/<str:username>/export.csv", views.wallet_export_of, name="wallet-export-of"),
+    path("wallet/<str:username>/adjust/", views.wallet_adjust, name="wallet-adjust"),
+    path("players/<str:username>/", views.player, name="player"),
+    path("ratings/", views.ratings, name="ratings"),
 ]

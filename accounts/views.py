@@ -1,16 +1,36 @@
-"""Pages: home, sign-up and the profile with its preferences."""
+"""Pages: home, sign-up, the profile with its preferences, wallets and ratings."""
 
 from __future__ import annotations
+
+import csv
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm, SignUpForm
-from accounts.selectors import top_rated_players
+from accounts import ledger
+from accounts.commission import money
+from accounts.forms import ProfileForm, RatingSearchForm, SignUpForm, WalletAdjustForm
+from accounts.models import AdjustmentDirection, Currency, Profile, User
+from accounts.selectors import (
+    rating_history,
+    ratings_search,
+    recent_results,
+    top_rated_players,
+    wallet_adjustments,
+)
 from accounts.services import profile_update, user_create
+from config.errors import DomainError
+
+WALLET_HISTORY_LINES = 100
+RATINGS_PER_PAGE = 25
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -42,4 +62,171 @@ def profile(request: HttpRequest) -> HttpResponse:
         profile_update(profile=player_profile, **form.cleaned_data)
         messages.success(request, "Your preferences are saved; every board will follow them.")
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form, "profile": player_profile})
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "form": form,
+            "profile": player_profile,
+            "rating_history": rating_history(profile=player_profile),
+            "results": recent_results(profile=player_profile),
+        },
+    )
+
+
+# Wallets ---------------------------------------------------------------------------
+
+
+@login_required
+def wallet(request: HttpRequest) -> HttpResponse:
+    return _wallet_page(request, _as_user(request), form=None)
+
+
+@login_required
+def wallet_of(request: HttpRequest, username: str) -> HttpResponse:
+    return _wallet_page(request, _wallet_owner(request, username), form=None)
+
+
+@login_required
+def wallet_export(request: HttpRequest) -> HttpResponse:
+    return _wallet_csv(request, _as_user(request))
+
+
+@login_required
+def wallet_export_of(request: HttpRequest, username: str) -> HttpResponse:
+    return _wallet_csv(request, _wallet_owner(request, username))
+
+
+@login_required
+@require_POST
+def wallet_adjust(request: HttpRequest, username: str) -> HttpResponse:
+    owner = _wallet_owner(request, username)
+    if not request.user.has_perm(ledger.ADJUST_PERMISSION):
+        raise PermissionDenied
+    form = WalletAdjustForm(request.POST)
+    if form.is_valid():
+        move = (
+            ledger.deposit
+            if form.cleaned_data["direction"] == AdjustmentDirection.DEPOSIT
+            else ledger.withdraw
+        )
+        try:
+            move(
+                user=owner,
+                currency=form.cleaned_data["currency"],
+                amount_cents=form.amount_cents,
+                reason=form.cleaned_data["reason"],
+                staff=_as_user(request),
+                key=f"adjust:{form.cleaned_data['key']}",
+            )
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            verb = "Deposited" if move is ledger.deposit else "Withdrew"
+            messages.success(
+                request,
+                f"{verb} {money(form.amount_cents)} {form.cleaned_data['currency']}"
+                f" {'into' if move is ledger.deposit else 'from'}"
+                f" {owner.profile.display_name}'s wallet.",
+            )
+            return redirect("wallet-of", username=owner.username)
+    return _wallet_page(request, owner, form=form, status=400)
+
+
+def _wallet_owner(request: HttpRequest, username: str) -> User:
+    """The wallet's owner: the caller themselves, or anyone for staff who adjust wallets."""
+    owner = get_object_or_404(User.objects.select_related("profile"), username=username)
+    if owner.pk != request.user.pk and not request.user.has_perm(ledger.ADJUST_PERMISSION):
+        raise PermissionDenied
+    return owner
+
+
+def _wallet_page(
+    request: HttpRequest, owner: User, *, form: WalletAdjustForm | None, status: int = 200
+) -> HttpResponse:
+    currency = _currency_filter(request)
+    may_adjust = request.user.has_perm(ledger.ADJUST_PERMISSION)
+    if may_adjust and form is None:
+        form = WalletAdjustForm(initial={"key": uuid.uuid4().hex, "currency": Currency.REAL})
+    own = owner.pk == request.user.pk
+    context = {
+        "owner": owner,
+        "own": own,
+        "balances": ledger.balances(user=owner),
+        "history": ledger.history(user=owner, currency=currency, limit=WALLET_HISTORY_LINES),
+        "history_limit": WALLET_HISTORY_LINES,
+        "currency": currency,
+        "currencies": Currency.values,
+        "export_url": (
+            reverse("wallet-export") if own else reverse("wallet-export-of", args=[owner.username])
+        ),
+        "may_adjust": may_adjust,
+        "form": form,
+        "adjustments": wallet_adjustments(user=owner) if may_adjust else [],
+    }
+    return render(request, "accounts/wallet.html", context, status=status)
+
+
+def _wallet_csv(request: HttpRequest, owner: User) -> HttpResponse:
+    currency = _currency_filter(request)
+    name = f"crawford-wallet-{owner.username}-{currency or 'all'}.csv"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    writer = csv.writer(response)
+    writer.writerow(["date", "currency", "kind", "description", "amount", "balance"])
+    for line in ledger.history(user=owner, currency=currency):
+        writer.writerow(
+            [
+                line.created_at.isoformat(timespec="seconds"),
+                line.currency,
+                line.kind,
+                line.memo or line.description,
+                _plain_amount(line.amount),
+                _plain_amount(line.balance_after),
+            ]
+        )
+    return response
+
+
+def _plain_amount(cents: int) -> str:
+    """Money for spreadsheets: no thousands separators, a point before the cents."""
+    return money(cents).replace(",", "")
+
+
+def _currency_filter(request: HttpRequest) -> str | None:
+    currency = request.GET.get("currency", "").upper()
+    return currency if currency in Currency.values else None
+
+
+def _as_user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)
+    return request.user
+
+
+# Ratings ---------------------------------------------------------------------------
+
+
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public page: rating, experience and the rating history chart."""
+    player_profile = get_object_or_404(
+        Profile.objects.select_related("user"), user__username=username, user__is_active=True
+    )
+    return render(
+        request,
+        "accounts/player.html",
+        {
+            "profile": player_profile,
+            "rating_history": rating_history(profile=player_profile),
+            "results": recent_results(profile=player_profile),
+        },
+    )
+
+
+def ratings(request: HttpRequest) -> HttpResponse:
+    """Every player by rating, searchable by name, a page at a time."""
+    form = RatingSearchForm(request.GET or None)
+    query = form.cleaned_data["q"].strip() if form.is_valid() else ""
+    page = Paginator(ratings_search(query=query), RATINGS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "accounts/ratings.html", {"form": form, "query": query, "page": page})

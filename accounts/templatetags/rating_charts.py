@@ -1,0 +1,17 @@
+"""``{% load rating_charts %}{% rating_chart history %}``: a rating history as an SVG chart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import template
+
+from accounts.rating_chart import rating_chart as lay_out
+
+register = template.Library()
+
+
+@register.inclusion_tag("accounts/partials/rating_chart.html")
+def rating_chart(history: Sequence[tuple[str, float]], title: str = "Rating") -> dict[str, Any]:
+    return {"chart": lay_out(history), "title": title, "matches": max(0, len(history) - 1)}

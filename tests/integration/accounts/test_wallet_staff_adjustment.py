@@ -1,0 +1,125 @@
+"""Staff see any wallet and adjust it with a reason; every adjustment is audited."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from accounts import ledger
+from accounts.models import WalletAdjustment
+from accounts.roles import Role
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def form(**values: str) -> dict[str, str]:
+    return {
+        "direction": "deposit",
+        "currency": "REAL",
+        "amount": "25.00",
+        "reason": "Bank transfer ref 991",
+        "key": "form-1",
+        **values,
+    }
+
+
+def test_staff_open_a_players_wallet_with_the_adjustment_form(client: Client) -> None:
+    UserFactory(username="erin", display_name="Erin Doyle")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    page = client.get("/wallet/erin/").content.decode()
+
+    assert "Wallet of Erin Doyle" in page
+    assert 'data-testid="adjust-form"' in page
+    assert 'action="/wallet/erin/adjust/"' in page
+
+
+def test_a_staff_deposit_lands_and_is_shown_in_the_audit_log(client: Client) -> None:
+    # given
+    erin = UserFactory(username="erin")
+    staff = UserFactory(role=Role.STAFF, display_name="Sam Okafor")
+    client.force_login(staff)
+
+    # when
+    response = client.post("/wallet/erin/adjust/", form(), follow=True)
+
+    # then
+    page = response.content.decode()
+    assert "Deposited 25.00 REAL into erin" in page
+    assert ledger.balance(user=erin, currency="REAL") == 2500
+    adjustment = WalletAdjustment.objects.get(user=erin)
+    assert (adjustment.staff, adjustment.balance_before, adjustment.balance_after) == (
+        staff,
+        0,
+        2500,
+    )
+    assert "0.00 → 25.00 · by Sam Okafor" in page
+    assert "Bank transfer ref 991" in page
+
+
+def test_sending_the_same_form_twice_moves_the_money_once(client: Client) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    client.post("/wallet/erin/adjust/", form())
+    client.post("/wallet/erin/adjust/", form())
+
+    assert ledger.balance(user=erin, currency="REAL") == 2500
+    assert WalletAdjustment.objects.count() == 1
+
+
+def test_withdrawing_more_than_the_balance_is_refused_beside_the_form(client: Client) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    response = client.post(
+        "/wallet/erin/adjust/", form(direction="withdraw", currency="FUN", amount="1500.00")
+    )
+
+    assert response.status_code == 400
+    assert "erin&#x27;s FUN balance is 1,000.00; this needs 1,500.00." in response.content.decode()
+    assert ledger.balance(user=erin, currency="FUN") == 100000
+    assert not WalletAdjustment.objects.exists()
+
+
+def test_an_adjustment_without_a_reason_is_refused(client: Client) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    response = client.post("/wallet/erin/adjust/", form(reason=""))
+
+    assert response.status_code == 400
+    assert "This field is required." in response.content.decode()
+    assert ledger.balance(user=erin, currency="REAL") == 0
+
+
+@pytest.mark.parametrize("role", [Role.PLAYER, Role.ORGANIZER])
+def test_players_and_organizers_cannot_adjust_a_wallet(client: Client, role: Role) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=role))
+
+    assert client.post("/wallet/erin/adjust/", form()).status_code == 403
+    assert ledger.balance(user=erin, currency="REAL") == 0
+
+
+def test_a_player_adjusting_their_own_wallet_is_refused(client: Client) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(erin)
+
+    assert client.post("/wallet/erin/adjust/", form()).status_code == 403
+    assert ledger.balance(user=erin, currency="REAL") == 0
+
+
+def test_the_ledger_itself_refuses_an_adjustment_by_someone_without_the_permission() -> None:
+    erin = UserFactory()
+
+    with pytest.raises(ledger.Forbidden, match="Only staff who may adjust wallets"):
+        ledger.deposit(
+            user=erin,
+            currency="REAL",
+            amount_cents=100,
+            reason="self-service",
+            staff=erin,
+            key="sneaky",
+        )

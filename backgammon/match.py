@@ -70,14 +70,24 @@ class MatchState:
         if self.money:
             if self.crawford or self.post_crawford:
                 raise BackgammonError("Money play has no Crawford game")
-        elif self.options.jacoby or self.options.beavers or self.options.automatic_doubles:
+        elif (
+            self.options.jacoby
+            or self.options.beavers
+            or self.options.raccoons
+            or self.options.automatic_doubles
+        ):
             raise BackgammonError(
                 "The Jacoby rule, beavers and automatic doubles belong to money play"
             )
+        if self.options.raccoons and not self.options.beavers:
+            raise BackgammonError("Raccoons answer beavers: allow beavers to allow raccoons")
+        if self.options.automatic_doubles < 0:
+            raise BackgammonError("The number of automatic doubles cannot be negative")
+        max_cube = self.options.max_cube
+        if max_cube is not None and (max_cube < 1 or max_cube & (max_cube - 1)):
+            raise BackgammonError(f"The maximum cube is a power of two, like 64, not {max_cube}")
         if self.crawford and self.post_crawford:
             raise BackgammonError("A game cannot be both the Crawford game and after it")
-        # Checks the cube options once, with the cube's own messages.
-        self.cube_rules()
 
     @property
     def money(self) -> bool:

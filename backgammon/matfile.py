@@ -11,8 +11,8 @@ A .mat file (the Jellyfish "match" text format) looks like this::
      Alice : 0                      Bob : 0
       1) 31: 8/5 6/5                 52: 13/8 13/11
       2)  Doubles => 2                Takes
-      3) 64: 24/18 13/9               Drops
-          Wins 1 point
+      3) 64: 24/18 13/9               Doubles => 4
+      4)  Drops                       Wins 2 points
 
 Terms:
 
@@ -25,6 +25,9 @@ Terms:
   leaves the left column empty when player 1 starts.
 * *result*: ``Wins n points`` in the winner's column: n is what the game scored (cube ×
   level). A game that ends neither by bearing off nor by a drop was resigned.
+
+Reading works the Crawford game out from the scores and the header's ``Crawford`` rule (on
+unless ``"Off"``), as GNU Backgammon does; the `` [Crawford]`` marker is written for readers.
 
 Plays are written as GNU Backgammon writes them: one ``from/to`` per die, 25 for the bar, 0 for
 off, ``*`` after a hit (`mat_play_text`). Reading accepts any move text `notation` reads.

@@ -183,6 +183,18 @@ def test_money_play_never_reaches_a_crawford_game() -> None:
             {"length": 5, "crawford": True, "post_crawford": True},
             "A game cannot be both the Crawford game and after it",
         ),
+        (
+            {"length": 0, "options": MatchOptions(raccoons=True)},
+            "Raccoons answer beavers: allow beavers to allow raccoons",
+        ),
+        (
+            {"length": 0, "options": MatchOptions(automatic_doubles=-1)},
+            "The number of automatic doubles cannot be negative",
+        ),
+        (
+            {"length": 7, "options": MatchOptions(max_cube=48)},
+            "The maximum cube is a power of two, like 64, not 48",
+        ),
     ],
 )
 def test_impossible_match_settings_are_refused(kwargs: dict[str, object], message: str) -> None:

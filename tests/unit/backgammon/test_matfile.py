@@ -98,7 +98,6 @@ def test_a_drop_by_player_0_puts_the_win_on_the_same_line() -> None:
     )
     text = format_mat(MatRecord(("A", "B"), 5, (game,)))
 
-    assert "  2)  Doubles => 2                Drops\n" not in text
     assert "  1) 31: 8/5 6/5                  Doubles => 2\n" in text
     assert "  2)  Drops                       Wins 1 point\n" in text
     assert parse_mat(text).games == (game,)

@@ -19,6 +19,7 @@
 //   destinations       Set of points (0: off) the picked checker may go to
 //   resignation        null | {side, level}: a resignation waiting for an answer
 //   notice             null | text across the middle of the board
+//   recent             Set of points the last play changed, marked on the frame
 
 export const CHECKER_COLOURS = ["white", "black", "red", "blue"];
 
@@ -291,11 +292,15 @@ function drawTrays(model) {
   return out;
 }
 
-function drawNumbers() {
+function drawNumbers(model) {
   let out = "";
   for (let point = 1; point <= 24; point += 1) {
     const { x, top } = pointPlace(point);
-    out += `<text class="point-number" x="${x}" y="${top ? 19 : H - 9}" text-anchor="middle" aria-hidden="true">${point}</text>`;
+    const recent = model.recent.has(point) ? " recent" : "";
+    out += `<text class="point-number${recent}" x="${x}" y="${top ? 20 : H - 8}" text-anchor="middle" aria-hidden="true">${point}</text>`;
+    if (recent) {
+      out += `<rect class="recent-mark" x="${x - POINT_W / 2 + 6}" y="${top ? TOP - 3 : BOTTOM}" width="${POINT_W - 12}" height="3" rx="1.5"/>`;
+    }
   }
   return out;
 }
@@ -406,6 +411,7 @@ function complete(model) {
     ...model,
     movable: model.movable || new Set(),
     destinations: model.destinations || new Set(),
+    recent: model.recent || new Set(),
   };
 }
 
@@ -413,7 +419,7 @@ export function boardMarkup(input) {
   const model = complete(input);
   let points = "";
   for (let point = 1; point <= 24; point += 1) points += drawPoint(model, point);
-  return `${defs()}${frame()}${drawNumbers()}
+  return `${defs()}${frame()}${drawNumbers(model)}
     <g class="points">${points}</g>
     ${drawBar(model)}${drawTrays(model)}${drawCube(model)}${drawDice(model)}${drawResignation(model)}${drawNotice(model)}`;
 }

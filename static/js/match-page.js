@@ -51,6 +51,7 @@ let movesAgain = false;
 let moveRows = [];
 let announceGame = null;
 let errorTimer = null;
+let recent = new Set();
 
 function readJson(id) {
   const element = document.getElementById(id);
@@ -219,6 +220,7 @@ function boardModel() {
     movable: moving && config.highlight ? turn.movable() : new Set(),
     destinations: moving && selected !== null ? new Set(turn.destinations(selected).keys()) : new Set(),
     notice: boardNotice(),
+    recent: moving && turn.steps.length ? new Set() : recent,
   };
   if (!current) return model;
   if (current.dice) {
@@ -309,6 +311,9 @@ function renderTurnStrip() {
     message = `${nameOf(1 - toAct)} offers to resign ${LEVEL_TEXT[current.resignation.level] || current.resignation.level}`;
   }
   text.textContent = message;
+  const swatch = $("turn-swatch");
+  swatch.hidden = !(state.status === "playing" && toAct !== null);
+  if (!swatch.hidden) swatch.className = `turn-swatch swatch-${colourOf(toAct)}`;
 
   testid("crawford").hidden = !state.crawford;
   testid("post-crawford").hidden = !state.post_crawford;
@@ -726,8 +731,29 @@ function setState(next) {
     hint("");
     if (busy) setBusy(false);
   }
+  recent = changedPoints(before, next);
   render();
   if (next.last_seq !== movesSeq) loadMoves();
+}
+
+/**
+ * The points the other side's last play changed, so the player sees what happened while
+ * they looked away; nothing for the viewer's own play, which they just made.
+ */
+function changedPoints(before, next) {
+  const old = before && before.game;
+  const now = next.game;
+  if (!old || !now || old.number !== now.number) return new Set();
+  if (old.position_id === now.position_id && old.view_seat === now.view_seat) return recent;
+  if (!next.pass_and_play && next.seat !== null && old.turn_seat === next.seat) return new Set();
+  // In pass and play the board turns round with the turn: read the old board from the new side.
+  const oldPoints =
+    old.view_seat === now.view_seat ? old.board.points : old.board.points.slice().reverse().map((count) => -count);
+  const changed = new Set();
+  now.board.points.forEach((count, index) => {
+    if (count !== oldPoints[index]) changed.add(index + 1);
+  });
+  return changed;
 }
 
 // ---------------------------------------------------------------- the move list

@@ -21,16 +21,19 @@ opponent checkers hit) are the same play; `legal_plays` lists each resulting pos
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
+from operator import add
 
 from backgammon.board import (
     BAR,
+    POINTS,
     Board,
+    decode_position_id,
     pack_side,
-    packed_side_bits,
-    position_id_from_bits,
-    side_bits,
+    packed_side_id_bits,
+    position_id_from_int,
     unpack_side,
 )
 from backgammon.errors import InternalError
@@ -82,14 +85,116 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
 
     The results are seen by the player who moved (not swapped). Empty when nothing can move.
     """
-    board = Board.from_position_id(position_id)
-    opponent_bits = {0: side_bits(bytes(board.opponent[::-1]))}
-    positions = set()
-    for mover, hits in generate(board, dice):
-        if hits not in opponent_bits:
-            opponent_bits[hits] = side_bits(bytes(_hit_opponent(board.opponent, hits)[::-1]))
-        positions.add(position_id_from_bits(packed_side_bits(mover), opponent_bits[hits]))
-    return positions
+    mover, opponent, bits = decode_position_id(position_id)
+    die1, die2 = dice
+    if die1 != die2 and 1 <= die1 <= 6 and 1 <= die2 <= 6:
+        ids = _two_dice_ids(mover, opponent, bits, die1, die2)
+        if ids:
+            return set(map(position_id_from_int, ids))
+    results = _generate(mover, opponent, dice)
+    if not results:
+        return set()
+    # The ID holds the opponent's bits first, then the mover's; hits change only the former.
+    hit_change = _HitChange(opponent)
+    shift = POINTS + 1 + sum(opponent)
+    return {
+        position_id_from_int(
+            hit_change.start + hit_change[hits] | packed_side_id_bits(packed)[0] << shift
+        )
+        for packed, hits in results
+    }
+
+
+def _two_dice_ids(
+    mover: list[int], opponent: list[int], bits: int, die1: int, die2: int
+) -> set[int]:
+    """The results, as Position ID ints (see `id_int`), of the plays that use both of two
+    different dice, when no move depends on another's (as in `_two_checkers`): nothing on the
+    bar or one checker there, and no bearing off. Empty when no such play exists or the
+    position is not of this kind: `_generate` then decides.
+
+    A result's int comes from the starting one without writing out its counts. A side's bits
+    are a run of ones per point, each closed by a zero; the zero closing point ``i`` stands
+    at bit ``i`` plus the checkers on points up to ``i``. Moving a checker from ``source`` to
+    ``target`` raises by one bit the zeros closing the points ``target`` to ``source - 1``: the
+    int drops by each such zero's value at the start, doubled for a point that one move
+    already passed, i.e. by three times that value for a point both moves pass.
+    """
+    if mover[BAR] > 1 or (not mover[BAR] and sum(mover[_HOME_POINTS:]) < 2):
+        return set()
+    blocked = [count >= 2 for count in opponent[23::-1]]
+    blots = sum(1 << (23 - index) for index in range(24) if opponent[index] == 1)
+    # prefix[i]: the values of the zeros closing the mover's points below i, at the start.
+    zeros = map(add, accumulate(mover), range(POINTS + 1 + sum(opponent), 2 * (POINTS + 1) + 30))
+    prefix = list(accumulate(map((1).__lshift__, zeros), initial=0))
+    hit_change = _HitChange(opponent)
+    ids: set[int] = set()
+    if mover[BAR]:
+        for first, second in ((die1, die2), (die2, die1)):
+            entry = BAR - first
+            if not blocked[entry]:
+                entering = [(BAR, entry, bool(blots >> entry & 1))]
+                seconds = _movers(mover, blocked, blots, second)
+                _add_pairs(
+                    ids, mover, entering, seconds, second, blocked, blots, bits, prefix, hit_change
+                )
+    else:
+        firsts = _movers(mover, blocked, blots, die1)
+        seconds = _movers(mover, blocked, blots, die2)
+        _add_pairs(ids, mover, firsts, seconds, die2, blocked, blots, bits, prefix, hit_change)
+        _add_pairs(ids, mover, seconds, [], die1, blocked, blots, bits, prefix, hit_change)
+    return ids
+
+
+def _add_pairs(
+    ids: set[int],
+    counts: list[int],
+    firsts: list[_Step],
+    seconds: list[_Step],
+    die: int,
+    blocked: list[bool],
+    blots: int,
+    start: int,
+    prefix: list[int],
+    hit_change: _HitChange,
+) -> None:
+    """Add to ``ids`` every first move followed by a different checker's second move, and
+    every first move's checker moving on by ``die``; see `_two_dice_ids`."""
+    add = ids.add
+    for source, target, hit in firsts:
+        after = start - prefix[source] + prefix[target]
+        hits = 1 << target if hit else 0
+        alone = counts[source] == 1
+        for second_source, second_target, second_hit in seconds:
+            if alone and second_source == source:
+                continue
+            bits = after - prefix[second_source] + prefix[second_target]
+            low = target if target > second_target else second_target
+            high = source if source < second_source else second_source
+            if high > low:
+                bits -= prefix[high] - prefix[low]
+            add(bits + hit_change[hits | 1 << second_target if second_hit else hits])
+        onward = target - die
+        if onward >= 0 and not blocked[onward]:
+            bits = after - prefix[target] + prefix[onward]
+            add(bits + hit_change[hits | 1 << onward if blots >> onward & 1 else hits])
+
+
+class _HitChange(dict[int, int]):
+    """How much a Position ID's int grows when the opponent's blots at a mask of the mover's
+    indices go to the bar; each mask is worked out when first asked for."""
+
+    __slots__ = ("opponent", "start")
+
+    def __init__(self, opponent: list[int]) -> None:
+        super().__init__({0: 0})
+        self.opponent = opponent
+        self.start = packed_side_id_bits(pack_side(opponent))[0]
+
+    def __missing__(self, hits: int) -> int:
+        hit = pack_side(_hit_opponent(self.opponent, hits))
+        change = self[hits] = packed_side_id_bits(hit)[0] - self.start
+        return change
 
 
 def apply_move(board: Board, move: Move) -> Board:
@@ -129,7 +234,7 @@ def result_board(board: Board, key: ResultKey) -> Board:
     return Board(unpack_side(mover), _hit_opponent(board.opponent, hits))
 
 
-def _hit_opponent(opponent: tuple[int, ...], hits: int) -> tuple[int, ...]:
+def _hit_opponent(opponent: Sequence[int], hits: int) -> tuple[int, ...]:
     counts = list(opponent)
     for index in range(24):
         if hits >> index & 1:
@@ -149,13 +254,17 @@ def generate(board: Board, dice: tuple[int, int]) -> _Results:
     positions take a shortcut: with nothing on the bar and too many checkers outside the home
     board to bear off this turn, what one checker may do does not depend on the others.
     """
+    return _generate(list(board.mover), board.opponent, dice)
+
+
+def _generate(counts: list[int], opponent: Sequence[int], dice: tuple[int, int]) -> _Results:
+    """`generate` on the mover's counts (a list it may change but restores) and the opponent's."""
     die1, die2 = dice
     if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
         raise InternalError(f"dice out of range: {dice}")
-    counts = list(board.mover)
     # Opponent counts by the mover's index: the opponent's index 23 - i is the mover's i.
-    blocked = tuple(count >= 2 for count in board.opponent[23::-1])
-    blots = sum(1 << (23 - index) for index in range(24) if board.opponent[index] == 1)
+    blocked = tuple(count >= 2 for count in opponent[23::-1])
+    blots = sum(1 << (23 - index) for index in range(24) if opponent[index] == 1)
     packed = pack_side(counts)
     outside = sum(counts[_HOME_POINTS:])
     if not counts[BAR]:
@@ -168,7 +277,7 @@ def generate(board: Board, dice: tuple[int, int]) -> _Results:
     return _search(counts, packed, outside, blocked, blots, dice)
 
 
-def _movers(counts: list[int], blocked: tuple[bool, ...], blots: int, die: int) -> list[_Step]:
+def _movers(counts: list[int], blocked: Sequence[bool], blots: int, die: int) -> list[_Step]:
     """The single moves of ``die`` from the points, bearing off aside, back checkers first.
 
     Back checkers first puts the plays that players look at first (and that the validator

@@ -19,6 +19,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django_countries.fields import CountryField
 
 from accounts.ratings import STARTING_RATING
@@ -281,7 +282,7 @@ class RatingChange(models.Model):
     rating_before = models.FloatField()
     rating_after = models.FloatField()
     experience_after = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, help_text="When the match ended.")
 
     class Meta:
         ordering = ["created_at", "pk"]

@@ -5,9 +5,12 @@ Money is not written here: ``accounts.ledger`` is the one module that moves it.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.db import transaction
+from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import STARTING_RATING, Profile, RatingChange, User
@@ -69,13 +72,18 @@ def profile_update(*, profile: Profile, **changes: object) -> Profile:
 
 @transaction.atomic
 def rating_record_match(
-    *, winner: User, loser: User, match_length: int, match_id: int | None
+    *,
+    winner: User,
+    loser: User,
+    match_length: int,
+    match_id: int | None,
+    played_at: datetime | None = None,
 ) -> tuple[RatingChange, RatingChange]:
     """Move both players' FIBS ratings after a rated match; the winner's change first.
 
     Locks both profiles in primary-key order. Recording the same ``match_id`` again
     returns the changes already made and moves nothing (``None`` is for results entered
-    by hand and is never matched).
+    by hand and is never matched). ``played_at`` dates the change (now by default).
     """
     if winner.pk == loser.pk:
         raise ValueError("a player cannot beat themselves")
@@ -117,6 +125,7 @@ def rating_record_match(
                 rating_before=before,
                 rating_after=profile.rating,
                 experience_after=profile.experience,
+                created_at=played_at or timezone.now(),
             )
         )
     return changes[0], changes[1]

@@ -21,10 +21,11 @@ opponent checkers hit) are the same play; `legal_plays` lists each resulting pos
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from binascii import b2a_base64
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from operator import add
+from operator import add, methodcaller
 
 from backgammon.board import (
     BAR,
@@ -87,10 +88,15 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     """
     mover, opponent, bits = decode_position_id(position_id)
     die1, die2 = dice
-    if die1 != die2 and 1 <= die1 <= 6 and 1 <= die2 <= 6:
-        ids = _two_dice_ids(mover, opponent, bits, die1, die2)
+    if 1 <= die1 <= 6 and 1 <= die2 <= 6:
+        if die1 != die2:
+            ids = _two_dice_ids(mover, opponent, bits, die1, die2)
+        elif not mover[BAR] and sum(mover[_HOME_POINTS:]) >= 4:
+            ids = _double_in_the_field_ids(mover, opponent, bits, die1)
+        else:
+            ids = set()
         if ids:
-            return set(map(position_id_from_int, ids))
+            return _position_ids(ids)
     results = _generate(mover, opponent, dice)
     if not results:
         return set()
@@ -103,6 +109,28 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
         )
         for packed, hits in results
     }
+
+
+_TWELVE_BYTES = methodcaller("to_bytes", 12, "little")
+
+
+def _position_ids(ids: Collection[int]) -> set[str]:
+    """The Position IDs of ints from `id_int`, written in one base64 call.
+
+    Each int takes 12 bytes, a whole number of base64 groups, whose first 14 characters are
+    its Position ID (the 11th and 12th bytes are zero, as base64 pads 10 bytes).
+    """
+    text = b2a_base64(b"".join(map(_TWELVE_BYTES, ids))).decode()
+    return set(
+        map(text.__getitem__, map(slice, range(0, 16 * len(ids), 16), range(14, 16 * len(ids), 16)))
+    )
+
+
+def _start_prefix(mover: list[int], opponent: list[int]) -> list[int]:
+    """``prefix[i]``: the sum of the values, in the Position ID's int, of the zeros closing the
+    mover's points below ``i`` (see `_two_dice_ids`)."""
+    zeros = map(add, accumulate(mover), range(POINTS + 1 + sum(opponent), 2 * (POINTS + 1) + 30))
+    return list(accumulate(map((1).__lshift__, zeros), initial=0))
 
 
 def _two_dice_ids(
@@ -124,9 +152,7 @@ def _two_dice_ids(
         return set()
     blocked = [count >= 2 for count in opponent[23::-1]]
     blots = sum(1 << (23 - index) for index in range(24) if opponent[index] == 1)
-    # prefix[i]: the values of the zeros closing the mover's points below i, at the start.
-    zeros = map(add, accumulate(mover), range(POINTS + 1 + sum(opponent), 2 * (POINTS + 1) + 30))
-    prefix = list(accumulate(map((1).__lshift__, zeros), initial=0))
+    prefix = _start_prefix(mover, opponent)
     hit_change = _HitChange(opponent)
     ids: set[int] = set()
     if mover[BAR]:
@@ -178,6 +204,95 @@ def _add_pairs(
         if onward >= 0 and not blocked[onward]:
             bits = after - prefix[target] + prefix[onward]
             add(bits + hit_change[hits | 1 << onward if blots >> onward & 1 else hits])
+
+
+def _double_in_the_field_ids(
+    mover: list[int], opponent: list[int], start: int, die: int
+) -> set[int]:
+    """`_double_in_the_field` as Position ID ints (see `_two_dice_ids`), four nested loops.
+
+    Moves go from the highest point down, so each one's span ``[target, source)`` starts no
+    higher than the spans before it; a point of the span already passed by ``k`` moves
+    weighs ``2**k`` times its starting zero. The zero a later move meets above an earlier
+    move's target has been raised by it.
+    """
+    blocked = [count >= 2 for count in opponent[23::-1]]
+    blots = sum(1 << (23 - index) for index in range(24) if opponent[index] == 1)
+    prefix = _start_prefix(mover, opponent)
+    hit_change = _HitChange(opponent)
+    sources = [source for source in range(BAR - 1, die - 1, -1) if not blocked[source - die]]
+    counts = mover
+    ones: set[int] = set()
+    twos: set[int] = set()
+    threes: set[int] = set()
+    fours: set[int] = set()
+    count = len(sources)
+    for first in range(count):
+        a = sources[first]
+        if not counts[a]:
+            continue
+        ta = a - die
+        hits_a = 1 << ta if blots >> ta & 1 else 0
+        bits_a = start - prefix[a] + prefix[ta]
+        counts[a] -= 1
+        counts[ta] += 1
+        moved_a = False
+        for second in range(first, count):
+            b = sources[second]
+            if not counts[b]:
+                continue
+            moved_a = True
+            tb = b - die
+            hits_b = hits_a | 1 << tb if blots >> tb & 1 else hits_a
+            bits_b = bits_a - prefix[b] + prefix[tb]
+            if ta < b:
+                bits_b -= prefix[b] - prefix[ta]
+            counts[b] -= 1
+            counts[tb] += 1
+            moved_b = False
+            for third in range(second, count):
+                c = sources[third]
+                if not counts[c]:
+                    continue
+                moved_b = True
+                tc = c - die
+                hits_c = hits_b | 1 << tc if blots >> tc & 1 else hits_b
+                bits_c = bits_b - prefix[c] + prefix[tc]
+                if tb < c:
+                    bits_c -= prefix[c] - prefix[tb]
+                    if ta < c:
+                        bits_c -= 2 * (prefix[c] - prefix[ta])
+                counts[c] -= 1
+                counts[tc] += 1
+                moved_c = False
+                for fourth in range(third, count):
+                    e = sources[fourth]
+                    if not counts[e]:
+                        continue
+                    moved_c = True
+                    te = e - die
+                    hits = hits_c | 1 << te if blots >> te & 1 else hits_c
+                    bits = bits_c - prefix[e] + prefix[te]
+                    if tc < e:
+                        bits -= prefix[e] - prefix[tc]
+                        if tb < e:
+                            bits -= 2 * (prefix[e] - prefix[tb])
+                            if ta < e:
+                                bits -= 4 * (prefix[e] - prefix[ta])
+                    fours.add(bits + hit_change[hits])
+                counts[tc] -= 1
+                counts[c] += 1
+                if not moved_c and not fours:
+                    threes.add(bits_c + hit_change[hits_c])
+            counts[tb] -= 1
+            counts[b] += 1
+            if not moved_b and not threes and not fours:
+                twos.add(bits_b + hit_change[hits_b])
+        counts[ta] -= 1
+        counts[a] += 1
+        if not moved_a and not twos and not threes and not fours:
+            ones.add(bits_a + hit_change[hits_a])
+    return fours or threes or twos or ones
 
 
 class _HitChange(dict[int, int]):

@@ -239,7 +239,7 @@ def transfer_between_players(
     return _post(
         key=key,
         kind=TransactionKind.TRANSFER,
-        memo=f"Money game: {payer.username} paid {payee.username}",
+        memo=f"Money game: {_name(payer)} paid {_name(payee)}",
         legs=[
             (_player_account(payer.pk, currency), -amount_cents),
             (_player_account(payee.pk, currency), amount_cents - commission_cents),
@@ -629,6 +629,10 @@ def _shortfall_message(account: LedgerAccount, needed: int, actor: User | None) 
         else (f"{account.user.username}'s")
     )
     return f"{whose} {account.currency} balance is {have}; this needs {money(needed)}."
+
+
+def _name(user: User) -> str:
+    return user.profile.display_name
 
 
 def _require_balanced(deltas: dict[int, int], accounts: dict[int, LedgerAccount]) -> None:

@@ -100,10 +100,12 @@ def rating_chart(
     y_ticks = tuple(
         Tick(label=f"{value:g}", position=y_of(value)) for value in _frange(low, high, step)
     )
-    x_ticks = tuple(
-        Tick(label=history[index][0], position=xs[index]) for index in _label_indexes(count)
-    )
-    return RatingChart(width, height, left, right, top, bottom, points, y_ticks, x_ticks)
+    x_ticks: list[Tick] = []
+    for index in _label_indexes(count):
+        # Several matches on one day share a label: show it once.
+        if not x_ticks or x_ticks[-1].label != history[index][0]:
+            x_ticks.append(Tick(label=history[index][0], position=xs[index]))
+    return RatingChart(width, height, left, right, top, bottom, points, y_ticks, tuple(x_ticks))
 
 
 def _grid(low: float, high: float) -> tuple[float, float, float]:

@@ -14,4 +14,5 @@ register = template.Library()
 
 @register.inclusion_tag("accounts/partials/rating_chart.html")
 def rating_chart(history: Sequence[tuple[str, float]], title: str = "Rating") -> dict[str, Any]:
-    return {"chart": lay_out(history), "title": title, "matches": max(0, len(history) - 1)}
+    chart = lay_out(history, width=880, height=280)
+    return {"chart": chart, "title": title, "matches": max(0, len(history) - 1)}

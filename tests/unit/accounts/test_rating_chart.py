@@ -57,3 +57,11 @@ def test_a_long_history_labels_at_most_five_matches_including_first_and_last() -
     assert len(labels) == 5
     assert labels[0] == "0"
     assert labels[-1] == "39"
+
+
+def test_matches_on_the_same_day_share_one_date_label() -> None:
+    chart = rating_chart(
+        [("Start", 1500.0), ("3 Nov", 1510.0), ("3 Nov", 1505.0), ("4 Nov", 1508.0)]
+    )
+
+    assert [tick.label for tick in chart.x_ticks] == ["Start", "3 Nov", "4 Nov"]

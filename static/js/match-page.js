@@ -394,7 +394,7 @@ function lastPlayText() {
     const row = moveRows[index];
     if (row.game !== current.number) return "";
     if (row.kind === "play" || row.kind === "pass") {
-      const who = isPassAndPlay() ? "" : `${displayForUser(row.player)} `;
+      const who = isPassAndPlay() ? "" : row.player === config.username ? "You " : `${displayForUser(row.player)} `;
       return row.kind === "play" ? `${who}played ${row.text}`.trim() : `${who}could not move`.trim();
     }
   }
@@ -495,6 +495,8 @@ function renderScoreboard() {
     const connected = Boolean(presence.connected && presence.connected[seat]);
     const away = !connected && presence.grace_ends && presence.grace_ends[seat];
     const dot = row.querySelector(".dot");
+    // One screen holds both seats in pass and play: there is no second connection to show.
+    dot.hidden = isPassAndPlay();
     dot.className = `dot${connected ? " is-on" : away ? " is-away" : ""}`;
     dot.title = connected ? "Connected" : away ? "Disconnected" : "Not here";
     dot.setAttribute("aria-label", dot.title);
@@ -512,7 +514,7 @@ function renderScoreboard() {
   });
 
   $("match-kind").textContent = matchKindText();
-  $("game-number").textContent = current ? `Game ${current.number}${state.kind === "match" ? ` · to ${state.length}` : ""}` : "";
+  $("game-number").textContent = current ? `Game ${current.number}` : "";
   const watching = presence.spectators || 0;
   $("spectators").textContent = `${watching} watching`;
   $("spectators").title = `${watching} spectator${watching === 1 ? "" : "s"}`;
@@ -807,6 +809,7 @@ function displayForUser(username) {
 
 function renderMoves() {
   const list = testid("move-list");
+  list.classList.toggle("one-player", isPassAndPlay());
   if (!moveRows.length) {
     list.innerHTML = '<p class="empty-note">No moves yet.</p>';
     return;

@@ -21,8 +21,6 @@
 //   notice             null | text across the middle of the board
 //   recent             Set of points the last play changed, marked on the frame
 
-export const CHECKER_COLOURS = ["white", "black", "red", "blue"];
-
 /** A colour that stands apart from `colour` on the board, for the other player's checkers. */
 export function contrastingColour(colour) {
   return colour === "white" ? "black" : "white";

@@ -137,8 +137,9 @@ function onRollSeat() {
   return seatOf(current.on_roll, fallback);
 }
 
+/** The value a double on the table would set the cube to; a beaver's is four times the old value. */
 function offeredCubeValue(cube) {
-  return cube.offered_value || cube.offered || cube.value * 2;
+  return Number.isInteger(cube.offered_value) ? cube.offered_value : cube.value * 2;
 }
 
 // ---------------------------------------------------------------- the turn on the board

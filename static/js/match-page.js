@@ -6,7 +6,7 @@
 // move list and the connection.
 
 import { contrastingColour, renderBoard, startingPosition } from "./board.js";
-import { Turn, diceToPlay } from "./moves.js";
+import { Turn, diceToPlay, pipCounts } from "./moves.js";
 
 const page = document.getElementById("match-page");
 const svg = document.getElementById("board");
@@ -214,7 +214,7 @@ function boardModel() {
     ...position,
     colours: { bottom: colourOf(bottom), top: colourOf(top) },
     names: { bottom: nameOf(bottom) || "the player below", top: nameOf(top) || "the player above" },
-    pips: current ? current.pips : null,
+    pips: shownPips(),
     interactive: moving && !busy,
     showHints: config.highlight,
     selected: moving ? selected : null,
@@ -245,6 +245,13 @@ function boardModel() {
     model.resignation = { side: by === bottom ? "bottom" : "top", level: current.resignation.level };
   }
   return model;
+}
+
+/** Pips [bottom, top] as the board stands, with the moves made so far this turn. */
+function shownPips() {
+  const current = game();
+  if (!current) return null;
+  return isMoving() ? pipCounts(turn.board) : current.pips;
 }
 
 function boardNotice() {
@@ -508,7 +515,8 @@ function renderScoreboard() {
     row.querySelector(".points").setAttribute("aria-label", `${state.score[seat]} points`);
     const details = [];
     if (!isPassAndPlay() && state.ratings) details.push(Number(state.ratings[seat]).toFixed(1));
-    if (current && current.pips) details.push(`${current.pips[seat === bottom ? 0 : 1]} pips`);
+    const pips = shownPips();
+    if (pips) details.push(`${pips[seat === bottom ? 0 : 1]} pips`);
     row.querySelector(".details").textContent = details.join(" · ");
     const clock = row.querySelector(".clock");
     clock.dataset.testid = `clock-${seat}`;

@@ -40,6 +40,17 @@ export function applyStep(board, from, to) {
   return next;
 }
 
+/** Pips [mover, opponent] each side needs to bear everything off. */
+export function pipCounts(board) {
+  let mover = board.bar[0] * BAR;
+  let opponent = board.bar[1] * BAR;
+  board.points.forEach((count, index) => {
+    if (count > 0) mover += count * (index + 1);
+    else opponent += -count * (24 - index);
+  });
+  return [mover, opponent];
+}
+
 /** The dice of a roll as single dice to play: doubles play four times. */
 export function diceToPlay(dice) {
   if (!dice || dice.length !== 2) return [];

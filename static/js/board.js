@@ -385,9 +385,11 @@ function drawResignation(model) {
 function drawNotice(model) {
   if (!model.notice) return "";
   const width = Math.min(W - 160, 60 + model.notice.length * 13);
+  // A short notice sits in the left half, clear of the cube on the bar.
+  const cx = width <= 6 * POINT_W - 16 ? halfCentre("top") : (FIELD_END + LEFT_X) / 2;
   return `<g class="board-notice" aria-hidden="true">
-    <rect x="${(FIELD_END + LEFT_X) / 2 - width / 2}" y="${MID - 30}" width="${width}" height="60" rx="12" fill="rgba(8,30,22,.82)" stroke="rgba(217,164,65,.7)" stroke-width="2"/>
-    <text x="${(FIELD_END + LEFT_X) / 2}" y="${MID + 8}" text-anchor="middle" class="notice-text">${escapeText(model.notice)}</text>
+    <rect x="${cx - width / 2}" y="${MID - 30}" width="${width}" height="60" rx="12" fill="rgba(8,30,22,.82)" stroke="rgba(217,164,65,.7)" stroke-width="2"/>
+    <text x="${cx}" y="${MID + 8}" text-anchor="middle" class="notice-text">${escapeText(model.notice)}</text>
   </g>`;
 }
 

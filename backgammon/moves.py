@@ -91,8 +91,8 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     if 1 <= die1 <= 6 and 1 <= die2 <= 6:
         if die1 != die2:
             ids = _two_dice_ids(mover, opponent, bits, die1, die2)
-        elif not mover[BAR] and sum(mover[_HOME_POINTS:]) >= 4:
-            ids = _double_in_the_field_ids(mover, opponent, bits, die1)
+        elif mover[BAR] or sum(mover[_HOME_POINTS:]) >= 4:
+            ids = _double_ids(mover, opponent, bits, die1)
         else:
             ids = set()
         if ids:
@@ -101,7 +101,7 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     if not results:
         return set()
     # The ID holds the opponent's bits first, then the mover's; hits change only the former.
-    hit_change = _HitChange(opponent)
+    hit_change = _HitChange(opponent, bits)
     shift = POINTS + 1 + sum(opponent)
     return {
         position_id_from_int(
@@ -150,36 +150,65 @@ def _two_dice_ids(
     """
     if mover[BAR] > 1 or (not mover[BAR] and sum(mover[_HOME_POINTS:]) < 2):
         return set()
-    blocked = [count >= 2 for count in opponent[23::-1]]
-    blots = sum(1 << (23 - index) for index in range(24) if opponent[index] == 1)
+    blocked, blot = _landings(opponent)
     prefix = _start_prefix(mover, opponent)
-    hit_change = _HitChange(opponent)
+    hit_change = _HitChange(opponent, bits)
     ids: set[int] = set()
     if mover[BAR]:
         for first, second in ((die1, die2), (die2, die1)):
             entry = BAR - first
             if not blocked[entry]:
-                entering = [(BAR, entry, bool(blots >> entry & 1))]
-                seconds = _movers(mover, blocked, blots, second)
+                entering = [(BAR, entry, prefix[entry] - prefix[BAR], blot[entry] << entry)]
+                seconds = _id_movers(mover, blocked, blot, prefix, second)
                 _add_pairs(
-                    ids, mover, entering, seconds, second, blocked, blots, bits, prefix, hit_change
+                    ids, mover, entering, seconds, second, blocked, blot, bits, prefix, hit_change
                 )
     else:
-        firsts = _movers(mover, blocked, blots, die1)
-        seconds = _movers(mover, blocked, blots, die2)
-        _add_pairs(ids, mover, firsts, seconds, die2, blocked, blots, bits, prefix, hit_change)
-        _add_pairs(ids, mover, seconds, [], die1, blocked, blots, bits, prefix, hit_change)
+        firsts = _id_movers(mover, blocked, blot, prefix, die1)
+        seconds = _id_movers(mover, blocked, blot, prefix, die2)
+        _add_pairs(ids, mover, firsts, seconds, die2, blocked, blot, bits, prefix, hit_change)
+        _add_pairs(ids, mover, seconds, [], die1, blocked, blot, bits, prefix, hit_change)
     return ids
+
+
+_IdStep = tuple[int, int, int, int]
+"""A move for `_two_dice_ids`: source and target index, the change it alone makes to the
+Position ID's int, and the mask of the index it hits on (0 if none)."""
+
+_BLOCKED = bytes(count >= 2 for count in range(256))
+_BLOT = bytes(count == 1 for count in range(256))
+
+
+def _landings(opponent: list[int]) -> tuple[bytes, bytes]:
+    """By the mover's index: whether the opponent blocks it, whether an opponent blot is there."""
+    opposite = bytes(opponent[23::-1])
+    return opposite.translate(_BLOCKED), opposite.translate(_BLOT)
+
+
+def _id_movers(
+    counts: list[int], blocked: bytes, blot: bytes, prefix: list[int], die: int
+) -> list[_IdStep]:
+    """`_movers` for `_two_dice_ids`."""
+    return [
+        (
+            source,
+            source - die,
+            prefix[source - die] - prefix[source],
+            blot[source - die] << source - die,
+        )
+        for source in range(BAR - 1, die - 1, -1)
+        if counts[source] and not blocked[source - die]
+    ]
 
 
 def _add_pairs(
     ids: set[int],
     counts: list[int],
-    firsts: list[_Step],
-    seconds: list[_Step],
+    firsts: list[_IdStep],
+    seconds: list[_IdStep],
     die: int,
-    blocked: list[bool],
-    blots: int,
+    blocked: bytes,
+    blot: bytes,
     start: int,
     prefix: list[int],
     hit_change: _HitChange,
@@ -187,76 +216,80 @@ def _add_pairs(
     """Add to ``ids`` every first move followed by a different checker's second move, and
     every first move's checker moving on by ``die``; see `_two_dice_ids`."""
     add = ids.add
-    for source, target, hit in firsts:
-        after = start - prefix[source] + prefix[target]
-        hits = 1 << target if hit else 0
+    for source, target, change, hits in firsts:
+        after = start + change
         alone = counts[source] == 1
-        for second_source, second_target, second_hit in seconds:
+        for second_source, second_target, second_change, second_hits in seconds:
             if alone and second_source == source:
                 continue
-            bits = after - prefix[second_source] + prefix[second_target]
+            bits = after + second_change
             low = target if target > second_target else second_target
             high = source if source < second_source else second_source
             if high > low:
                 bits -= prefix[high] - prefix[low]
-            add(bits + hit_change[hits | 1 << second_target if second_hit else hits])
+            add(bits + hit_change[hits | second_hits])
         onward = target - die
         if onward >= 0 and not blocked[onward]:
             bits = after - prefix[target] + prefix[onward]
-            add(bits + hit_change[hits | 1 << onward if blots >> onward & 1 else hits])
+            add(bits + hit_change[hits | blot[onward] << onward])
 
 
-def _double_in_the_field_ids(
-    mover: list[int], opponent: list[int], start: int, die: int
-) -> set[int]:
-    """`_double_in_the_field` as Position ID ints (see `_two_dice_ids`), four nested loops.
+def _double_ids(mover: list[int], opponent: list[int], start: int, die: int) -> set[int]:
+    """`_double_in_the_field` as Position ID ints (see `_two_dice_ids`), four nested loops;
+    also with checkers on the bar, which must enter before anything else moves.
+
+    No checker can bear off: four checkers outside the home board need more than one move
+    each to come home, and a checker on the bar needs all four (19 pips at least).
 
     Moves go from the highest point down, so each one's span ``[target, source)`` starts no
     higher than the spans before it; a point of the span already passed by ``k`` moves
     weighs ``2**k`` times its starting zero. The zero a later move meets above an earlier
     move's target has been raised by it.
     """
-    blocked = [count >= 2 for count in opponent[23::-1]]
-    blots = sum(1 << (23 - index) for index in range(24) if opponent[index] == 1)
+    blocked, blot = _landings(opponent)
     prefix = _start_prefix(mover, opponent)
-    hit_change = _HitChange(opponent)
-    sources = [source for source in range(BAR - 1, die - 1, -1) if not blocked[source - die]]
+    hit_change = _HitChange(opponent, start)
+    if mover[BAR] and blocked[BAR - die]:
+        return set()
+    # The bar, when a checker is there, comes first; while one is there, nothing else moves.
+    top = BAR if mover[BAR] else BAR - 1
+    sources = [source for source in range(top, die - 1, -1) if not blocked[source - die]]
     counts = mover
     ones: set[int] = set()
     twos: set[int] = set()
     threes: set[int] = set()
     fours: set[int] = set()
     count = len(sources)
-    for first in range(count):
+    for first in range(1 if counts[BAR] else count):
         a = sources[first]
         if not counts[a]:
             continue
         ta = a - die
-        hits_a = 1 << ta if blots >> ta & 1 else 0
+        hits_a = blot[ta] << ta
         bits_a = start - prefix[a] + prefix[ta]
         counts[a] -= 1
         counts[ta] += 1
         moved_a = False
-        for second in range(first, count):
+        for second in range(first, 1 if counts[BAR] else count):
             b = sources[second]
             if not counts[b]:
                 continue
             moved_a = True
             tb = b - die
-            hits_b = hits_a | 1 << tb if blots >> tb & 1 else hits_a
+            hits_b = hits_a | blot[tb] << tb
             bits_b = bits_a - prefix[b] + prefix[tb]
             if ta < b:
                 bits_b -= prefix[b] - prefix[ta]
             counts[b] -= 1
             counts[tb] += 1
             moved_b = False
-            for third in range(second, count):
+            for third in range(second, 1 if counts[BAR] else count):
                 c = sources[third]
                 if not counts[c]:
                     continue
                 moved_b = True
                 tc = c - die
-                hits_c = hits_b | 1 << tc if blots >> tc & 1 else hits_b
+                hits_c = hits_b | blot[tc] << tc
                 bits_c = bits_b - prefix[c] + prefix[tc]
                 if tb < c:
                     bits_c -= prefix[c] - prefix[tb]
@@ -265,13 +298,13 @@ def _double_in_the_field_ids(
                 counts[c] -= 1
                 counts[tc] += 1
                 moved_c = False
-                for fourth in range(third, count):
+                for fourth in range(third, 1 if counts[BAR] else count):
                     e = sources[fourth]
                     if not counts[e]:
                         continue
                     moved_c = True
                     te = e - die
-                    hits = hits_c | 1 << te if blots >> te & 1 else hits_c
+                    hits = hits_c | blot[te] << te
                     bits = bits_c - prefix[e] + prefix[te]
                     if tc < e:
                         bits -= prefix[e] - prefix[tc]
@@ -301,10 +334,11 @@ class _HitChange(dict[int, int]):
 
     __slots__ = ("opponent", "start")
 
-    def __init__(self, opponent: list[int]) -> None:
-        super().__init__({0: 0})
+    def __init__(self, opponent: list[int], bits: int) -> None:
+        self[0] = 0
         self.opponent = opponent
-        self.start = packed_side_id_bits(pack_side(opponent))[0]
+        # The opponent's part of the ID: its 25 zeros and its checkers' ones.
+        self.start = bits & ((1 << POINTS + 1 + sum(opponent)) - 1)
 
     def __missing__(self, hits: int) -> int:
         hit = pack_side(_hit_opponent(self.opponent, hits))

@@ -11,9 +11,8 @@ Terms:
 * *cube*: the doubling cube of ``backgammon.cube``; this module decides only when the
   game lets a player touch it (before rolling, on their own turn) and what a drop or
   an accepted offer does to the game.
-* *level*: 1 single, 2 gammon, 3 backgammon. A game scores cube × level, except that
-  under the *Jacoby rule* (money play) gammons and backgammons count as singles
-  while the cube has not been turned.
+* *level*: 1 single, 2 gammon, 3 backgammon; ``backgammon.match.game_points`` says
+  what a win of that level is worth under the cube and the Jacoby rule.
 
 Every function takes a state and returns a new one, or raises `BackgammonError` with
 a message for the player. Randomness stays outside: the caller passes the dice.
@@ -28,7 +27,8 @@ from backgammon import cube as doubling
 from backgammon.board import Board
 from backgammon.cube import Cube, CubeRules
 from backgammon.errors import BackgammonError
-from backgammon.game import Side, game_result
+from backgammon.game import ResultKind, Side, game_result
+from backgammon.match import game_points as match_game_points
 from backgammon.moves import Play, legal_plays
 from backgammon.validate import validate_play
 
@@ -245,10 +245,10 @@ def forfeit(state: GameState, loser: int, reason: EndReason) -> GameState:
 
 
 def game_points(state: GameState, level: int, rules: GameRules) -> int:
-    """Cube × level, with gammons counting single under Jacoby while the cube is centred."""
-    if rules.cube.money and rules.jacoby and not state.cube.turned:
-        level = 1
-    return state.cube.value * level
+    """What a win of ``level`` is worth now (cube × level, Jacoby applied)."""
+    return match_game_points(
+        ResultKind(level), state.cube, money=rules.cube.money, jacoby=rules.jacoby
+    )
 
 
 def _pass_if_blocked(state: GameState) -> GameState:

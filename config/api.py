@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.errors import DomainError
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+    from accounts.models import User
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -36,3 +41,18 @@ def _first_message(data: Any) -> str:
     if isinstance(data, list) and data:
         return _first_message(data[0])
     return str(data)
+
+
+def request_user(request: HttpRequest | Any) -> User:
+    """The logged-in user of a request whose view requires authentication."""
+    from accounts.models import User
+
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionError("this view must require an authenticated user")
+    return user
+
+
+def request_viewer(request: HttpRequest | Any) -> User | None:
+    """The logged-in user, or None for an anonymous visitor."""
+    return request_user(request) if request.user.is_authenticated else None

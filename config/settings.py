@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django_countries",
     "channels",
     "accounts",
+    "matches",
 ]
 
 MIDDLEWARE = [
@@ -146,6 +147,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE = {
+    "sweep-match-deadlines": {"task": "matches.sweep_deadlines", "schedule": 2.0},
+}
 
 if REDIS_URL:
     CHANNEL_LAYERS = {

@@ -1,0 +1,1 @@
+"""Matches: challenges, live play, clocks, presence, fair dice and match records."""

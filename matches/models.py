@@ -1,0 +1,318 @@
+"""Matches, their games and the append-only action log.
+
+Terms:
+
+* *match*: a contest to ``length`` points (``kind`` "match") or a *money session* of
+  single games for ``stake_cents`` a point (``kind`` "money"). Seat 0 is the challenger,
+  seat 1 the opponent; "player 0/1" always means the seat.
+* *game*: one game of backgammon inside a match, with its cube and result.
+* *action*: one entry of the match's log (a roll, a play, a double, a take, ...). The log
+  is only ever appended to: every action keeps the GNUBG ID (``PositionID:MatchID``)
+  before and after it, the dice and both clocks, so the match can be replayed, audited
+  and disputed. A database trigger refuses updates and deletes on PostgreSQL.
+* *exposure*: the most a player can lose in one money game, 3 (a backgammon) times the
+  maximum cube times the stake; it is escrowed at the start of each money game.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from accounts.models import Currency, User
+
+
+class MatchKind(models.TextChoices):
+    MATCH = "match", "Match to N points"
+    MONEY = "money", "Money session"
+
+
+class MatchStatus(models.TextChoices):
+    INVITED = "invited", "Invited"
+    DECLINED = "declined", "Declined"
+    CANCELLED = "cancelled", "Cancelled"
+    PLAYING = "playing", "Playing"
+    SUSPENDED = "suspended", "Suspended"
+    FINISHED = "finished", "Finished"
+
+
+class ClockKind(models.TextChoices):
+    NONE = "none", "No clock"
+    MOVE = "move", "Move timer with a reserve"
+    DELAY = "delay", "Match clock with a delay per move"
+
+
+class TimeoutLoses(models.TextChoices):
+    MATCH = "match", "The match"
+    GAME = "game", "The game"
+
+
+class FinishReason(models.TextChoices):
+    PLAYED = "played", "Played out"
+    RESIGNED = "resigned", "Resigned"
+    TIMEOUT = "timeout", "Time ran out"
+    FORFEIT = "forfeit", "Forfeit"
+    ADJUDICATED = "adjudicated", "Adjudicated by the engine"
+    SESSION_ENDED = "session_ended", "Session ended"
+
+
+class Match(models.Model):
+    kind = models.CharField(max_length=8, choices=MatchKind.choices, default=MatchKind.MATCH)
+    length = models.PositiveSmallIntegerField(
+        default=0, help_text="Points to win; 0 in money play."
+    )
+    player_0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    player_1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    pass_and_play = models.BooleanField(
+        default=False, help_text="Both seats played by one person at one screen."
+    )
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.INVITED
+    )
+    currency = models.CharField(max_length=4, choices=Currency.choices, default=Currency.FUN)
+    stake_cents = models.PositiveBigIntegerField(
+        default=0, help_text="Each player's stake in a match; the value of a point in money play."
+    )
+    jacoby = models.BooleanField(default=False)
+    beavers = models.BooleanField(default=False)
+    automatic_doubles = models.PositiveSmallIntegerField(
+        default=0, help_text="How many times equal opening dice double the cube (money play)."
+    )
+    max_cube = models.PositiveIntegerField(default=0, help_text="0 means no limit.")
+    rated = models.BooleanField(default=True)
+    private = models.BooleanField(default=False)
+
+    clock = models.CharField(max_length=8, choices=ClockKind.choices, default=ClockKind.MOVE)
+    move_seconds = models.PositiveIntegerField(default=12)
+    reserve_seconds = models.PositiveIntegerField(
+        default=60, help_text="Per game, or per point of a match."
+    )
+    delay_seconds = models.PositiveIntegerField(default=12)
+    timeout_loses = models.CharField(
+        max_length=8, choices=TimeoutLoses.choices, default=TimeoutLoses.MATCH
+    )
+    reconnect_grace_seconds = models.PositiveIntegerField(default=180)
+
+    tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+
+    score_0 = models.PositiveSmallIntegerField(default=0)
+    score_1 = models.PositiveSmallIntegerField(default=0)
+    crawford_played = models.BooleanField(default=False)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    finish_reason = models.CharField(max_length=16, choices=FinishReason.choices, blank=True)
+
+    dice_seed = models.CharField(max_length=64, help_text="Secret until the match ends.")
+    dice_commitment = models.CharField(max_length=64)
+
+    reserve_ms_0 = models.BigIntegerField(
+        default=0, help_text="Player 0's reserve (global) time left."
+    )
+    reserve_ms_1 = models.BigIntegerField(default=0)
+    turn_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player to act was asked to."
+    )
+    connections_0 = models.PositiveSmallIntegerField(default=0)
+    connections_1 = models.PositiveSmallIntegerField(default=0)
+    grace_ends_0 = models.DateTimeField(null=True, blank=True)
+    grace_ends_1 = models.DateTimeField(null=True, blank=True)
+    spectators = models.PositiveIntegerField(default=0)
+
+    last_seq = models.PositiveIntegerField(
+        default=0, help_text="Sequence number of the newest action."
+    )
+    deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the player to act runs out of time, or their grace ends.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(
+                fields=["deadline"], name="match_deadline_due", condition=Q(deadline__isnull=False)
+            ),
+            models.Index(fields=["status", "-created_at"], name="match_status_recent"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="money", length=0)
+                | Q(kind="match", length__gte=1, length__lte=64),
+                name="match_length_fits_kind",
+            ),
+            models.CheckConstraint(
+                condition=Q(winner_seat__in=[0, 1]) | Q(winner_seat__isnull=True),
+                name="match_winner_is_a_seat",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        what = f"{self.length}-point match" if self.kind == MatchKind.MATCH else "money session"
+        return f"{what} #{self.pk}"
+
+    @property
+    def is_money(self) -> bool:
+        return self.kind == MatchKind.MONEY
+
+    def seat_of(self, user: User | None) -> int | None:
+        """The seat of ``user`` (0 or 1), or None for someone not playing."""
+        user_id = user.pk if user is not None else None
+        if user_id is None:
+            return None
+        if user_id == self.player_0_id:
+            return 0
+        if user_id == self.player_1_id:
+            return 1
+        return None
+
+    def player(self, seat: int) -> User:
+        return self.player_0 if seat == 0 else self.player_1
+
+
+CENTRED = -1
+
+
+class GamePhase(models.TextChoices):
+    ROLL = "roll", "To roll or double"
+    MOVE = "move", "To play the roll"
+    DOUBLED = "doubled", "To answer a double"
+    RESIGNATION = "resignation", "To answer a resignation"
+    OVER = "over", "Over"
+
+
+class Game(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    crawford = models.BooleanField(default=False)
+    phase = models.CharField(max_length=12, choices=GamePhase.choices, default=GamePhase.ROLL)
+    turn = models.PositiveSmallIntegerField(help_text="Seat to act.")
+    position_id = models.CharField(max_length=14, help_text="From the view of the player on roll.")
+    dice_0 = models.PositiveSmallIntegerField(null=True, blank=True)
+    dice_1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    rolls = models.PositiveIntegerField(default=0, help_text="Rolls thrown after the opening roll.")
+    cube_value = models.PositiveIntegerField(default=1)
+    cube_owner = models.SmallIntegerField(
+        default=CENTRED, help_text="-1 centred, else the owning seat."
+    )
+    cube_offer = models.CharField(
+        max_length=8, blank=True, help_text='"double" or "beaver" awaiting an answer.'
+    )
+    cube_offered_by = models.SmallIntegerField(null=True, blank=True)
+    cube_offered_value = models.PositiveIntegerField(null=True, blank=True)
+    automatic_doubles = models.PositiveSmallIntegerField(default=0)
+    resigned_by = models.SmallIntegerField(null=True, blank=True)
+    resign_level = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1, 2 or 3.")
+    resume_phase = models.CharField(max_length=12, choices=GamePhase.choices, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    result_level = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="1 single, 2 gammon, 3 backgammon."
+    )
+    points = models.PositiveIntegerField(null=True, blank=True)
+    finish_reason = models.CharField(max_length=16, choices=FinishReason.choices, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique_in_match"),
+            models.CheckConstraint(condition=Q(turn__in=[0, 1]), name="game_turn_is_a_seat"),
+        ]
+        ordering = ["match", "number"]
+
+    def __str__(self) -> str:
+        return f"game {self.number} of match {self.match_id}"
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        if self.dice_0 is None or self.dice_1 is None:
+            return None
+        return (self.dice_0, self.dice_1)
+
+
+class ActionKind(models.TextChoices):
+    START = "start", "Match started"
+    OPENING = "opening", "Opening roll"
+    ROLL = "roll", "Roll"
+    PLAY = "play", "Play"
+    PASS = "pass", "No legal play"
+    DOUBLE = "double", "Double"
+    TAKE = "take", "Take"
+    DROP = "drop", "Drop"
+    BEAVER = "beaver", "Beaver"
+    RACCOON = "raccoon", "Raccoon"
+    RESIGN = "resign", "Resignation offered"
+    ACCEPT_RESIGN = "accept_resign", "Resignation accepted"
+    REJECT_RESIGN = "reject_resign", "Resignation rejected"
+    GAME_OVER = "game_over", "Game over"
+    MATCH_OVER = "match_over", "Match over"
+    TIMEOUT = "timeout", "Timeout"
+    DISCONNECT = "disconnect", "Disconnected"
+    RECONNECT = "reconnect", "Reconnected"
+    SUSPEND = "suspend", "Suspended"
+    ADJUDICATION = "adjudication", "Adjudicated"
+    CHAT = "chat", "Chat"
+
+
+class Action(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="actions")
+    game_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=ActionKind.choices)
+    seat = models.SmallIntegerField(
+        null=True, blank=True, help_text="Who acted; null for the server."
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    gnubg_before = models.CharField(max_length=32, blank=True)
+    gnubg_after = models.CharField(max_length=32, blank=True)
+    dice = models.CharField(max_length=3, blank=True, help_text='Rolled dice as "52".')
+    detail = models.JSONField(default=dict, blank=True)
+    clock_0_ms = models.BigIntegerField(null=True, blank=True)
+    clock_1_ms = models.BigIntegerField(null=True, blank=True)
+    client_seq = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="action_seq_unique_in_match"),
+            models.UniqueConstraint(
+                fields=["match", "actor", "client_seq"],
+                condition=Q(client_seq__isnull=False),
+                name="action_client_seq_once",
+            ),
+        ]
+        ordering = ["match", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} (match {self.match_id}, #{self.seq})"
+
+
+class ChatRoom(models.TextChoices):
+    PLAYERS = "players", "Players"
+    SPECTATORS = "spectators", "Spectators"
+
+
+class ChatMessage(models.Model):
+    """A chat line beside the board, kept with the match record for disputes."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    room = models.CharField(max_length=10, choices=ChatRoom.choices)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "pk"]
+        indexes = [models.Index(fields=["match", "room", "created_at"], name="chat_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.author_id}: {self.text[:40]}"

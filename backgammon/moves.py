@@ -22,10 +22,10 @@ opponent checkers hit) are the same play; `legal_plays` lists each resulting pos
 from __future__ import annotations
 
 from binascii import b2a_base64
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
-from operator import add, methodcaller
+from itertools import accumulate, compress
+from operator import lshift
 
 from backgammon.board import (
     BAR,
@@ -96,7 +96,7 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
         else:
             ids = set()
         if ids:
-            return _position_ids(ids)
+            return {b2a_base64(bits.to_bytes(10, "little"))[:14].decode() for bits in ids}
     results = _generate(mover, opponent, dice)
     if not results:
         return set()
@@ -111,26 +111,20 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     }
 
 
-_TWELVE_BYTES = methodcaller("to_bytes", 12, "little")
-
-
-def _position_ids(ids: Collection[int]) -> set[str]:
-    """The Position IDs of ints from `id_int`, written in one base64 call.
-
-    Each int takes 12 bytes, a whole number of base64 groups, whose first 14 characters are
-    its Position ID (the 11th and 12th bytes are zero, as base64 pads 10 bytes).
-    """
-    text = b2a_base64(b"".join(map(_TWELVE_BYTES, ids))).decode()
-    return set(
-        map(text.__getitem__, map(slice, range(0, 16 * len(ids), 16), range(14, 16 * len(ids), 16)))
-    )
-
-
 def _start_prefix(mover: list[int], opponent: list[int]) -> list[int]:
     """``prefix[i]``: the sum of the values, in the Position ID's int, of the zeros closing the
-    mover's points below ``i`` (see `_two_dice_ids`)."""
-    zeros = map(add, accumulate(mover), range(POINTS + 1 + sum(opponent), 2 * (POINTS + 1) + 30))
-    return list(accumulate(map((1).__lshift__, zeros), initial=0))
+    mover's points below ``i`` (see `_two_dice_ids`), plus a constant that differences cancel.
+
+    The zero closing point ``i`` stands ``1 + mover[i]`` bits above the one closing point
+    ``i - 1``; the mover's bits start above the opponent's 25 zeros and their checkers' ones.
+    """
+    zeros = accumulate(
+        bytes(mover).translate(_ONE_MORE), lshift, initial=1 << POINTS + sum(opponent)
+    )
+    return list(accumulate(zeros))
+
+
+_ONE_MORE = bytes(range(1, 256)) + b"\0"
 
 
 def _two_dice_ids(
@@ -153,23 +147,26 @@ def _two_dice_ids(
     blocked, blot = _landings(opponent)
     prefix = _start_prefix(mover, opponent)
     hit_change = _HitChange(opponent, bits)
+    occupied = list(compress(_DOWN, mover[23::-1]))
     ids: set[int] = set()
     if mover[BAR]:
         for first, second in ((die1, die2), (die2, die1)):
             entry = BAR - first
             if not blocked[entry]:
                 entering = [(BAR, entry, prefix[entry] - prefix[BAR], blot[entry] << entry)]
-                seconds = _id_movers(mover, blocked, blot, prefix, second)
+                seconds = _id_movers(occupied, blocked, blot, prefix, second)
                 _add_pairs(
                     ids, mover, entering, seconds, second, blocked, blot, bits, prefix, hit_change
                 )
     else:
-        firsts = _id_movers(mover, blocked, blot, prefix, die1)
-        seconds = _id_movers(mover, blocked, blot, prefix, die2)
+        firsts = _id_movers(occupied, blocked, blot, prefix, die1)
+        seconds = _id_movers(occupied, blocked, blot, prefix, die2)
         _add_pairs(ids, mover, firsts, seconds, die2, blocked, blot, bits, prefix, hit_change)
         _add_pairs(ids, mover, seconds, [], die1, blocked, blot, bits, prefix, hit_change)
     return ids
 
+
+_DOWN = range(POINTS - 1, -1, -1)
 
 _IdStep = tuple[int, int, int, int]
 """A move for `_two_dice_ids`: source and target index, the change it alone makes to the
@@ -186,9 +183,9 @@ def _landings(opponent: list[int]) -> tuple[bytes, bytes]:
 
 
 def _id_movers(
-    counts: list[int], blocked: bytes, blot: bytes, prefix: list[int], die: int
+    occupied: list[int], blocked: bytes, blot: bytes, prefix: list[int], die: int
 ) -> list[_IdStep]:
-    """`_movers` for `_two_dice_ids`."""
+    """`_movers` for `_two_dice_ids`, from the ``occupied`` indices (highest first)."""
     return [
         (
             source,
@@ -196,8 +193,8 @@ def _id_movers(
             prefix[source - die] - prefix[source],
             blot[source - die] << source - die,
         )
-        for source in range(BAR - 1, die - 1, -1)
-        if counts[source] and not blocked[source - die]
+        for source in occupied
+        if source >= die and not blocked[source - die]
     ]
 
 
@@ -385,10 +382,11 @@ def result_board(board: Board, key: ResultKey) -> Board:
 
 def _hit_opponent(opponent: Sequence[int], hits: int) -> tuple[int, ...]:
     counts = list(opponent)
-    for index in range(24):
-        if hits >> index & 1:
-            counts[23 - index] -= 1
-            counts[BAR] += 1
+    while hits:
+        index = (hits & -hits).bit_length() - 1
+        hits &= hits - 1
+        counts[23 - index] -= 1
+        counts[BAR] += 1
     return tuple(counts)
 
 

@@ -172,7 +172,7 @@ class TransactionKind(models.TextChoices):
     DEPOSIT = "deposit", "Deposit"
     WITHDRAWAL = "withdrawal", "Withdrawal"
     STAKE = "stake", "Stake"
-    RELEASE = "release", "Escrow release"
+    RELEASE = "release", "Payout"
     SETTLEMENT = "settlement", "Match settlement"
     REFUND = "refund", "Refund"
     PRIZE = "prize", "Prize"

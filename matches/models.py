@@ -121,6 +121,11 @@ class Match(models.Model):
     grace_ends_0 = models.DateTimeField(null=True, blank=True)
     grace_ends_1 = models.DateTimeField(null=True, blank=True)
     spectators = models.PositiveIntegerField(default=0)
+    seen_0 = models.BooleanField(default=False, help_text="Player 0 has connected or acted.")
+    seen_1 = models.BooleanField(default=False)
+    show_up_by = models.DateTimeField(
+        null=True, blank=True, help_text="A player not seen by then forfeits (tournament play)."
+    )
 
     last_seq = models.PositiveIntegerField(
         default=0, help_text="Sequence number of the newest action."
@@ -258,6 +263,7 @@ class ActionKind(models.TextChoices):
     RECONNECT = "reconnect", "Reconnected"
     SUSPEND = "suspend", "Suspended"
     ADJUDICATION = "adjudication", "Adjudicated"
+    FORFEIT = "forfeit", "Forfeit"
     CHAT = "chat", "Chat"
 
 

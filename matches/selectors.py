@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import RatingChange, User
 from backgammon.board import Board
 from backgammon.moves import apply_play, legal_plays
 from backgammon.notation import format_play
@@ -84,6 +84,9 @@ def match_snapshot(match: Match, *, viewer: User | None) -> dict[str, Any]:
         "crawford": False,
         "post_crawford": False,
         "winner": players[match.winner_seat].username if match.winner_seat is not None else None,
+        "winner_seat": match.winner_seat,
+        "your_last_seq": _last_client_seq(match, viewer) if seat is not None else None,
+        "rating_changes": _rating_changes(match),
         "finish_reason": match.finish_reason or None,
         "dice_check": {
             "commitment": match.dice_commitment or None,
@@ -136,18 +139,25 @@ def _game_snapshot(
         "match_id": match_id(state, length, score, game.crawford),
         "gnubg_id": gnubg_id(state, length, score, game.crawford),
         "on_roll": players[state.on_roll].username,
+        "on_roll_seat": state.on_roll,
         "turn": players[to_act].username if to_act is not None else None,
         "turn_seat": to_act,
         "dice": list(state.dice) if state.dice else None,
         "cube": {
             "value": state.cube.value,
             "owner": players[state.cube.owner].username if state.cube.owner is not None else None,
+            "owner_seat": state.cube.owner,
+            "offered_by_seat": state.cube.offered_by,
             "offered_value": state.cube.offered_value,
             "offer": state.cube.offer.value if state.cube.offer else None,
         },
         "offered_double": state.phase is Phase.DOUBLED,
         "resignation": (
-            {"by": players[state.resigned_by].username, "level": LEVEL_WORDS[state.resign_level]}
+            {
+                "by": players[state.resigned_by].username,
+                "by_seat": state.resigned_by,
+                "level": LEVEL_WORDS[state.resign_level],
+            }
             if state.phase is Phase.RESIGNATION
             and state.resigned_by is not None
             and state.resign_level
@@ -167,6 +177,7 @@ def _game_snapshot(
         "result": (
             {
                 "winner": players[game.winner_seat].username,
+                "winner_seat": game.winner_seat,
                 "level": LEVEL_WORDS.get(game.result_level or 1, "single"),
                 "points": game.points,
             }
@@ -174,6 +185,32 @@ def _game_snapshot(
             else None
         ),
     }
+
+
+def _last_client_seq(match: Match, viewer: User | None) -> int | None:
+    """The highest action number this player has used, so a client can continue after it."""
+    if viewer is None:
+        return None
+    found = Action.objects.filter(match=match, actor=viewer, client_seq__isnull=False).aggregate(
+        Max("client_seq")
+    )
+    return found["client_seq__max"]
+
+
+def _rating_changes(match: Match) -> list[dict[str, Any]] | None:
+    """Each player's rating before and after, once a rated match is over."""
+    if match.status != MatchStatus.FINISHED or not match.rated:
+        return None
+    changes = RatingChange.objects.filter(match_id=match.pk).select_related("user")
+    return [
+        {
+            "player": change.user.username,
+            "before": round(change.rating_before, 2),
+            "after": round(change.rating_after, 2),
+            "change": round(change.rating_after - change.rating_before, 2),
+        }
+        for change in changes
+    ]
 
 
 def board_for_view(board: Board) -> dict[str, Any]:

@@ -155,6 +155,48 @@ def pass_and_play_create(*, user: User, length: int) -> Match:
 
 
 @transaction.atomic
+def match_create_for_tournament(
+    *,
+    tournament_id: int,
+    player_0: User,
+    player_1: User,
+    length: int,
+    clock: ClockSettings | None = None,
+    show_up_seconds: int | None = None,
+    rated: bool = True,
+) -> Match:
+    """A tournament match between two seated players, started at once.
+
+    The money is the tournament's, so no stake moves here. With ``show_up_seconds`` a
+    player who has neither connected nor acted by then forfeits the match.
+    """
+    if not 1 <= length <= MAX_MATCH_LENGTH:
+        raise DomainError(f"A match is played to 1 to {MAX_MATCH_LENGTH} points")
+    settings = clock or ClockSettings()
+    _check_clock(settings)
+    match = Match.objects.create(
+        kind=MatchKind.MATCH,
+        length=length,
+        player_0=player_0,
+        player_1=player_1,
+        rated=rated,
+        clock=settings.kind,
+        move_seconds=settings.delay_seconds
+        if settings.kind == ClockKind.DELAY
+        else settings.move_seconds,
+        reserve_seconds=settings.reserve_seconds,
+        delay_seconds=settings.delay_seconds,
+        timeout_loses=settings.timeout_loses,
+        tournament_id=tournament_id,
+        dice_seed=fair_dice.new_seed(),
+    )
+    if show_up_seconds is not None:
+        match.show_up_by = timezone.now() + timedelta(seconds=show_up_seconds)
+    _start(match)
+    return match
+
+
+@transaction.atomic
 def match_accept(*, match_id: int, user: User) -> Match:
     """Accept an invitation: stakes go into escrow and the opening roll is thrown."""
     match = _locked(match_id)
@@ -219,6 +261,7 @@ def action_submit(
         return ActionResult(match, applied=False)
     if match.status != MatchStatus.PLAYING:
         raise Conflict(f"The match is not being played: it is {match.get_status_display().lower()}")
+    _mark_seen(match, seat)
     game = current_game(match)
     state = game_state(game)
     if match.pass_and_play and state.to_act is not None:
@@ -405,6 +448,7 @@ def presence_connect(*, match_id: int, user: User) -> None:
         return
     was_away = _connections(match, seat) == 0 and _grace(match, seat) is not None
     _set_connections(match, seat, _connections(match, seat) + 1)
+    _mark_seen(match, seat)
     if was_away:
         _set_grace(match, seat, None)
         _log(match, None, ActionKind.RECONNECT, seat, user, None, None, None)
@@ -434,6 +478,28 @@ def presence_disconnect(*, match_id: int, user: User, now: datetime | None = Non
         _restart_deadline(match, _to_act(match))
     match.save()
     events.publish_match(match)
+
+
+@transaction.atomic
+def no_show_expire(*, match_id: int, now: datetime | None = None) -> bool:
+    """A player who never showed up by ``show_up_by`` forfeits; False if nothing was due."""
+    moment = now or timezone.now()
+    match = _locked(match_id)
+    if match.status != MatchStatus.PLAYING or match.show_up_by is None or moment < match.show_up_by:
+        return False
+    absent = [seat for seat in (0, 1) if not _seen(match, seat)]
+    match.show_up_by = None
+    if not absent:
+        _restart_deadline(match, _to_act(match))
+        match.save()
+        return False
+    # Both absent: the draw's lower seat goes through, as a coin would have to decide.
+    loser = absent[0] if len(absent) == 1 else 1
+    _log(match, None, ActionKind.FORFEIT, loser, None, None, None, None, detail={"absent": absent})
+    _finish_match(match, winner_seat=1 - loser, reason=FinishReason.FORFEIT, moment=moment)
+    match.save()
+    events.publish_match(match)
+    return True
 
 
 @transaction.atomic
@@ -692,7 +758,7 @@ def _settle_money_game(match: Match, game: Game, winner: int, points: int) -> No
         match.player(winner).pk: exposure + won - commission,
         match.player(1 - winner).pk: exposure - won,
     }
-    ledger.escrow_release(
+    ledger.settle_match(
         escrow_ref=escrow_ref(match),
         currency=match.currency,
         payouts=payouts,
@@ -732,12 +798,14 @@ def _finish_match(match: Match, *, winner_seat: int | None, reason: str, moment:
             "score": [match.score_0, match.score_1],
         },
     )
+    if match.tournament_id is not None:
+        _tell_tournament(match)
     if winner_seat is None:
         return
     winner, loser = match.player(winner_seat), match.player(1 - winner_seat)
     if match.kind == MatchKind.MATCH and match.stake_cents:
         commission = 2 * commission_cents(match.stake_cents)
-        ledger.escrow_release(
+        ledger.settle_match(
             escrow_ref=escrow_ref(match),
             currency=match.currency,
             payouts={winner.pk: 2 * match.stake_cents - commission},
@@ -748,6 +816,13 @@ def _finish_match(match: Match, *, winner_seat: int | None, reason: str, moment:
         rating_record_match(
             winner=winner, loser=loser, match_length=match.length, match_id=match.pk
         )
+
+
+def _tell_tournament(match: Match) -> None:
+    """The tournament scheduler fills the next slot once this result is committed."""
+    from tournaments.tasks import tournament_match_finished  # tournaments builds on matches
+
+    tournament_match_finished.delay_on_commit(match.pk)
 
 
 def _charge_clock(match: Match, seat: int | None, moment: datetime) -> None:
@@ -773,6 +848,8 @@ def _to_act(match: Match) -> int | None:
 def _restart_deadline(match: Match, to_act: int | None) -> None:
     """The earliest moment the sweeper must look at this match again."""
     candidates = [ends for seat in (0, 1) if (ends := _grace(match, seat)) is not None]
+    if match.show_up_by is not None:
+        candidates.append(match.show_up_by)
     clock_runs = match.clock != ClockKind.NONE and match.turn_started_at is not None
     if match.status == MatchStatus.PLAYING and clock_runs and to_act is not None:
         candidates.append(clock_deadline(match, to_act))
@@ -883,6 +960,17 @@ def _set_connections(match: Match, seat: int, value: int) -> None:
         match.connections_0 = value
     else:
         match.connections_1 = value
+
+
+def _seen(match: Match, seat: int) -> bool:
+    return match.seen_0 if seat == 0 else match.seen_1
+
+
+def _mark_seen(match: Match, seat: int) -> None:
+    if seat == 0:
+        match.seen_0 = True
+    else:
+        match.seen_1 = True
 
 
 def _grace(match: Match, seat: int) -> datetime | None:

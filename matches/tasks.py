@@ -46,8 +46,13 @@ def _sweep_batch(batch: int) -> int:
         for match_id in due:
             try:
                 with transaction.atomic():
-                    if not services.grace_expire(match_id=match_id, now=now):
-                        services.timeout_expire(match_id=match_id, now=now)
+                    handled = (
+                        services.no_show_expire(match_id=match_id, now=now)
+                        or services.grace_expire(match_id=match_id, now=now)
+                        or services.timeout_expire(match_id=match_id, now=now)
+                    )
+                    if not handled:
+                        logger.debug("match %s was due but nothing had expired", match_id)
                     services.deadline_refresh(match_id=match_id)
             except Exception:
                 logger.exception("sweeping match %s failed; it stays due", match_id)

@@ -13,10 +13,18 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.test.utils import override_settings
 
 from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
+    """Real hashing costs a fifth of a second per user; tests only need it to work."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -156,7 +156,8 @@ def test_resignation_offered_rejected_then_accepted() -> None:
     other = "bruno" if resigner == "alice" else "alice"
 
     offered = bot.act(match_id, resigner, {"type": "resign", "resign": "gammon"})
-    assert offered["game"]["resignation"] == {"by": resigner, "level": "gammon"}
+    assert offered["game"]["resignation"]["by"] == resigner
+    assert offered["game"]["resignation"]["level"] == "gammon"
     rejected = bot.act(match_id, other, {"type": "reject_resign"})
     assert rejected["game"]["resignation"] is None
     assert rejected["game"]["turn"] == resigner

@@ -48,6 +48,12 @@ class TimeoutLoses(models.TextChoices):
     GAME = "game", "The game"
 
 
+class AbandonPolicy(models.TextChoices):
+    SUSPEND = "suspend", "Suspend for staff"
+    ENGINE = "engine", "Adjudicate with the engine"
+    FORFEIT = "forfeit", "The absent player forfeits"
+
+
 class FinishReason(models.TextChoices):
     PLAYED = "played", "Played out"
     RESIGNED = "resigned", "Resigned"
@@ -97,6 +103,12 @@ class Match(models.Model):
         max_length=8, choices=TimeoutLoses.choices, default=TimeoutLoses.MATCH
     )
     reconnect_grace_seconds = models.PositiveIntegerField(default=180)
+    abandon_policy = models.CharField(
+        max_length=8,
+        choices=AbandonPolicy.choices,
+        default=AbandonPolicy.ENGINE,
+        help_text="What happens when a player's reconnection grace runs out.",
+    )
 
     tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
 

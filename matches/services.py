@@ -32,6 +32,7 @@ from matches import dice as fair_dice
 from matches import events
 from matches.models import (
     CENTRED,
+    AbandonPolicy,
     Action,
     ActionKind,
     ClockKind,
@@ -164,6 +165,7 @@ def match_create_for_tournament(
     clock: ClockSettings | None = None,
     show_up_seconds: int | None = None,
     rated: bool = True,
+    abandon_policy: str = AbandonPolicy.ENGINE,
 ) -> Match:
     """A tournament match between two seated players, started at once.
 
@@ -188,6 +190,7 @@ def match_create_for_tournament(
         delay_seconds=settings.delay_seconds,
         timeout_loses=settings.timeout_loses,
         tournament_id=tournament_id,
+        abandon_policy=abandon_policy,
         dice_seed=fair_dice.new_seed(),
     )
     if show_up_seconds is not None:

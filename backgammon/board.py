@@ -163,14 +163,15 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int], int]:
         ) from None
     # Reading the bits as text lets str.split find the runs of ones in C, not bit by bit.
     bits = int.from_bytes(raw, "little")
-    runs = format(bits, "080b")[::-1].split("0")
+    # Most significant bit first, so the runs come last point first: read them backwards.
+    runs = list(map(len, format(bits, "080b").split("0")))
     if len(runs) <= 2 * (POINTS + 1):
         raise InvalidPosition(f"{position_id!r} describes more than 30 checkers")
-    if any(runs[2 * (POINTS + 1) :]):
+    if any(runs[: -2 * (POINTS + 1)]):
         raise InvalidPosition(f"{position_id!r} has checkers beyond the last point")
     # The ID lists the player not on roll first.
-    opponent = list(map(len, runs[: POINTS + 1]))
-    mover = list(map(len, runs[POINTS + 1 : 2 * (POINTS + 1)]))
+    opponent = runs[-1 : -(POINTS + 2) : -1]
+    mover = runs[-(POINTS + 2) : -2 * (POINTS + 1) - 1 : -1]
     if (
         sum(mover) > CHECKERS
         or sum(opponent) > CHECKERS

@@ -142,9 +142,20 @@ def _two_dice_ids(
     int drops by each such zero's value at the start, doubled for a point that one move
     already passed, i.e. by three times that value for a point both moves pass.
     """
-    if mover[BAR] > 1 or (not mover[BAR] and sum(mover[_HOME_POINTS:]) < 2):
+    if not mover[BAR] and sum(mover[_HOME_POINTS:]) < 2:
         return set()
     blocked, blot = _landings(opponent)
+    if mover[BAR] > 1:
+        # Both dice enter, if both can; else `_generate` sorts out which one may.
+        if blocked[BAR - die1] or blocked[BAR - die2]:
+            return set()
+        prefix = _start_prefix(mover, opponent)
+        low = BAR - max(die1, die2)
+        high = BAR - min(die1, die2)
+        hits = blot[low] << low | blot[high] << high
+        # Both spans end at the bar; the shorter one is passed twice.
+        change = 2 * prefix[high] + prefix[low] - 3 * prefix[BAR]
+        return {bits + change + _HitChange(opponent, bits)[hits]}
     prefix = _start_prefix(mover, opponent)
     hit_change = _HitChange(opponent, bits)
     occupied = list(compress(_DOWN, mover[23::-1]))

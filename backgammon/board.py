@@ -27,6 +27,7 @@ from __future__ import annotations
 import binascii
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from operator import mul
 
 from backgammon.errors import InvalidPosition
@@ -176,7 +177,8 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int], int]:
         sum(mover) > CHECKERS
         or sum(opponent) > CHECKERS
         or (mover[BAR] and opponent[BAR])
-        or any(map(mul, mover[:POINTS], opponent[POINTS - 1 :: -1]))
+        # The opponent's counts on the points where the mover has checkers.
+        or any(compress(opponent[POINTS - 1 :: -1], mover))
     ):
         # Rare: let Board find the reason (a bar on each side is often legal).
         Board(tuple(mover), tuple(opponent))

@@ -68,6 +68,9 @@ indices where an opponent blot was hit."""
 
 _Results = dict[ResultKey, tuple[_Step, ...]]
 
+_UNIT_BITS = tuple(1 << index for index in range(POINTS))
+"""One bit per index, for masks of indices."""
+
 _UNIT = tuple(1 << 8 * index for index in range(BAR + 1))
 """One checker on each index, in the packed form of a side."""
 
@@ -89,13 +92,12 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     mover, opponent, bits = decode_position_id(position_id)
     die1, die2 = dice
     if 1 <= die1 <= 6 and 1 <= die2 <= 6:
+        ids: set[int] | None = None
         if die1 != die2:
             ids = _two_dice_ids(mover, opponent, bits, die1, die2)
         elif mover[BAR] or sum(mover[_HOME_POINTS:]) >= 4:
             ids = _double_ids(mover, opponent, bits, die1)
-        else:
-            ids = set()
-        if ids:
+        if ids is not None:
             return {b2a_base64(bits.to_bytes(10, "little"))[:14].decode() for bits in ids}
     results = _generate(mover, opponent, dice)
     if not results:
@@ -129,11 +131,11 @@ _ONE_MORE = bytes(range(1, 256)) + b"\0"
 
 def _two_dice_ids(
     mover: list[int], opponent: list[int], bits: int, die1: int, die2: int
-) -> set[int]:
-    """The results, as Position ID ints (see `id_int`), of the plays that use both of two
-    different dice, when no move depends on another's (as in `_two_checkers`): nothing on the
-    bar or one checker there, and no bearing off. Empty when no such play exists or the
-    position is not of this kind: `_generate` then decides.
+) -> set[int] | None:
+    """The results, as Position ID ints (see `id_int`), of two different dice when no move
+    depends on another's (as in `_two_checkers`): checkers on the bar, or none there and no
+    bearing off. None when the position is not of this kind, or when no play uses both dice
+    though some checker can move: `_generate` then decides.
 
     A result's int comes from the starting one without writing out its counts. A side's bits
     are a run of ones per point, each closed by a zero; the zero closing point ``i`` stands
@@ -143,20 +145,23 @@ def _two_dice_ids(
     already passed, i.e. by three times that value for a point both moves pass.
     """
     if not mover[BAR] and sum(mover[_HOME_POINTS:]) < 2:
-        return set()
+        return None
     blocked, blot = _landings(opponent)
+    if mover[BAR] and blocked[BAR - die1] and blocked[BAR - die2]:
+        return set()
+    prefix = _start_prefix(mover, opponent)
     if mover[BAR] > 1:
-        # Both dice enter, if both can; else `_generate` sorts out which one may.
-        if blocked[BAR - die1] or blocked[BAR - die2]:
-            return set()
-        prefix = _start_prefix(mover, opponent)
+        # Each die that can enters a checker; nothing else can move.
         low = BAR - max(die1, die2)
         high = BAR - min(die1, die2)
+        if blocked[low] or blocked[high]:
+            entry = high if blocked[low] else low
+            change = prefix[entry] - prefix[BAR]
+            return {bits + change + _HitChange(opponent, bits)[blot[entry] << entry]}
         hits = blot[low] << low | blot[high] << high
         # Both spans end at the bar; the shorter one is passed twice.
         change = 2 * prefix[high] + prefix[low] - 3 * prefix[BAR]
         return {bits + change + _HitChange(opponent, bits)[hits]}
-    prefix = _start_prefix(mover, opponent)
     hit_change = _HitChange(opponent, bits)
     occupied = list(compress(_DOWN, mover[23::-1]))
     ids: set[int] = set()
@@ -174,7 +179,7 @@ def _two_dice_ids(
         seconds = _id_movers(occupied, blocked, blot, prefix, die2)
         _add_pairs(ids, mover, firsts, seconds, die2, blocked, blot, bits, prefix, hit_change)
         _add_pairs(ids, mover, seconds, [], die1, blocked, blot, bits, prefix, hit_change)
-    return ids
+    return ids or None
 
 
 _DOWN = range(POINTS - 1, -1, -1)
@@ -187,7 +192,7 @@ _BLOCKED = bytes(count >= 2 for count in range(256))
 _BLOT = bytes(count == 1 for count in range(256))
 
 
-def _landings(opponent: list[int]) -> tuple[bytes, bytes]:
+def _landings(opponent: Sequence[int]) -> tuple[bytes, bytes]:
     """By the mover's index: whether the opponent blocks it, whether an opponent blot is there."""
     opposite = bytes(opponent[23::-1])
     return opposite.translate(_BLOCKED), opposite.translate(_BLOT)
@@ -244,7 +249,8 @@ def _add_pairs(
 
 def _double_ids(mover: list[int], opponent: list[int], start: int, die: int) -> set[int]:
     """`_double_in_the_field` as Position ID ints (see `_two_dice_ids`), four nested loops;
-    also with checkers on the bar, which must enter before anything else moves.
+    also with checkers on the bar, which must enter before anything else moves. Empty when
+    nothing can move.
 
     No checker can bear off: four checkers outside the home board need more than one move
     each to come home, and a checker on the bar needs all four (19 pips at least).
@@ -421,8 +427,8 @@ def _generate(counts: list[int], opponent: Sequence[int], dice: tuple[int, int])
     if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
         raise InternalError(f"dice out of range: {dice}")
     # Opponent counts by the mover's index: the opponent's index 23 - i is the mover's i.
-    blocked = tuple(count >= 2 for count in opponent[23::-1])
-    blots = sum(1 << (23 - index) for index in range(24) if opponent[index] == 1)
+    blocked, blot = _landings(opponent)
+    blots = sum(compress(_UNIT_BITS, blot))
     packed = pack_side(counts)
     outside = sum(counts[_HOME_POINTS:])
     if not counts[BAR]:
@@ -435,7 +441,7 @@ def _generate(counts: list[int], opponent: Sequence[int], dice: tuple[int, int])
     return _search(counts, packed, outside, blocked, blots, dice)
 
 
-def _movers(counts: list[int], blocked: Sequence[bool], blots: int, die: int) -> list[_Step]:
+def _movers(counts: list[int], blocked: bytes, blots: int, die: int) -> list[_Step]:
     """The single moves of ``die`` from the points, bearing off aside, back checkers first.
 
     Back checkers first puts the plays that players look at first (and that the validator
@@ -449,7 +455,7 @@ def _movers(counts: list[int], blocked: Sequence[bool], blots: int, die: int) ->
 
 
 def _two_checkers(
-    counts: list[int], packed: int, blocked: tuple[bool, ...], blots: int, die1: int, die2: int
+    counts: list[int], packed: int, blocked: bytes, blots: int, die1: int, die2: int
 ) -> _Results:
     """Plays of two different dice that use both, when no move depends on another's.
 
@@ -489,7 +495,7 @@ def _add_second_leg(
     after_first: int,
     hits: int,
     die: int,
-    blocked: tuple[bool, ...],
+    blocked: bytes,
     blots: int,
 ) -> None:
     """Record the checker ``first`` moved moving on by ``die``, if it can."""
@@ -504,7 +510,7 @@ def _add_second_leg(
 
 
 def _double_in_the_field(
-    counts: list[int], packed: int, blocked: tuple[bool, ...], blots: int, die: int
+    counts: list[int], packed: int, blocked: bytes, blots: int, die: int
 ) -> _Results:
     """Plays of a double when nothing is on the bar and nothing can be borne off.
 
@@ -554,7 +560,7 @@ def _search(
     counts: list[int],
     packed: int,
     outside: int,
-    blocked: tuple[bool, ...],
+    blocked: bytes,
     blots: int,
     dice: tuple[int, int],
 ) -> _Results:
@@ -578,10 +584,14 @@ def _search(
         if sequence:
             die = sequence[0]
             rest = sequence[1:]
-            sources: Iterable[int] = (BAR,) if counts[BAR] else range(min(top, 23), -1, -1)
+            sources: Iterable[int]
+            if counts[BAR]:
+                sources = (BAR,)
+            else:
+                # The occupied points, read before the loop: each move is undone before the next.
+                highest = min(top, BAR - 1)
+                sources = compress(range(highest, -1, -1), counts[highest::-1])
             for source in sources:
-                if not counts[source]:
-                    continue
                 target = source - die
                 if target >= 0:
                     if blocked[target]:

@@ -236,9 +236,10 @@ def _add_pairs(
             if alone and second_source == source:
                 continue
             bits = after + second_change
-            low = target if target > second_target else second_target
-            high = source if source < second_source else second_source
-            if high > low:
+            if second_target < source and target < second_source:
+                # The spans overlap, from the higher target to the lower source.
+                low = target if target > second_target else second_target
+                high = source if source < second_source else second_source
                 bits -= prefix[high] - prefix[low]
             add(bits + hit_change[hits | second_hits])
         onward = target - die
@@ -259,6 +260,9 @@ def _double_ids(mover: list[int], opponent: list[int], start: int, die: int) -> 
     higher than the spans before it; a point of the span already passed by ``k`` moves
     weighs ``2**k`` times its starting zero. The zero a later move meets above an earlier
     move's target has been raised by it.
+
+    A play that stops short of four moves counts only while no longer play is known: any
+    move made adds to the results of its own length or a longer one.
     """
     blocked, blot = _landings(opponent)
     prefix = _start_prefix(mover, opponent)
@@ -268,6 +272,9 @@ def _double_ids(mover: list[int], opponent: list[int], start: int, die: int) -> 
     # The bar, when a checker is there, comes first; while one is there, nothing else moves.
     top = BAR if mover[BAR] else BAR - 1
     sources = [source for source in range(top, die - 1, -1) if not blocked[source - die]]
+    # By source: the change its move makes alone, and the mask of the blot it hits (if any).
+    spans = [prefix[source - die] - prefix[source] for source in sources]
+    landing_hits = [blot[source - die] << source - die for source in sources]
     counts = mover
     ones: set[int] = set()
     twos: set[int] = set()
@@ -279,65 +286,57 @@ def _double_ids(mover: list[int], opponent: list[int], start: int, die: int) -> 
         if not counts[a]:
             continue
         ta = a - die
-        hits_a = blot[ta] << ta
-        bits_a = start - prefix[a] + prefix[ta]
+        hits_a = landing_hits[first]
+        bits_a = start + spans[first]
         counts[a] -= 1
         counts[ta] += 1
-        moved_a = False
         for second in range(first, 1 if counts[BAR] else count):
             b = sources[second]
             if not counts[b]:
                 continue
-            moved_a = True
             tb = b - die
-            hits_b = hits_a | blot[tb] << tb
-            bits_b = bits_a - prefix[b] + prefix[tb]
+            hits_b = hits_a | landing_hits[second]
+            bits_b = bits_a + spans[second]
             if ta < b:
                 bits_b -= prefix[b] - prefix[ta]
             counts[b] -= 1
             counts[tb] += 1
-            moved_b = False
             for third in range(second, 1 if counts[BAR] else count):
                 c = sources[third]
                 if not counts[c]:
                     continue
-                moved_b = True
                 tc = c - die
-                hits_c = hits_b | blot[tc] << tc
-                bits_c = bits_b - prefix[c] + prefix[tc]
+                hits_c = hits_b | landing_hits[third]
+                bits_c = bits_b + spans[third]
                 if tb < c:
                     bits_c -= prefix[c] - prefix[tb]
                     if ta < c:
                         bits_c -= 2 * (prefix[c] - prefix[ta])
                 counts[c] -= 1
                 counts[tc] += 1
-                moved_c = False
                 for fourth in range(third, 1 if counts[BAR] else count):
                     e = sources[fourth]
                     if not counts[e]:
                         continue
-                    moved_c = True
-                    te = e - die
-                    hits = hits_c | blot[te] << te
-                    bits = bits_c - prefix[e] + prefix[te]
+                    bits = bits_c + spans[fourth]
                     if tc < e:
                         bits -= prefix[e] - prefix[tc]
                         if tb < e:
                             bits -= 2 * (prefix[e] - prefix[tb])
                             if ta < e:
                                 bits -= 4 * (prefix[e] - prefix[ta])
-                    fours.add(bits + hit_change[hits])
+                    fours.add(bits + hit_change[hits_c | landing_hits[fourth]])
                 counts[tc] -= 1
                 counts[c] += 1
-                if not moved_c and not fours:
+                if not fours:
                     threes.add(bits_c + hit_change[hits_c])
             counts[tb] -= 1
             counts[b] += 1
-            if not moved_b and not threes and not fours:
+            if not threes and not fours:
                 twos.add(bits_b + hit_change[hits_b])
         counts[ta] -= 1
         counts[a] += 1
-        if not moved_a and not twos and not threes and not fours:
+        if not twos and not threes and not fours:
             ones.add(bits_a + hit_change[hits_a])
     return fours or threes or twos or ones
 

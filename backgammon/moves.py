@@ -407,7 +407,16 @@ def _hit_opponent(opponent: Sequence[int], hits: int) -> tuple[int, ...]:
 
 
 def _to_play(steps: tuple[_Step, ...]) -> Play:
-    return tuple(Move(source + 1, target + 1, hit) for source, target, hit in steps)
+    return tuple(map(_MOVES.__getitem__, steps))
+
+
+_MOVES = {
+    (source, target, hit): Move(source + 1, target + 1, hit)
+    for source in range(BAR + 1)
+    for target in range(-1, BAR)
+    for hit in (False, True)
+}
+"""Every single move, by its step: moves are immutable, so plays can share them."""
 
 
 def generate(board: Board, dice: tuple[int, int]) -> _Results:

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "channels",
     "accounts",
     "matches",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -149,6 +150,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "sweep-match-deadlines": {"task": "matches.sweep_deadlines", "schedule": 2.0},
+    "sweep-tournaments": {"task": "tournaments.sweep", "schedule": 30.0},
 }
 
 if REDIS_URL:

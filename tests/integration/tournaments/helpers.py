@@ -1,0 +1,65 @@
+"""Make tournaments and their players the way an organizer and players would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.models import User
+from accounts.roles import Role
+from matches.models import Match, MatchStatus
+from tests.factories import UserFactory
+from tests.integration.matches.helpers import Bot
+from tournaments import services
+from tournaments.models import Pairing, Tournament
+from tournaments.services import TournamentSettings
+
+
+def organizer(username: str = "orla") -> User:
+    return UserFactory(username=username, display_name="Orla Byrne", role=Role.ORGANIZER)
+
+
+def players(count: int, *, prefix: str = "p") -> list[User]:
+    """Players rated 1500 upwards, so seeding by rating is known: the last is seed 1."""
+    return [
+        UserFactory(username=f"{prefix}{n:02d}", display_name=f"Player {n}", rating=1500.0 + n)
+        for n in range(count)
+    ]
+
+
+def open_tournament(owner: User, **settings: Any) -> Tournament:
+    values: dict[str, Any] = {
+        "name": "Spring Knockout",
+        "format": "knockout",
+        "buy_in_cents": 1000,
+        "fee_cents": 65,
+        "round_lengths": (1,),
+        "clock": {"kind": "none"},
+        **settings,
+    }
+    tournament = services.tournament_create(organizer=owner, settings=TournamentSettings(**values))
+    return services.tournament_open(tournament_id=tournament.pk, user=owner)
+
+
+def register_all(tournament: Tournament, entrants: list[User]) -> None:
+    for player in entrants:
+        services.entry_register(tournament_id=tournament.pk, user=player)
+
+
+def live_matches(tournament: Tournament) -> list[Match]:
+    return list(
+        Match.objects.filter(tournament_id=tournament.pk, status=MatchStatus.PLAYING).order_by("pk")
+    )
+
+
+def play_round(tournament: Tournament, everyone: list[User]) -> int:
+    """Play every live match of the tournament through the match API; returns how many."""
+    matches = live_matches(tournament)
+    by_id = {user.pk: user for user in everyone}
+    for match in matches:
+        seated = (by_id[match.player_0_id], by_id[match.player_1_id])
+        Bot({user.username: user for user in seated}).play_out(match.pk)
+    return len(matches)
+
+
+def bracket_rows(tournament: Tournament) -> list[Pairing]:
+    return list(Pairing.objects.filter(tournament=tournament).order_by("round", "position"))

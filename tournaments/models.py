@@ -1,0 +1,246 @@
+"""Tournaments, their entries, the bracket's pairings and satellite tickets.
+
+Terms (the formats' own terms are defined in ``tournaments.formats``):
+
+* *state*: a tournament is a **draft** (only its organizer sees it), open for
+  **registration**, **running**, **finished** or **cancelled**.
+* *entry*: a player's seat, paid with the buy-in and the fee (or with a ticket). A
+  withdrawn entry has been refunded and holds no seat; the entrant of the formats is
+  the entry's user, so user ids travel through the draw.
+* *escrow*: every buy-in goes to the ledger escrow ``tournament:<id>``; the prize pool is
+  what it holds when play starts.
+* *pairing*: one slot of the bracket, found by round and position. Each side holds a
+  player, a bye, or nothing yet (the winner of an earlier pairing will come); ``match_id``
+  names the match played for it, ``winner`` is set when it is decided.
+* *late*: a pairing whose match was not finished by the round's deadline.
+* *ticket*: a satellite prize, a seat in the target tournament that its holder takes
+  without paying the target's buy-in.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from accounts.models import Currency
+
+
+class TournamentFormat(models.TextChoices):
+    KNOCKOUT = "knockout", "Knockout"
+    SIT_AND_GO = "sit_and_go", "Sit & Go"
+    SATELLITE = "satellite", "Satellite"
+
+
+class TournamentState(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    REGISTRATION = "registration", "Registration open"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Seeding(models.TextChoices):
+    RATING = "rating", "By rating"
+    RANDOM = "random", "Random draw"
+
+
+class TournamentAbandonPolicy(models.TextChoices):
+    ENGINE = "engine", "Adjudicate with the engine"
+    FORFEIT = "forfeit", "The absent player forfeits"
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=120)
+    format = models.CharField(max_length=12, choices=TournamentFormat.choices)
+    state = models.CharField(
+        max_length=12, choices=TournamentState.choices, default=TournamentState.DRAFT
+    )
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    seats = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Sit & Go only.")
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    buy_in_cents = models.PositiveBigIntegerField(default=0)
+    fee_cents = models.PositiveBigIntegerField(default=0)
+    currency = models.CharField(max_length=4, choices=Currency.choices, default=Currency.FUN)
+    seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RATING)
+    round_lengths = models.JSONField(
+        default=list, help_text="Points per round, first round to final."
+    )
+    clock = models.JSONField(
+        default=dict, help_text="kind, move_seconds, reserve_seconds, delay_seconds."
+    )
+    abandon_policy = models.CharField(
+        max_length=8,
+        choices=TournamentAbandonPolicy.choices,
+        default=TournamentAbandonPolicy.ENGINE,
+    )
+    show_up_seconds = models.PositiveIntegerField(
+        default=300,
+        help_text="A player not at the board this long after their match starts forfeits.",
+    )
+    round_minutes = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Each match must end this long after it starts."
+    )
+    starts_at = models.DateTimeField(null=True, blank=True)
+    check_in_minutes = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Entrants confirm in the minutes before starts_at; the others are refunded.",
+    )
+    target = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="satellites",
+        help_text="Satellite only: the tournament whose seats are the prizes.",
+    )
+    draw_seed = models.BigIntegerField(default=0, help_text="Seeds the random draw at the start.")
+    prize_pool_cents = models.PositiveBigIntegerField(
+        default=0, help_text="The escrow when play started."
+    )
+    champion = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["state", "-created_at"], name="tournament_state_recent")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(format="sit_and_go") | Q(seats__gte=2, seats__lte=64),
+                name="tournament_sit_and_go_has_seats",
+            ),
+            models.CheckConstraint(
+                condition=~Q(format="satellite") | Q(target__isnull=False),
+                name="tournament_satellite_has_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+    @property
+    def escrow_ref(self) -> str:
+        return f"tournament:{self.pk}"
+
+    @property
+    def capacity(self) -> int | None:
+        """The most players who can hold a seat, or None without a limit."""
+        return self.seats if self.format == TournamentFormat.SIT_AND_GO else self.max_entrants
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == TournamentState.REGISTRATION
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", "Registered"
+    WITHDRAWN = "withdrawn", "Withdrawn and refunded"
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(
+        max_length=10, choices=EntryStatus.choices, default=EntryStatus.REGISTERED
+    )
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text="Set by the organizer.")
+    paid_cents = models.PositiveBigIntegerField(default=0, help_text="The buy-in paid in.")
+    fee_cents = models.PositiveBigIntegerField(default=0)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    shared_to = models.PositiveIntegerField(null=True, blank=True)
+    prize_cents = models.PositiveBigIntegerField(default=0)
+    won_ticket = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=Q(status="registered"),
+                name="entry_one_seat_per_player",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "-created_at"], name="entry_user_recent")]
+
+    def __str__(self) -> str:
+        return f"entry {self.pk} of user {self.user_id} in tournament {self.tournament_id}"
+
+
+class Pairing(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    round = models.PositiveSmallIntegerField()
+    position = models.PositiveIntegerField()
+    top = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    top_bye = models.BooleanField(default=False)
+    bottom = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    bottom_bye = models.BooleanField(default=False)
+    match_length = models.PositiveSmallIntegerField()
+    match_id = models.BigIntegerField(null=True, blank=True, unique=True)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    late = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "position"], name="pairing_one_per_slot"
+            ),
+            models.CheckConstraint(
+                condition=~Q(top_bye=True, bottom_bye=True), name="pairing_not_two_byes"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["deadline"],
+                name="pairing_deadline_due",
+                condition=Q(deadline__isnull=False, late=False, winner__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id} round {self.round} position {self.position}"
+
+
+class Ticket(models.Model):
+    satellite = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tickets")
+    target = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="+")
+    holder = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    value_cents = models.PositiveBigIntegerField()
+    currency = models.CharField(max_length=4, choices=Currency.choices)
+    entry = models.OneToOneField(
+        Entry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ticket",
+        help_text="The seat in the target tournament it paid for, once used.",
+    )
+    issued_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["satellite", "holder"], name="ticket_one_per_player_per_satellite"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"ticket to tournament {self.target_id} for user {self.holder_id}"

@@ -1,0 +1,56 @@
+"""Celery tasks for tournaments: ids in, a service call, safe to run twice.
+
+``tournament_match_finished`` is enqueued by ``matches`` (on commit) when a tournament match
+ends; ``tournament_start_matches`` after a start; ``tournament_sweep`` runs on beat to mark
+late pairings and to redo any of the other two whose message was lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+
+from config.errors import DomainError
+from tournaments import services
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="tournaments.match_finished", ignore_result=True)
+def _tournament_match_finished(match_id: int) -> bool:
+    """Record a finished match in its tournament and start or finish what follows."""
+    return services.match_finished(match_id=match_id)
+
+
+# ``matches`` enqueues it with ``delay_on_commit``, which the Celery type stubs do not know yet.
+tournament_match_finished: Any = _tournament_match_finished
+
+
+@shared_task(name="tournaments.start_matches", ignore_result=True)
+def tournament_start_matches(tournament_id: int) -> int:
+    """Create the matches of every ready pairing that has none yet."""
+    return services.matches_start(tournament_id=tournament_id)
+
+
+@shared_task(name="tournaments.start", ignore_result=True)
+def tournament_start_due(tournament_id: int) -> None:
+    """Start a tournament whose start time has come; one that cannot start stays open."""
+    try:
+        services.tournament_start(tournament_id=tournament_id, user=None)
+    except DomainError as refusal:
+        logger.warning("tournament %s did not start at its time: %s", tournament_id, refusal)
+
+
+@shared_task(name="tournaments.sweep", ignore_result=True)
+def tournament_sweep() -> int:
+    """Mark overdue pairings late; re-enqueue results, matches and starts that were missed."""
+    report = services.sweep()
+    for match_id in report.results_redone:
+        tournament_match_finished.delay(match_id)
+    for tournament_id in report.tournaments_to_fill:
+        tournament_start_matches.delay(tournament_id)
+    for tournament_id in report.tournaments_to_start:
+        tournament_start_due.delay(tournament_id)
+    return report.late

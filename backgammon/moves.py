@@ -98,7 +98,8 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
         elif mover[BAR] or sum(mover[_HOME_POINTS:]) >= 4:
             ids = _double_ids(mover, opponent, bits, die1)
         if ids is not None:
-            return {b2a_base64(bits.to_bytes(10, "little"))[:14].decode() for bits in ids}
+            # `position_id_from_int`, inlined: a call per result costs more than the rest.
+            return {b2a_base64(result.to_bytes(10, "little"))[:14].decode() for result in ids}
     results = _generate(mover, opponent, dice)
     if not results:
         return set()
@@ -127,6 +128,7 @@ def _start_prefix(mover: list[int], opponent: list[int]) -> list[int]:
 
 
 _ONE_MORE = bytes(range(1, 256)) + b"\0"
+"""For bytes.translate: each count plus one."""
 
 
 def _two_dice_ids(
@@ -135,7 +137,8 @@ def _two_dice_ids(
     """The results, as Position ID ints (see `id_int`), of two different dice when no move
     depends on another's (as in `_two_checkers`): checkers on the bar, or none there and no
     bearing off. None when the position is not of this kind, or when no play uses both dice
-    though some checker can move: `_generate` then decides.
+    though some checker can move: `_generate` then decides. (A checker on the bar enters
+    outside the home board and stays outside all turn, so nothing bears off then either.)
 
     A result's int comes from the starting one without writing out its counts. A side's bits
     are a run of ones per point, each closed by a zero; the zero closing point ``i`` stands

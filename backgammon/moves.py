@@ -24,7 +24,7 @@ from __future__ import annotations
 from binascii import b2a_base64
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, compress
+from itertools import accumulate, compress, pairwise
 from operator import lshift
 
 from backgammon.board import (
@@ -346,19 +346,41 @@ def _double_ids(mover: list[int], opponent: list[int], start: int, die: int) -> 
 
 class _HitChange(dict[int, int]):
     """How much a Position ID's int grows when the opponent's blots at a mask of the mover's
-    indices go to the bar; each mask is worked out when first asked for."""
+    indices go to the bar; each mask is worked out when first asked for.
 
-    __slots__ = ("opponent", "start")
+    As for the mover (see `_two_dice_ids`): a hit blot on the opponent's index ``u`` lowers
+    by one bit the zeros closing the opponent's points ``u`` to 23, which adds half of each
+    one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value.
+    """
+
+    __slots__ = ("opponent", "prefix", "start")
 
     def __init__(self, opponent: list[int], bits: int) -> None:
         self[0] = 0
         self.opponent = opponent
         # The opponent's part of the ID: its 25 zeros and its checkers' ones.
         self.start = bits & ((1 << POINTS + 1 + sum(opponent)) - 1)
+        self.prefix: list[int] | None = None
 
     def __missing__(self, hits: int) -> int:
-        hit = pack_side(_hit_opponent(self.opponent, hits))
-        change = self[hits] = packed_side_id_bits(hit)[0] - self.start
+        prefix = self.prefix
+        if prefix is None:
+            # Twice the values of the zeros closing the opponent's points below each index,
+            # plus a constant (see `_start_prefix`).
+            doubled = accumulate(bytes(self.opponent).translate(_ONE_MORE), lshift, initial=1)
+            prefix = self.prefix = list(accumulate(doubled))
+        # The opponent's indices hit, lowest first, then the bar's, which ends the last span.
+        indices = []
+        rest = hits
+        while rest:
+            top = rest.bit_length() - 1
+            indices.append(23 - top)
+            rest ^= 1 << top
+        indices.append(BAR)
+        change = 0
+        for lowered, (low, high) in enumerate(pairwise(indices), start=1):
+            change += ((1 << lowered) - 1) * (prefix[high] - prefix[low]) >> lowered + 1
+        self[hits] = change
         return change
 
 

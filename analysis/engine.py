@@ -53,6 +53,11 @@ class EngineInfo:
         return asdict(self)
 
 
+ALLOWED_PLIES = (0, 1, 2, 3, 4)
+"""Depths the engine evaluates at. Adjudication uses 2; staff may look deeper (3 takes about
+half a second a position, 4 several seconds)."""
+
+
 @dataclass(frozen=True)
 class EvalSettings:
     """How deep and under which money rules a position is evaluated.
@@ -68,8 +73,8 @@ class EvalSettings:
     beavers: bool = False
 
     def __post_init__(self) -> None:
-        if self.plies not in (0, 1, 2):
-            raise ValueError(f"plies must be 0, 1 or 2, not {self.plies}")
+        if self.plies not in ALLOWED_PLIES:
+            raise ValueError(f"plies must be 0 to {max(ALLOWED_PLIES)}, not {self.plies}")
 
     def to_dict(self) -> dict[str, Any]:
         return {

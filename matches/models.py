@@ -334,3 +334,41 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author_id}: {self.text[:40]}"
+
+
+class Adjudication(models.Model):
+    """The engine's evaluation of an abandoned game and what it decided.
+
+    The first adjudication of a match settles it; a staff re-run at another depth is kept
+    beside it (``supersedes``) so old and new numbers can be compared.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="adjudications")
+    supersedes = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reruns"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    game_number = models.PositiveSmallIntegerField()
+    absent_seat = models.SmallIntegerField(null=True, blank=True)
+    gnubg_id = models.CharField(max_length=32)
+    plies = models.PositiveSmallIntegerField()
+    evaluation = models.JSONField(help_text="The engine's numbers, engine and settings, as stored.")
+    decision = models.JSONField(
+        help_text="What was decided: settlements, pot shares or the winner."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(supersedes__isnull=True),
+                name="one_adjudication_per_match",
+            ),
+        ]
+        ordering = ["match", "created_at"]
+
+    def __str__(self) -> str:
+        return f"adjudication of match {self.match_id} at {self.plies} ply"

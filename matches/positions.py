@@ -34,7 +34,8 @@ def match_id(
         turn=turn,
         double_offered=state.cube.offer is not None,
         resignation=ResultKind(state.resign_level) if resigning and state.resign_level else None,
-        dice=state.dice,
+        # GNU Backgammon keeps the higher die first; so do we, so IDs compare equal.
+        dice=(max(state.dice), min(state.dice)) if state.dice else None,
         length=length,
         score=score,
         jacoby=jacoby,

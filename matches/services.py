@@ -202,7 +202,7 @@ def match_create_for_tournament(
 @transaction.atomic
 def match_accept(*, match_id: int, user: User) -> Match:
     """Accept an invitation: stakes go into escrow and the opening roll is thrown."""
-    match = _locked(match_id)
+    match = locked_match(match_id)
     if match.player_1_id != user.pk:
         raise Forbidden("Only the player challenged can accept this invitation")
     if match.status != MatchStatus.INVITED:
@@ -222,7 +222,7 @@ def match_accept(*, match_id: int, user: User) -> Match:
 
 @transaction.atomic
 def match_decline(*, match_id: int, user: User) -> Match:
-    match = _locked(match_id)
+    match = locked_match(match_id)
     seat = match.seat_of(user)
     if seat is None:
         raise Forbidden("This invitation is not yours")
@@ -256,7 +256,7 @@ def action_submit(
     now: datetime | None = None,
 ) -> ActionResult:
     """Apply one player action; a repeated ``seq`` is answered without applying it again."""
-    match = _locked(match_id)
+    match = locked_match(match_id)
     seat = match.seat_of(user)
     if seat is None:
         raise Forbidden("You are not playing in this match")
@@ -280,9 +280,9 @@ def action_submit(
             rolled = fair_dice.turn_dice(match.dice_seed, game.number, game.rolls + 1)
             game.rolls += 1
             after = turns.roll(state, seat, rolled)
-            _log(match, game, ActionKind.ROLL, seat, user, before, after, seq, dice=rolled)
+            append_action(match, game, ActionKind.ROLL, seat, user, before, after, seq, dice=rolled)
             if after.phase is Phase.ROLL:
-                _log(match, game, ActionKind.PASS, seat, None, after, after, None)
+                append_action(match, game, ActionKind.PASS, seat, None, after, after, None)
         elif kind == "play":
             submitted = position_id or play
             if not submitted:
@@ -291,7 +291,7 @@ def action_submit(
             _log_play(match, game, seat, user, before, after, seq)
         elif kind == "double":
             after = turns.double(state, seat, rules)
-            _log(
+            append_action(
                 match,
                 game,
                 ActionKind.DOUBLE,
@@ -304,7 +304,7 @@ def action_submit(
             )
         elif kind == "take":
             after = turns.take(state, seat)
-            _log(
+            append_action(
                 match,
                 game,
                 ActionKind.TAKE,
@@ -317,10 +317,10 @@ def action_submit(
             )
         elif kind == "drop":
             after = turns.drop(state, seat)
-            _log(match, game, ActionKind.DROP, seat, user, before, after, seq)
+            append_action(match, game, ActionKind.DROP, seat, user, before, after, seq)
         elif kind == "beaver":
             after = turns.beaver(state, seat, rules)
-            _log(
+            append_action(
                 match,
                 game,
                 ActionKind.BEAVER,
@@ -333,7 +333,7 @@ def action_submit(
             )
         elif kind == "raccoon":
             after = turns.raccoon(state, seat, rules)
-            _log(
+            append_action(
                 match,
                 game,
                 ActionKind.RACCOON,
@@ -349,7 +349,7 @@ def action_submit(
             if level is None:
                 raise DomainError('Say what you resign: "single", "gammon" or "backgammon"')
             after = turns.resign(state, seat, level)
-            _log(
+            append_action(
                 match,
                 game,
                 ActionKind.RESIGN,
@@ -362,10 +362,10 @@ def action_submit(
             )
         elif kind == "accept_resign":
             after = turns.accept_resignation(state, seat, rules)
-            _log(match, game, ActionKind.ACCEPT_RESIGN, seat, user, before, after, seq)
+            append_action(match, game, ActionKind.ACCEPT_RESIGN, seat, user, before, after, seq)
         elif kind == "reject_resign":
             after = turns.reject_resignation(state, seat)
-            _log(match, game, ActionKind.REJECT_RESIGN, seat, user, before, after, seq)
+            append_action(match, game, ActionKind.REJECT_RESIGN, seat, user, before, after, seq)
         else:
             raise DomainError(f"Unknown action {kind!r}")
     except BackgammonError as error:
@@ -404,7 +404,7 @@ def _autoplay_forced(match: Match, game: Game, state: GameState) -> GameState:
 def timeout_expire(*, match_id: int, now: datetime | None = None) -> bool:
     """End the game or match of the player whose time ran out; False if nothing was due."""
     moment = now or timezone.now()
-    match = _locked(match_id)
+    match = locked_match(match_id)
     if match.status != MatchStatus.PLAYING or match.clock == ClockKind.NONE:
         return False
     game = current_game(match)
@@ -416,11 +416,11 @@ def timeout_expire(*, match_id: int, now: datetime | None = None) -> bool:
         return False
     _set_reserve(match, seat, 0)
     after = turns.forfeit(state, seat, EndReason.TIMEOUT)
-    _log(match, game, ActionKind.TIMEOUT, seat, None, state, after, None)
+    append_action(match, game, ActionKind.TIMEOUT, seat, None, state, after, None)
     _store(game, after)
     to_act = None
     if match.timeout_loses == TimeoutLoses.MATCH and not match.is_money:
-        _finish_match(match, winner_seat=1 - seat, reason=FinishReason.TIMEOUT, moment=moment)
+        finish_match(match, winner_seat=1 - seat, reason=FinishReason.TIMEOUT, moment=moment)
         game.finished_at = moment
         game.save()
     else:
@@ -435,7 +435,7 @@ def timeout_expire(*, match_id: int, now: datetime | None = None) -> bool:
 @transaction.atomic
 def spectator_count(*, match_id: int, change: int) -> None:
     """Count a spectator in (+1) or out (−1); the count is shown beside the board."""
-    match = _locked(match_id)
+    match = locked_match(match_id)
     match.spectators = max(0, match.spectators + change)
     match.save(update_fields=["spectators"])
     events.publish_match(match)
@@ -444,7 +444,7 @@ def spectator_count(*, match_id: int, change: int) -> None:
 @transaction.atomic
 def presence_connect(*, match_id: int, user: User) -> None:
     """A player's connection opened; returning within the grace resumes the match."""
-    match = _locked(match_id)
+    match = locked_match(match_id)
     seat = match.seat_of(user)
     if seat is None:
         spectator_count(match_id=match_id, change=+1)
@@ -454,7 +454,7 @@ def presence_connect(*, match_id: int, user: User) -> None:
     _mark_seen(match, seat)
     if was_away:
         _set_grace(match, seat, None)
-        _log(match, None, ActionKind.RECONNECT, seat, user, None, None, None)
+        append_action(match, None, ActionKind.RECONNECT, seat, user, None, None, None)
         if match.status == MatchStatus.SUSPENDED and _grace(match, 1 - seat) is None:
             match.status = MatchStatus.PLAYING
         _restart_deadline(match, _to_act(match))
@@ -465,7 +465,7 @@ def presence_connect(*, match_id: int, user: User) -> None:
 @transaction.atomic
 def presence_disconnect(*, match_id: int, user: User, now: datetime | None = None) -> None:
     moment = now or timezone.now()
-    match = _locked(match_id)
+    match = locked_match(match_id)
     seat = match.seat_of(user)
     if seat is None:
         spectator_count(match_id=match_id, change=-1)
@@ -477,7 +477,7 @@ def presence_disconnect(*, match_id: int, user: User, now: datetime | None = Non
         and not match.pass_and_play
     ):
         _set_grace(match, seat, moment + timedelta(seconds=match.reconnect_grace_seconds))
-        _log(match, None, ActionKind.DISCONNECT, seat, user, None, None, None)
+        append_action(match, None, ActionKind.DISCONNECT, seat, user, None, None, None)
         _restart_deadline(match, _to_act(match))
     match.save()
     events.publish_match(match)
@@ -487,7 +487,7 @@ def presence_disconnect(*, match_id: int, user: User, now: datetime | None = Non
 def no_show_expire(*, match_id: int, now: datetime | None = None) -> bool:
     """A player who never showed up by ``show_up_by`` forfeits; False if nothing was due."""
     moment = now or timezone.now()
-    match = _locked(match_id)
+    match = locked_match(match_id)
     if match.status != MatchStatus.PLAYING or match.show_up_by is None or moment < match.show_up_by:
         return False
     absent = [seat for seat in (0, 1) if not _seen(match, seat)]
@@ -498,8 +498,10 @@ def no_show_expire(*, match_id: int, now: datetime | None = None) -> bool:
         return False
     # Both absent: the draw's lower seat goes through, as a coin would have to decide.
     loser = absent[0] if len(absent) == 1 else 1
-    _log(match, None, ActionKind.FORFEIT, loser, None, None, None, None, detail={"absent": absent})
-    _finish_match(match, winner_seat=1 - loser, reason=FinishReason.FORFEIT, moment=moment)
+    append_action(
+        match, None, ActionKind.FORFEIT, loser, None, None, None, None, detail={"absent": absent}
+    )
+    finish_match(match, winner_seat=1 - loser, reason=FinishReason.FORFEIT, moment=moment)
     match.save()
     events.publish_match(match)
     return True
@@ -507,9 +509,13 @@ def no_show_expire(*, match_id: int, now: datetime | None = None) -> bool:
 
 @transaction.atomic
 def grace_expire(*, match_id: int, now: datetime | None = None) -> bool:
-    """Suspend a match whose absent player's grace ran out; staff or the engine decide it."""
+    """Act on a reconnection grace that ran out, by the match's abandon policy.
+
+    Forfeit: the absent player loses. Engine: the match is suspended and adjudicated on
+    the analysis queue. Suspend: staff decide.
+    """
     moment = now or timezone.now()
-    match = _locked(match_id)
+    match = locked_match(match_id)
     if match.status != MatchStatus.PLAYING:
         return False
     absent = [
@@ -517,20 +523,23 @@ def grace_expire(*, match_id: int, now: datetime | None = None) -> bool:
     ]
     if not absent:
         return False
+    detail = {"absent": absent}
+    if match.abandon_policy == AbandonPolicy.FORFEIT and len(absent) == 1 and not match.is_money:
+        append_action(
+            match, None, ActionKind.FORFEIT, absent[0], None, None, None, None, detail=detail
+        )
+        finish_match(match, winner_seat=1 - absent[0], reason=FinishReason.FORFEIT, moment=moment)
+        match.save()
+        events.publish_match(match)
+        return True
     match.status = MatchStatus.SUSPENDED
-    _log(
-        match,
-        None,
-        ActionKind.SUSPEND,
-        absent[0],
-        None,
-        None,
-        None,
-        None,
-        detail={"absent": absent},
-    )
+    append_action(match, None, ActionKind.SUSPEND, absent[0], None, None, None, None, detail=detail)
     match.deadline = None
     match.save()
+    if match.abandon_policy == AbandonPolicy.ENGINE or match.is_money:
+        from matches.tasks import adjudicate_match  # the task module imports this one
+
+        adjudicate_match.delay_on_commit(match.pk)
     events.publish_match(match)
     return True
 
@@ -538,7 +547,7 @@ def grace_expire(*, match_id: int, now: datetime | None = None) -> bool:
 @transaction.atomic
 def deadline_refresh(*, match_id: int) -> None:
     """Recompute when the sweeper must next look at the match."""
-    match = _locked(match_id)
+    match = locked_match(match_id)
     _restart_deadline(match, _to_act(match))
     match.save(update_fields=["deadline"])
 
@@ -600,7 +609,8 @@ def clock_deadline(match: Match, seat: int) -> datetime:
 # ---------------------------------------------------------------- internals
 
 
-def _locked(match_id: int) -> Match:
+def locked_match(match_id: int) -> Match:
+    """The match row, locked for the rest of the transaction."""
     try:
         return (
             Match.objects.select_for_update(of=("self",))
@@ -631,7 +641,7 @@ def _start(match: Match) -> None:
     match.dice_commitment = fair_dice.commitment(match.dice_seed)
     reserve_ms = _initial_reserve_ms(match)
     match.reserve_ms_0 = match.reserve_ms_1 = reserve_ms
-    _log(
+    append_action(
         match,
         None,
         ActionKind.START,
@@ -674,9 +684,9 @@ def _open_game(match: Match, *, number: int, crawford: bool) -> Game:
     _store(game, state, save=False)
     game.save()
     for throw in throws:
-        _log(match, game, ActionKind.OPENING, None, None, None, state, None, dice=throw)
+        append_action(match, game, ActionKind.OPENING, None, None, None, state, None, dice=throw)
     if state.phase is Phase.ROLL:  # the opening roll could not be played at all
-        _log(match, game, ActionKind.PASS, 1 - state.on_roll, None, state, state, None)
+        append_action(match, game, ActionKind.PASS, 1 - state.on_roll, None, state, state, None)
     after = _autoplay_forced(match, game, state)
     if after is not state:
         _store(game, after)
@@ -714,7 +724,7 @@ def _end_game(match: Match, game: Game, state: GameState, moment: datetime) -> G
     assert outcome is not None
     game.finished_at = moment
     game.save()
-    _log(
+    append_action(
         match,
         game,
         ActionKind.GAME_OVER,
@@ -733,7 +743,7 @@ def _end_game(match: Match, game: Game, state: GameState, moment: datetime) -> G
     if match.is_money:
         _settle_money_game(match, game, outcome.winner, outcome.points)
         if not _can_continue_session(match):
-            _finish_match(match, winner_seat=None, reason=FinishReason.SESSION_ENDED, moment=moment)
+            finish_match(match, winner_seat=None, reason=FinishReason.SESSION_ENDED, moment=moment)
             return None
         return _open_game(match, number=game.number + 1, crawford=False)
     before = MatchState(
@@ -745,7 +755,7 @@ def _end_game(match: Match, game: Game, state: GameState, moment: datetime) -> G
     )
     after = before.after_game(outcome.winner, outcome.points)
     if after.over:
-        _finish_match(match, winner_seat=outcome.winner, reason=game.finish_reason, moment=moment)
+        finish_match(match, winner_seat=outcome.winner, reason=game.finish_reason, moment=moment)
         return None
     match.crawford_played = after.crawford or after.post_crawford
     return _open_game(match, number=after.game_number, crawford=after.crawford)
@@ -778,14 +788,20 @@ def _can_continue_session(match: Match) -> bool:
     )
 
 
-def _finish_match(match: Match, *, winner_seat: int | None, reason: str, moment: datetime) -> None:
+def finish_match(
+    match: Match, *, winner_seat: int | None, reason: str, moment: datetime, pay_pot: bool = True
+) -> None:
+    """End the match: the pot to the winner (unless already split), ratings, the tournament.
+
+    Expects the match row locked (``locked_match``).
+    """
     match.status = MatchStatus.FINISHED
     match.winner_seat = winner_seat
     match.finish_reason = reason
     match.finished_at = moment
     match.deadline = None
     match.turn_started_at = None
-    _log(
+    append_action(
         match,
         None,
         ActionKind.MATCH_OVER,
@@ -806,7 +822,7 @@ def _finish_match(match: Match, *, winner_seat: int | None, reason: str, moment:
     if winner_seat is None:
         return
     winner, loser = match.player(winner_seat), match.player(1 - winner_seat)
-    if match.kind == MatchKind.MATCH and match.stake_cents:
+    if match.kind == MatchKind.MATCH and match.stake_cents and pay_pot:
         commission = 2 * commission_cents(match.stake_cents)
         ledger.settle_match(
             escrow_ref=escrow_ref(match),
@@ -859,7 +875,7 @@ def _restart_deadline(match: Match, to_act: int | None) -> None:
     match.deadline = min(candidates) if candidates and match.status == MatchStatus.PLAYING else None
 
 
-def _log(
+def append_action(
     match: Match,
     game: Game | None,
     kind: str,
@@ -907,7 +923,7 @@ def _log_play(
     assert before.dice is not None
     mover_after = after.board if after.phase is Phase.OVER else after.board.swapped()
     played = _the_play(before.board, before.dice, mover_after)
-    _log(
+    append_action(
         match,
         game,
         ActionKind.PLAY,

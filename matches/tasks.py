@@ -14,7 +14,7 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from matches import services
+from matches import adjudication, services
 from matches.models import Match, MatchStatus
 
 logger = logging.getLogger(__name__)
@@ -57,3 +57,9 @@ def _sweep_batch(batch: int) -> int:
             except Exception:
                 logger.exception("sweeping match %s failed; it stays due", match_id)
     return len(due)
+
+
+@shared_task(name="analysis.adjudicate_match", acks_late=True, ignore_result=True)
+def adjudicate_match(match_id: int) -> None:
+    """Evaluate and settle a suspended match (the analysis queue); safe to run twice."""
+    adjudication.adjudicate(match_id=match_id)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connection
 from django.test.utils import override_settings
@@ -25,6 +26,12 @@ def fast_password_hashing() -> Iterator[None]:
     """Real hashing costs a fifth of a second per user; tests only need it to work."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> None:
+    """Each test runs its own event loop; a channel layer made under another is unusable."""
+    channel_layers.backends.clear()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -70,6 +77,7 @@ def celery_worker_process(other_processes_leave_the_test_database: None) -> Iter
         "REDIS_URL": settings.REDIS_URL or "",
         "SECRET_KEY": settings.SECRET_KEY,
     }
+    celery_app.control.purge()  # tasks left queued by earlier runs name rows of other databases
     worker = subprocess.Popen(
         [
             sys.executable,

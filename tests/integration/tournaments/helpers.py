@@ -8,7 +8,7 @@ from accounts.models import User
 from accounts.roles import Role
 from matches.models import Match, MatchStatus
 from tests.factories import UserFactory
-from tests.integration.matches.helpers import Bot
+from tests.integration.matches.helpers import Bot, api_for
 from tournaments import services
 from tournaments.models import Pairing, Tournament
 from tournaments.services import TournamentSettings
@@ -63,3 +63,27 @@ def play_round(tournament: Tournament, everyone: list[User]) -> int:
 
 def bracket_rows(tournament: Tournament) -> list[Pairing]:
     return list(Pairing.objects.filter(tournament=tournament).order_by("round", "position"))
+
+
+def concede(match: Match, loser: User) -> None:
+    """``loser`` resigns a single game through the match API and the opponent accepts."""
+    winner_id = match.player_1_id if match.player_0_id == loser.pk else match.player_0_id
+    winner = User.objects.get(pk=winner_id)
+    resigned = api_for(loser).post(
+        f"/api/matches/{match.pk}/actions/",
+        {"type": "resign", "resign": "single", "seq": 1},
+        format="json",
+    )
+    assert resigned.status_code == 200, resigned.json()
+    accepted = api_for(winner).post(
+        f"/api/matches/{match.pk}/actions/", {"type": "accept_resign", "seq": 1}, format="json"
+    )
+    assert accepted.status_code == 200, accepted.json()
+
+
+def concede_round(tournament: Tournament) -> int:
+    """The bottom player of every live match resigns; returns how many matches ended."""
+    matches = live_matches(tournament)
+    for match in matches:
+        concede(match, User.objects.get(pk=match.player_1_id))
+    return len(matches)

@@ -1,0 +1,166 @@
+"""A whole match over WebSocket on channels-redis: both players see every change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from config.asgi import application
+from tests.factories import UserFactory
+from tests.integration.matches.helpers import quick_play, start_match
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+def _cookie(user: Any) -> bytes:
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}".encode()
+
+
+async def _connect(match_id: int, user: Any | None) -> WebsocketCommunicator:
+    headers = [ORIGIN]
+    if user is not None:
+        headers.append((b"cookie", await sync_to_async(_cookie)(user)))
+    socket = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def _next(socket: WebsocketCommunicator, kind: str) -> dict[str, Any]:
+    while True:
+        frame = await socket.receive_json_from(timeout=10)
+        if frame["type"] == kind:
+            return frame
+
+
+async def _latest_state(socket: WebsocketCommunicator, at_least_seq: int) -> dict[str, Any]:
+    while True:
+        frame = await _next(socket, "state")
+        if frame["state"]["last_seq"] >= at_least_seq:
+            return frame["state"]
+
+
+async def test_two_players_play_a_match_to_the_end_over_websocket() -> None:
+    alice = await sync_to_async(UserFactory)(username="alice")
+    bruno = await sync_to_async(UserFactory)(username="bruno")
+    match_id = await sync_to_async(start_match)(alice, bruno, length=1)
+    sockets = {"alice": await _connect(match_id, alice), "bruno": await _connect(match_id, bruno)}
+    states = {name: (await _next(socket, "state"))["state"] for name, socket in sockets.items()}
+    for socket in sockets.values():
+        assert (await _next(socket, "chat_history"))["messages"] == []
+    for seq in range(1, 600):
+        state = states["alice"]
+        if state["status"] != "playing":
+            break
+        player = state["game"]["turn"]
+        mine = states[player]
+        game = mine["game"]
+        if game["phase"] == "roll":
+            action: dict[str, Any] = {"type": "roll", "seq": seq}
+        else:
+            action = {"type": "play", "seq": seq, "play": quick_play(game["legal_plays"])}
+        await sockets[player].send_json_to(action)
+        ack = await _next(sockets[player], "ack")
+        assert ack == {"type": "ack", "seq": seq, "applied": True}
+        last = state["last_seq"] + 1
+        states = {name: await _latest_state(socket, last) for name, socket in sockets.items()}
+        assert states["alice"]["game"]["position_id"] == states["bruno"]["game"]["position_id"]
+    final = states["bruno"]
+    assert final["status"] == "finished"
+    assert final["winner"] in {"alice", "bruno"}
+    assert final["dice_check"]["seed"]
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+async def test_a_repeated_seq_is_acknowledged_without_applying_it_again() -> None:
+    alice = await sync_to_async(UserFactory)(username="alice")
+    bruno = await sync_to_async(UserFactory)(username="bruno")
+    match_id = await sync_to_async(start_match)(alice, bruno, length=1)
+    sockets = {"alice": await _connect(match_id, alice), "bruno": await _connect(match_id, bruno)}
+    state = (await _next(sockets["alice"], "state"))["state"]
+    mover = state["game"]["turn"]
+    mine = (await _next(sockets[mover], "state"))["state"] if mover == "bruno" else state
+    play = {"type": "play", "seq": 7, "play": quick_play(mine["game"]["legal_plays"])}
+
+    await sockets[mover].send_json_to(play)
+    first = await _next(sockets[mover], "ack")
+    await sockets[mover].send_json_to(play)
+    second = await _next(sockets[mover], "ack")
+
+    assert first["applied"] is True
+    assert second["applied"] is False
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+async def test_errors_come_back_as_frames_with_the_rule() -> None:
+    alice = await sync_to_async(UserFactory)(username="alice")
+    bruno = await sync_to_async(UserFactory)(username="bruno")
+    match_id = await sync_to_async(start_match)(alice, bruno, length=1)
+    socket = await _connect(match_id, alice)
+    state = (await _next(socket, "state"))["state"]
+
+    await socket.send_json_to({"type": "play", "seq": 1, "play": "24/23"})
+    error = await _next(socket, "error")
+    await socket.send_json_to({"type": "fly"})
+    unknown = await _next(socket, "error")
+
+    if state["game"]["turn"] == "alice":
+        assert error["status"] == 400
+    else:
+        assert error == {"type": "error", "seq": 1, "message": "It is not your turn", "status": 409}
+    assert unknown["message"] == "Unknown message type 'fly'"
+    await socket.disconnect()
+
+
+async def test_spectators_watch_without_controls_and_are_counted() -> None:
+    alice = await sync_to_async(UserFactory)(username="alice")
+    bruno = await sync_to_async(UserFactory)(username="bruno")
+    match_id = await sync_to_async(start_match)(alice, bruno, length=1)
+    player = await _connect(match_id, alice)
+    await _next(player, "state")
+
+    spectator = await _connect(match_id, None)
+    seen = (await _next(spectator, "state"))["state"]
+    counted = await _latest_state(player, seen["last_seq"])
+    while counted["presence"]["spectators"] < 1:
+        counted = (await _next(player, "state"))["state"]
+    await spectator.send_json_to({"type": "roll", "seq": 1})
+    refused = await _next(spectator, "error")
+
+    assert seen["seat"] is None
+    assert seen["game"]["legal_plays"] == []
+    assert refused["message"] == "Log in to play"
+    await spectator.disconnect()
+    await player.disconnect()
+
+
+async def test_chat_reaches_the_other_player_but_not_spectators() -> None:
+    alice = await sync_to_async(UserFactory)(username="alice")
+    bruno = await sync_to_async(UserFactory)(username="bruno")
+    match_id = await sync_to_async(start_match)(alice, bruno, length=1)
+    a, b = await _connect(match_id, alice), await _connect(match_id, bruno)
+    watcher = await _connect(match_id, None)
+
+    await a.send_json_to({"type": "chat", "text": "good luck"})
+    heard = await _next(b, "chat")
+
+    assert heard["message"]["text"] == "good luck"
+    assert heard["message"]["author"] == "alice"
+    frames = []
+    while not await watcher.receive_nothing(timeout=0.3):
+        frames.append(await watcher.receive_json_from())
+    assert all(frame["type"] != "chat" for frame in frames)
+    for socket in (a, b, watcher):
+        await socket.disconnect()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-from celery import Celery
+from celery import Celery, Task
+from django.db import transaction
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -25,3 +26,12 @@ app.autodiscover_tasks()
 def ping() -> str:
     """Answer "pong": proves a worker takes tasks from the broker and returns results."""
     return "pong"
+
+
+def enqueue_on_commit(task: Task, *args: object) -> None:
+    """Queue ``task`` once the current transaction commits (at once outside one).
+
+    A task enqueued earlier could run before the rows it needs are visible, and one
+    enqueued by a transaction that rolls back would act on something that never was.
+    """
+    transaction.on_commit(lambda: task.delay(*args))

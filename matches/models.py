@@ -111,6 +111,9 @@ class Match(models.Model):
     )
 
     tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    engine_strength = models.CharField(
+        max_length=16, blank=True, help_text="Practice: the computer plays seat 1 at this strength."
+    )
 
     score_0 = models.PositiveSmallIntegerField(default=0)
     score_1 = models.PositiveSmallIntegerField(default=0)

@@ -27,6 +27,7 @@ from backgammon.matfile import mat_play_text
 from backgammon.moves import Play, apply_play, legal_plays
 from backgammon.notation import format_play
 from backgammon.turns import EndReason, GameRules, GameState, Phase
+from config.celery import enqueue_on_commit
 from config.errors import Conflict, DomainError, Forbidden, InternalError
 from matches import dice as fair_dice
 from matches import events
@@ -151,7 +152,7 @@ def pass_and_play_create(*, user: User, length: int) -> Match:
         clock=ClockKind.NONE,
         dice_seed=fair_dice.new_seed(),
     )
-    _start(match)
+    start_match(match)
     return match
 
 
@@ -195,7 +196,7 @@ def match_create_for_tournament(
     )
     if show_up_seconds is not None:
         match.show_up_by = timezone.now() + timedelta(seconds=show_up_seconds)
-    _start(match)
+    start_match(match)
     return match
 
 
@@ -216,7 +217,7 @@ def match_accept(*, match_id: int, user: User) -> Match:
                 escrow_ref=escrow_ref(match),
                 key=f"match:{match.pk}:stake:{seat}",
             )
-    _start(match)
+    start_match(match)
     return match
 
 
@@ -254,6 +255,7 @@ def action_submit(
     position_id: str | None = None,
     resign: str | None = None,
     now: datetime | None = None,
+    engine: bool = False,
 ) -> ActionResult:
     """Apply one player action; a repeated ``seq`` is answered without applying it again."""
     match = locked_match(match_id)
@@ -379,6 +381,8 @@ def action_submit(
     _restart_clock(match, moment, to_act)
     match.save()
     events.publish_match(match)
+    if match.engine_strength and to_act == 1 and not engine:
+        _wake_engine(match)
     return ActionResult(match, applied=True)
 
 
@@ -523,7 +527,7 @@ def grace_expire(*, match_id: int, now: datetime | None = None) -> bool:
     ]
     if not absent:
         return False
-    detail = {"absent": absent}
+    detail: dict[str, object] = {"absent": absent}
     if match.abandon_policy == AbandonPolicy.FORFEIT and len(absent) == 1 and not match.is_money:
         append_action(
             match, None, ActionKind.FORFEIT, absent[0], None, None, None, None, detail=detail
@@ -539,7 +543,7 @@ def grace_expire(*, match_id: int, now: datetime | None = None) -> bool:
     if match.abandon_policy == AbandonPolicy.ENGINE or match.is_money:
         from matches.tasks import adjudicate_match  # the task module imports this one
 
-        adjudicate_match.delay_on_commit(match.pk)
+        enqueue_on_commit(adjudicate_match, match.pk)
     events.publish_match(match)
     return True
 
@@ -633,8 +637,11 @@ def _check_clock(settings: ClockSettings) -> None:
             raise DomainError("The reserve must be 0 to 86,400 seconds")
 
 
-def _start(match: Match) -> None:
-    """Start the match: the seed is committed to, the clocks set, game 1 opened."""
+def start_match(match: Match) -> None:
+    """Start the match: the seed is committed to, the clocks set, game 1 opened.
+
+    Expects the match row new or locked.
+    """
     now = timezone.now()
     match.status = MatchStatus.PLAYING
     match.started_at = now
@@ -653,9 +660,12 @@ def _start(match: Match) -> None:
         detail={"dice_commitment": match.dice_commitment},
     )
     game = _open_game(match, number=1, crawford=False)
-    _restart_clock(match, now, game_state(game).to_act)
+    to_act = game_state(game).to_act
+    _restart_clock(match, now, to_act)
     match.save()
     events.publish_match(match)
+    if match.engine_strength and to_act == 1:
+        _wake_engine(match)
 
 
 def _initial_reserve_ms(match: Match) -> int:
@@ -837,11 +847,18 @@ def finish_match(
         )
 
 
+def _wake_engine(match: Match) -> None:
+    """The computer opponent acts once this transaction commits (practice matches)."""
+    from matches.tasks import engine_turn  # the task module imports this one
+
+    enqueue_on_commit(engine_turn, match.pk)
+
+
 def _tell_tournament(match: Match) -> None:
     """The tournament scheduler fills the next slot once this result is committed."""
     from tournaments.tasks import tournament_match_finished  # tournaments builds on matches
 
-    tournament_match_finished.delay_on_commit(match.pk)
+    enqueue_on_commit(tournament_match_finished, match.pk)
 
 
 def _charge_clock(match: Match, seat: int | None, moment: datetime) -> None:

@@ -14,7 +14,7 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from matches import adjudication, services
+from matches import adjudication, practice, services
 from matches.models import Match, MatchStatus
 
 logger = logging.getLogger(__name__)
@@ -63,3 +63,9 @@ def _sweep_batch(batch: int) -> int:
 def adjudicate_match(match_id: int) -> None:
     """Evaluate and settle a suspended match (the analysis queue); safe to run twice."""
     adjudication.adjudicate(match_id=match_id)
+
+
+@shared_task(name="analysis.engine_turn", acks_late=True, ignore_result=True)
+def engine_turn(match_id: int) -> None:
+    """Let the computer opponent take the actions that fall to it; safe to run twice."""
+    practice.engine_turn(match_id=match_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -12,9 +12,11 @@ from accounts.models import User
 from config.api import request_user, request_viewer
 from config.errors import DomainError
 from matches import services
+from matches.adjudication import rerun
 from matches.chat import chat_recent
 from matches.forms import ChallengeForm, PassAndPlayForm
 from matches.models import Match
+from matches.practice import STRENGTH_NAMES, practice_create
 from matches.selectors import (
     live_matches,
     match_snapshot,
@@ -34,6 +36,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "pass_and_play_form": PassAndPlayForm() if user else None,
+            "strengths": [(level.value, name) for level, name in STRENGTH_NAMES.items()],
             "challenges": open_challenges(user=user) if user else [],
             "live": live_matches(),
             "results": recent_results(),
@@ -102,6 +105,49 @@ def pass_and_play(request: HttpRequest) -> HttpResponse:
         user=request_user(request), length=form.cleaned_data["length"]
     )
     return redirect("match", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    try:
+        length = int(request.POST.get("length", "3"))
+        match = practice_create(
+            user=request_user(request), length=length, strength=request.POST.get("strength", "")
+        )
+    except (DomainError, ValueError) as error:
+        messages.error(
+            request, str(error) if isinstance(error, DomainError) else "Choose a match length."
+        )
+        return redirect("lobby")
+    return redirect("match", match_id=match.pk)
+
+
+@permission_required("accounts.handle_disputes", raise_exception=True)
+def adjudication_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Staff: the stored adjudication beside any deeper re-runs, and a form for another."""
+    match = _visible(request_user(request), match_id)
+    if request.method == "POST":
+        try:
+            rerun(
+                match_id=match.pk,
+                plies=int(request.POST.get("plies", "3")),
+                staff=request_user(request),
+            )
+            messages.success(request, "Evaluated again; the new numbers are beside the original.")
+        except (DomainError, ValueError) as error:
+            messages.error(request, str(error))
+        return redirect("match-adjudication", match_id=match.pk)
+    return render(
+        request,
+        "matches/adjudication.html",
+        {
+            "match": match,
+            "adjudications": match.adjudications.select_related("requested_by").order_by(
+                "created_at"
+            ),
+        },
+    )
 
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:

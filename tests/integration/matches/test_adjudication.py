@@ -227,3 +227,24 @@ def test_grace_expiry_to_settlement_through_a_real_worker_on_the_analysis_queue(
         assert time.monotonic() < deadline, "the analysis worker did not settle the match"
         time.sleep(0.2)
     assert Adjudication.objects.filter(match_id=match_id).count() == 1
+
+
+@pytest.mark.django_db
+def test_staff_see_the_adjudication_page_and_rerun_deeper_from_it(client: object) -> None:
+    from django.test import Client
+
+    assert isinstance(client, Client)
+    match_id, _ = _played_a_little(length=3)
+    _abandon(match_id, 1)
+    adjudicate_match.apply(args=[match_id])
+    client.force_login(UserFactory(username="nosy"))
+    assert client.get(f"/matches/{match_id}/adjudication/").status_code == 403
+    client.force_login(UserFactory(username="sam", role=Role.STAFF))
+
+    page = client.get(f"/matches/{match_id}/adjudication/")
+    rerun = client.post(f"/matches/{match_id}/adjudication/", {"plies": "3"}, follow=True)
+
+    assert page.status_code == 200
+    assert b"2 ply" in page.content
+    assert b"3 ply" in rerun.content
+    assert Adjudication.objects.filter(match_id=match_id).count() == 2

@@ -6,8 +6,10 @@ from django.urls import path
 
 from config.consumers import PingConsumer
 from matches.routing import websocket_urlpatterns as match_routes
+from tournaments.routing import websocket_urlpatterns as tournament_routes
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
     *match_routes,
+    *tournament_routes,
 ]

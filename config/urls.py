@@ -13,6 +13,8 @@ urlpatterns = [
     path("api/", include("accounts.api_urls")),
     path("api/", include("matches.api_urls")),
     path("", include("matches.urls")),
+    path("api/", include("tournaments.api_urls")),
+    path("", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),

@@ -1,0 +1,39 @@
+from django.urls import path
+
+from tournaments import api
+
+urlpatterns = [
+    path("tournaments/", api.TournamentCreateApi.as_view(), name="api-tournament-create"),
+    path(
+        "tournaments/<int:tournament_id>/",
+        api.TournamentDetailApi.as_view(),
+        name="api-tournament-detail",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/bracket/",
+        api.TournamentBracketApi.as_view(),
+        name="api-tournament-bracket",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/edit/",
+        api.TournamentEditApi.as_view(),
+        name="api-tournament-edit",
+    ),
+    *(
+        path(
+            f"tournaments/<int:tournament_id>/{action}/",
+            view.as_view(),
+            name=f"api-tournament-{action}",
+        )
+        for action, view in (
+            ("open", api.TournamentOpenApi),
+            ("start", api.TournamentStartApi),
+            ("cancel", api.TournamentCancelApi),
+            ("register", api.TournamentRegisterApi),
+            ("unregister", api.TournamentUnregisterApi),
+            ("check-in", api.TournamentCheckInApi),
+            ("withdraw", api.TournamentWithdrawApi),
+            ("replace", api.TournamentReplaceApi),
+        )
+    ),
+]

@@ -1,0 +1,344 @@
+"""Reads for tournaments: the lobby, a tournament with its entrants and prizes, the bracket.
+
+The bracket is read in a fixed number of queries whatever its size: the pairing rows with
+both players' names (one query) and the tournament's matches (one query).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from accounts.commission import format_buy_in
+from accounts.models import User
+from matches.models import FinishReason, Match, MatchStatus
+from tournaments import scheduler
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    Pairing,
+    Ticket,
+    Tournament,
+    TournamentFormat,
+    TournamentState,
+)
+
+LOBBY_FILTERS = {
+    "open": (TournamentState.REGISTRATION,),
+    "running": (TournamentState.RUNNING,),
+    "finished": (TournamentState.FINISHED, TournamentState.CANCELLED),
+}
+
+
+def visible_tournaments(*, viewer: User | None) -> QuerySet[Tournament]:
+    """Every tournament but other organizers' drafts."""
+    shown = ~Q(state=TournamentState.DRAFT)
+    if viewer is not None and viewer.is_superuser:
+        shown = Q()
+    elif viewer is not None:
+        shown |= Q(organizer=viewer)
+    return Tournament.objects.filter(shown)
+
+
+def lobby(
+    *, viewer: User | None, show: str = "open", format: str = "", limit: int = 100
+) -> QuerySet[Tournament]:
+    """Tournaments for the lobby, newest first, each with ``seated`` (players holding a seat)."""
+    tournaments = visible_tournaments(viewer=viewer)
+    if show in LOBBY_FILTERS:
+        tournaments = tournaments.filter(state__in=LOBBY_FILTERS[show])
+    elif show == "drafts" and viewer is not None:
+        tournaments = tournaments.filter(state=TournamentState.DRAFT, organizer=viewer)
+    if format in TournamentFormat.values:
+        tournaments = tournaments.filter(format=format)
+    return (
+        tournaments.select_related("champion__profile")
+        .annotate(seated=Count("entries", filter=Q(entries__status=EntryStatus.REGISTERED)))
+        .order_by("-created_at")[:limit]
+    )
+
+
+def tournaments_of(*, user: User) -> QuerySet[Tournament]:
+    """Tournaments ``user`` entered or organizes, newest first, with ``seated`` counted."""
+    entered = Entry.objects.filter(user=user).values("tournament_id")
+    return (
+        Tournament.objects.filter(Q(pk__in=entered) | Q(organizer=user))
+        .select_related("champion__profile")
+        .annotate(seated=Count("entries", filter=Q(entries__status=EntryStatus.REGISTERED)))
+        .order_by("-created_at")
+    )
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    place: str
+    cents: int
+
+
+@dataclass
+class TournamentView:
+    """A tournament as its page and the API show it."""
+
+    tournament: Tournament
+    entries: list[Entry]
+    pool_cents: int
+    prizes: list[PrizeLine]
+    tickets: list[Ticket]
+    viewer_entry: Entry | None
+    can_manage: bool
+    match_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def buy_in(self) -> str:
+        return format_buy_in(self.tournament.buy_in_cents, self.tournament.fee_cents)
+
+    @property
+    def seated(self) -> int:
+        return len(self.entries)
+
+
+def tournament_view(*, tournament_id: int, viewer: User | None) -> TournamentView:
+    """The tournament with its entrants (best placed first once finished) and its prizes."""
+    tournament = (
+        visible_tournaments(viewer=viewer)
+        .select_related("organizer__profile", "champion__profile", "target")
+        .get(pk=tournament_id)
+    )
+    entries = list(
+        Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED)
+        .select_related("user__profile")
+        .order_by("place", "-user__profile__rating", "pk")
+    )
+    running_or_done = tournament.state in (TournamentState.RUNNING, TournamentState.FINISHED)
+    pool = tournament.prize_pool_cents if running_or_done else scheduler.pool_so_far(tournament)
+    tickets = (
+        list(Ticket.objects.filter(satellite=tournament).select_related("holder__profile"))
+        if tournament.format == TournamentFormat.SATELLITE
+        else []
+    )
+    viewer_entry = next((e for e in entries if viewer and e.user_id == viewer.pk), None)
+    can_manage = viewer is not None and (
+        viewer.pk == tournament.organizer_id or viewer.is_superuser
+    )
+    counts = dict(
+        Match.objects.filter(tournament_id=tournament.pk)
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .values_list("status", "n")
+    )
+    return TournamentView(
+        tournament=tournament,
+        entries=entries,
+        pool_cents=pool,
+        prizes=_prize_lines(tournament, entries, pool),
+        tickets=tickets,
+        viewer_entry=viewer_entry,
+        can_manage=can_manage,
+        match_counts=counts,
+    )
+
+
+def _prize_lines(tournament: Tournament, entries: list[Entry], pool: int) -> list[PrizeLine]:
+    """What each place wins: paid prizes once finished, else what the field would pay now."""
+    if tournament.state == TournamentState.FINISHED:
+        return [
+            PrizeLine(_place(entry), entry.prize_cents)
+            for entry in entries
+            if entry.prize_cents or entry.won_ticket
+        ]
+    if tournament.format == TournamentFormat.SATELLITE:
+        return []
+    field_size = tournament.seats if tournament.format == TournamentFormat.SIT_AND_GO else None
+    entrants = field_size or len(entries)
+    if tournament.state == TournamentState.REGISTRATION and field_size:
+        pool = tournament.buy_in_cents * field_size
+    parts = scheduler.prize_preview(tournament, entrants=entrants, pool_cents=pool)
+    return [PrizeLine(_ordinal(place), cents) for place, cents in enumerate(parts, start=1)]
+
+
+def _place(entry: Entry) -> str:
+    if entry.place is None:
+        return ""
+    if entry.shared_to and entry.shared_to != entry.place:
+        return f"{_ordinal(entry.place)}–{_ordinal(entry.shared_to)}"
+    return _ordinal(entry.place)
+
+
+def place_label(entry: Entry) -> str:
+    return _place(entry)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# ---------------------------------------------------------------- the bracket
+
+
+@dataclass(frozen=True)
+class BracketSide:
+    user_id: int | None
+    username: str
+    name: str
+    bye: bool
+    won: bool
+    lost: bool
+
+    @property
+    def pending(self) -> bool:
+        return self.user_id is None and not self.bye
+
+
+@dataclass(frozen=True)
+class BracketSlot:
+    round: int
+    position: int
+    top: BracketSide
+    bottom: BracketSide
+    match_id: int | None
+    match_length: int
+    status: str
+    score: tuple[int, int] | None
+    late: bool
+
+
+@dataclass(frozen=True)
+class BracketRound:
+    number: int
+    name: str
+    match_length: int
+    slots: list[BracketSlot]
+
+
+# How a slot reads: waiting for players, a bye, live, suspended, adjudicated, finished, or
+# skipped (a satellite stops once no match left can change who wins a ticket).
+SLOT_STATUS = {
+    MatchStatus.PLAYING: "live",
+    MatchStatus.SUSPENDED: "suspended",
+    MatchStatus.FINISHED: "finished",
+}
+
+
+def bracket(tournament: Tournament) -> list[BracketRound]:
+    """Every round with its slots; two queries whatever the size."""
+    rows = (
+        Pairing.objects.filter(tournament=tournament)
+        .order_by("round", "position")
+        .values_list(
+            "round",
+            "position",
+            "top_id",
+            "top__username",
+            "top__profile__display_name",
+            "top_bye",
+            "bottom_id",
+            "bottom__username",
+            "bottom__profile__display_name",
+            "bottom_bye",
+            "match_id",
+            "match_length",
+            "winner_id",
+            "late",
+        )
+    )
+    matches: dict[int, tuple[str, int, int, str]] = {
+        pk: (status, score_0, score_1, reason)
+        for pk, status, score_0, score_1, reason in Match.objects.filter(
+            tournament_id=tournament.pk
+        ).values_list("pk", "status", "score_0", "score_1", "finish_reason")
+    }
+    finished = tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED)
+    rounds: list[BracketRound] = []
+    for row in rows:
+        (round_, position, top_id, top_user, top_name, top_bye) = row[:6]
+        (bottom_id, bottom_user, bottom_name, bottom_bye) = row[6:10]
+        match_id, length, winner_id, late = row[10:]
+        decided = winner_id is not None
+        top = BracketSide(
+            top_id,
+            top_user or "",
+            top_name or "",
+            top_bye,
+            decided and winner_id == top_id,
+            decided and top_id is not None and winner_id != top_id,
+        )
+        bottom = BracketSide(
+            bottom_id,
+            bottom_user or "",
+            bottom_name or "",
+            bottom_bye,
+            decided and winner_id == bottom_id,
+            decided and bottom_id is not None and winner_id != bottom_id,
+        )
+        match = matches.get(match_id) if match_id is not None else None
+        score = (match[1], match[2]) if match is not None else None
+        if top_bye or bottom_bye:
+            status = "bye"
+        elif match is not None:
+            status = SLOT_STATUS.get(MatchStatus(match[0]), "waiting")
+            if match[3] == FinishReason.ADJUDICATED:
+                status = "adjudicated"
+            elif match[3] == FinishReason.FORFEIT:
+                status = "forfeit"
+        elif finished and not decided:
+            status = "not played"
+        else:
+            status = "waiting"
+        if round_ == len(rounds):
+            rounds.append(BracketRound(round_, "", length, []))
+        rounds[round_].slots.append(
+            BracketSlot(round_, position, top, bottom, match_id, length, status, score, late)
+        )
+    total = len(rounds)
+    return [
+        BracketRound(r.number, round_name(r.number, total), r.match_length, r.slots) for r in rounds
+    ]
+
+
+def round_name(number: int, total: int) -> str:
+    """ "Final", "Semi-finals", "Quarter-finals", else "Round of 16" and so on."""
+    left = total - number
+    named = {1: "Final", 2: "Semi-finals", 3: "Quarter-finals"}
+    return named.get(left, f"Round of {2**left}")
+
+
+def bracket_data(rounds: list[BracketRound]) -> list[dict[str, Any]]:
+    """The bracket as plain data for the API."""
+
+    def side(s: BracketSide) -> dict[str, Any] | None:
+        if s.user_id is None:
+            return None
+        return {"username": s.username, "display_name": s.name}
+
+    return [
+        {
+            "round": r.number,
+            "name": r.name,
+            "match_length": r.match_length,
+            "slots": [
+                {
+                    "position": slot.position,
+                    "top": side(slot.top),
+                    "bottom": side(slot.bottom),
+                    "top_bye": slot.top.bye,
+                    "bottom_bye": slot.bottom.bye,
+                    "match_id": slot.match_id,
+                    "status": slot.status,
+                    "score": list(slot.score) if slot.score is not None else None,
+                    "winner": (
+                        slot.top.username
+                        if slot.top.won
+                        else slot.bottom.username
+                        if slot.bottom.won
+                        else None
+                    ),
+                    "late": slot.late,
+                }
+                for slot in r.slots
+            ],
+        }
+        for r in rounds
+    ]

@@ -1,0 +1,197 @@
+"""Pages for tournaments: the lobby, a tournament, its bracket, the organizer's forms."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from config.api import request_user, request_viewer
+from config.errors import DomainError
+from tournaments import selectors, services
+from tournaments.errors import TournamentInvalid
+from tournaments.forms import PlayerForm, TournamentForm
+from tournaments.models import Tournament, TournamentFormat
+
+SHOW_CHOICES = [("open", "Open"), ("running", "Running"), ("finished", "Finished")]
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    viewer = request_viewer(request)
+    show = request.GET.get("show", "open")
+    format_ = request.GET.get("format", "")
+    return render(
+        request,
+        "tournaments/lobby.html",
+        {
+            "tournaments": selectors.lobby(viewer=viewer, show=show, format=format_),
+            "show": show,
+            "format": format_,
+            "show_choices": SHOW_CHOICES,
+            "format_choices": TournamentFormat.choices,
+            "can_organize": viewer is not None and viewer.has_perm(services.ORGANIZE_PERMISSION),
+        },
+    )
+
+
+@login_required
+def mine(request: HttpRequest) -> HttpResponse:
+    user = request_user(request)
+    return render(
+        request,
+        "tournaments/mine.html",
+        {"tournaments": selectors.tournaments_of(user=user)},
+    )
+
+
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    user = request_user(request)
+    if not user.has_perm(services.ORGANIZE_PERMISSION):
+        messages.error(request, "Only organizers can create tournaments.")
+        return redirect("tournaments")
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(organizer=user, settings=form.settings())
+        except TournamentInvalid as error:
+            form.show_errors(error.errors)
+        else:
+            messages.success(request, f"{tournament.name} is saved as a draft. Open it to players.")
+            return redirect("tournament", tournament_id=tournament.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request, "tournaments/form.html", {"form": form, "tournament": None}, status=status
+    )
+
+
+@login_required
+def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    user = request_user(request)
+    tournament = _visible(user, tournament_id)
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_edit(
+                tournament_id=tournament.pk, user=user, changes=form.settings().__dict__
+            )
+        except TournamentInvalid as error:
+            form.show_errors(error.errors)
+        except DomainError as error:
+            messages.error(request, str(error))
+            return redirect("tournament", tournament_id=tournament.pk)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("tournament", tournament_id=tournament.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request, "tournaments/form.html", {"form": form, "tournament": tournament}, status=status
+    )
+
+
+def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    viewer = request_viewer(request)
+    _visible(viewer, tournament_id)
+    view = selectors.tournament_view(tournament_id=tournament_id, viewer=viewer)
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "view": view,
+            "tournament": view.tournament,
+            "check_in_opens": services.check_in_opens(view.tournament),
+            "rounds": selectors.bracket(view.tournament),
+        },
+    )
+
+
+def bracket_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible(request_viewer(request), tournament_id)
+    return render(
+        request,
+        "tournaments/bracket.html",
+        {"tournament": tournament, "rounds": selectors.bracket(tournament)},
+    )
+
+
+def bracket_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible(request_viewer(request), tournament_id)
+    return render(
+        request,
+        "tournaments/partials/bracket.html",
+        {"tournament": tournament, "rounds": selectors.bracket(tournament)},
+    )
+
+
+def _player(username: str) -> User:
+    found = User.objects.select_related("profile").filter(username=username).first()
+    if found is None:
+        raise DomainError(f"There is no player called {username}.")
+    return found
+
+
+def _withdraw(user: User, tournament_id: int, form: PlayerForm) -> str:
+    player = _player(form.cleaned_data["username"])
+    services.entry_withdraw(tournament_id=tournament_id, user=user, player=player)
+    return f"{player.profile.display_name} is withdrawn and refunded."
+
+
+def _replace(user: User, tournament_id: int, form: PlayerForm) -> str:
+    player = _player(form.cleaned_data["username"])
+    replacement = _player(form.cleaned_data["replacement"] or "")
+    services.entry_replace(
+        tournament_id=tournament_id, user=user, player=player, replacement=replacement
+    )
+    return f"{replacement.profile.display_name} takes {player.profile.display_name}'s seat."
+
+
+ACTIONS: dict[str, Callable[[User, int], object]] = {
+    "open": lambda user, t: services.tournament_open(tournament_id=t, user=user),
+    "start": lambda user, t: services.tournament_start(tournament_id=t, user=user),
+    "cancel": lambda user, t: services.tournament_cancel(tournament_id=t, user=user),
+    "register": lambda user, t: services.entry_register(tournament_id=t, user=user),
+    "unregister": lambda user, t: services.entry_unregister(tournament_id=t, user=user),
+    "check-in": lambda user, t: services.entry_check_in(tournament_id=t, user=user),
+}
+DONE = {
+    "open": "Registration is open.",
+    "start": "The tournament has started: the first matches are on.",
+    "cancel": "The tournament is cancelled and every buy-in refunded.",
+    "register": "You are in. Good luck!",
+    "unregister": "You have left the tournament; your buy-in is back in your wallet.",
+    "check-in": "You are checked in.",
+}
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+    user = request_user(request)
+    _visible(user, tournament_id)
+    try:
+        if action in ACTIONS:
+            ACTIONS[action](user, tournament_id)
+            messages.success(request, DONE[action])
+        elif action in ("withdraw", "replace"):
+            form = PlayerForm(request.POST)
+            if not form.is_valid():
+                raise DomainError("Say which player.")
+            done = (_withdraw if action == "withdraw" else _replace)(user, tournament_id, form)
+            messages.success(request, done)
+        else:
+            raise Http404("No such action")
+    except DomainError as error:
+        messages.error(request, str(error))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+def _visible(viewer: User | None, tournament_id: int) -> Tournament:
+    tournament = selectors.visible_tournaments(viewer=viewer).filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such tournament")
+    return tournament

@@ -34,7 +34,17 @@ RATINGS_PER_PAGE = 25
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"top_players": top_rated_players(limit=8)})
+    from matches.selectors import live_matches, recent_results  # matches builds on accounts
+
+    return render(
+        request,
+        "home.html",
+        {
+            "top_players": top_rated_players(limit=8),
+            "live_matches": live_matches(limit=6),
+            "recent_results": recent_results(limit=6),
+        },
+    )
 
 
 def signup(request: HttpRequest) -> HttpResponse:

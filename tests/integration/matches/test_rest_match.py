@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.db import DatabaseError, connection, transaction
 from rest_framework.test import APIClient
 
 from accounts import ledger
@@ -239,10 +240,25 @@ def test_verify_dice_command_catches_a_tampered_log() -> None:
     roll = Action.objects.filter(match_id=match_id, kind=ActionKind.ROLL).first()
     assert roll is not None
     forged = "66" if roll.dice != "66" else "11"
-    Action.objects.filter(pk=roll.pk).update(dice=forged)
+    with connection.cursor() as cursor:  # someone with the database's keys forges a roll
+        cursor.execute("SET session_replication_role = replica")  # triggers off
+        Action.objects.filter(pk=roll.pk).update(dice=forged)
+        cursor.execute("SET session_replication_role = origin")
 
     report = verify_match_dice(Match.objects.get(pk=match_id))
     assert not report.ok
     assert f"the log says {forged}" in report.mismatches[0]
     with pytest.raises(Exception, match="do not match the seed"):
         call_command("verify_dice", str(match_id))
+
+
+def test_the_database_refuses_to_change_or_delete_the_action_log() -> None:
+    alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
+    match_id = start_match(alice, bruno, length=1)
+    action = Action.objects.filter(match_id=match_id).first()
+    assert action is not None
+
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Action.objects.filter(pk=action.pk).update(dice="66")
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Action.objects.filter(pk=action.pk).delete()

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "accounts",
     "matches",
     "tournaments",
+    "disputes",
 ]
 
 MIDDLEWARE = [

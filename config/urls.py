@@ -15,6 +15,8 @@ urlpatterns = [
     path("", include("matches.urls")),
     path("api/", include("tournaments.api_urls")),
     path("", include("tournaments.urls")),
+    path("api/", include("disputes.api_urls")),
+    path("", include("disputes.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),

@@ -1,0 +1,211 @@
+"""REST for disputes: file one, list and read them (with evidence for staff), take, decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from config.api import request_user
+from config.errors import DomainError
+from disputes import services
+from disputes.models import Decision, Dispute, DisputeCategory
+from disputes.selectors import can_see_evidence, dispute_queue, evidence, is_staff, visible_disputes
+
+
+class DisputeOutputSerializer(serializers.Serializer):
+    """A dispute; ``evidence`` for staff and the tournament's organizer, else null."""
+
+    id = serializers.IntegerField()
+    match = serializers.IntegerField()
+    tournament = serializers.IntegerField(allow_null=True)
+    filed_by = serializers.CharField()
+    category = serializers.CharField()
+    description = serializers.CharField()
+    state = serializers.CharField()
+    assignee = serializers.CharField(allow_null=True)
+    decision = serializers.CharField(allow_blank=True)
+    decision_label = serializers.CharField(allow_blank=True)
+    decision_reason = serializers.CharField(allow_blank=True)
+    decided_by = serializers.CharField(allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    outcome = serializers.DictField()
+    created_at = serializers.DateTimeField()
+    evidence = serializers.DictField(allow_null=True, required=False)
+
+
+def dispute_data(dispute: Dispute, *, viewer: User, with_evidence: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": dispute.pk,
+        "match": dispute.match_id,
+        "tournament": dispute.tournament_id,
+        "filed_by": dispute.filed_by.username,
+        "category": dispute.category,
+        "description": dispute.description,
+        "state": dispute.state,
+        "assignee": dispute.assignee.username if dispute.assignee else None,
+        "decision": dispute.decision,
+        "decision_label": dispute.get_decision_display() if dispute.decision else "",
+        "decision_reason": dispute.decision_reason,
+        "decided_by": dispute.decided_by.username if dispute.decided_by else None,
+        "decided_at": dispute.decided_at,
+        "outcome": dispute.outcome,
+        "created_at": dispute.created_at,
+    }
+    if with_evidence:
+        data["evidence"] = evidence(dispute) if can_see_evidence(viewer, dispute) else None
+    return data
+
+
+def _visible(viewer: User, dispute_id: int) -> Dispute:
+    dispute = visible_disputes(viewer=viewer).filter(pk=dispute_id).first()
+    if dispute is None:
+        raise Http404("No such dispute.")
+    return dispute
+
+
+class DisputeListCreateApi(APIView):
+    """List the disputes you may see (staff: all; filters for the queue), or file one."""
+
+    permission_classes = [IsAuthenticated]
+
+    class DisputeCreateInputSerializer(serializers.Serializer):
+        match = serializers.IntegerField()
+        category = serializers.ChoiceField(choices=DisputeCategory.values)
+        description = serializers.CharField(max_length=services.DESCRIPTION_LIMIT, allow_blank=True)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("state", str, description="open, in_review, decided or undecided"),
+            OpenApiParameter("category", str, enum=DisputeCategory.values),
+            OpenApiParameter("tournament", int),
+            OpenApiParameter("age", str, description="older than: hour, day or week"),
+        ],
+        responses={200: DisputeOutputSerializer(many=True)},
+        operation_id="dispute_list",
+    )
+    def get(self, request: Request) -> Response:
+        viewer = request_user(request)
+        tournament = request.query_params.get("tournament", "")
+        disputes = dispute_queue(
+            viewer=viewer,
+            state=request.query_params.get("state", ""),
+            category=request.query_params.get("category", ""),
+            tournament=int(tournament) if tournament.isdigit() else None,
+            age=request.query_params.get("age", ""),
+        )
+        return Response(
+            [dispute_data(d, viewer=viewer, with_evidence=False) for d in disputes[:500]]
+        )
+
+    @extend_schema(
+        request=DisputeCreateInputSerializer,
+        responses={201: DisputeOutputSerializer},
+        operation_id="dispute_create",
+    )
+    def post(self, request: Request) -> Response:
+        data = self.DisputeCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        viewer = request_user(request)
+        dispute = services.dispute_file(
+            user=viewer,
+            match_id=data.validated_data["match"],
+            category=data.validated_data["category"],
+            description=data.validated_data["description"],
+        )
+        return Response(
+            dispute_data(dispute, viewer=viewer, with_evidence=False),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class DisputeDetailApi(APIView):
+    """One dispute; staff and the tournament's organizer also get the evidence."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: DisputeOutputSerializer}, operation_id="dispute_detail")
+    def get(self, request: Request, dispute_id: int) -> Response:
+        viewer = request_user(request)
+        return Response(
+            dispute_data(_visible(viewer, dispute_id), viewer=viewer, with_evidence=True)
+        )
+
+
+class DisputeAssignApi(APIView):
+    """Staff: take the dispute."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={200: DisputeOutputSerializer}, operation_id="dispute_assign"
+    )
+    def post(self, request: Request, dispute_id: int) -> Response:
+        viewer = request_user(request)
+        _visible(viewer, dispute_id)
+        dispute = services.dispute_assign(dispute_id=dispute_id, staff=viewer)
+        return Response(dispute_data(dispute, viewer=viewer, with_evidence=False))
+
+
+class DisputeAdjustmentInputSerializer(serializers.Serializer):
+    user = serializers.CharField()
+    currency = serializers.CharField(help_text="FUN or REAL")
+    amount_cents = serializers.IntegerField(help_text="Positive into the wallet, negative out.")
+
+
+class DisputeDecideApi(APIView):
+    """Staff: decide the dispute with a reason. ``readjudicate`` takes ``plies`` (3 or 4);
+    ``adjust`` takes ``adjustments``: [{"user", "currency", "amount_cents"}]."""
+
+    permission_classes = [IsAuthenticated]
+
+    class DisputeDecideInputSerializer(serializers.Serializer):
+        decision = serializers.ChoiceField(choices=Decision.values)
+        reason = serializers.CharField(max_length=2000)
+        plies = serializers.IntegerField(required=False, min_value=1, max_value=4)
+        adjustments = DisputeAdjustmentInputSerializer(many=True, required=False)
+
+    @extend_schema(
+        request=DisputeDecideInputSerializer,
+        responses={200: DisputeOutputSerializer},
+        operation_id="dispute_decide",
+    )
+    def post(self, request: Request, dispute_id: int) -> Response:
+        viewer = request_user(request)
+        _visible(viewer, dispute_id)
+        data = self.DisputeDecideInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        dispute = services.dispute_decide(
+            dispute_id=dispute_id,
+            staff=viewer,
+            decision=values["decision"],
+            reason=values["reason"],
+            plies=values.get("plies"),
+            adjustments=adjustments_from(values.get("adjustments", []), staff=viewer),
+        )
+        return Response(dispute_data(dispute, viewer=viewer, with_evidence=False))
+
+
+def adjustments_from(rows: list[dict[str, Any]], *, staff: User) -> list[services.Adjustment]:
+    """Turn ``{"user": username, ...}`` rows into adjustments; unknown names are refused."""
+    if rows and not is_staff(staff):
+        return []
+    names = {row["user"] for row in rows}
+    users = {user.username: user for user in User.objects.filter(username__in=names)}
+    missing = sorted(names - users.keys())
+    if missing:
+        raise DomainError(f"There is no player called {missing[0]}.")
+    return [
+        services.Adjustment(
+            user=users[row["user"]], currency=row["currency"], amount_cents=row["amount_cents"]
+        )
+        for row in rows
+    ]

@@ -152,4 +152,4 @@ def _start_ready(tournament: Tournament) -> list[int]:
 
 
 def _slot_name(row: Pairing) -> str:
-    return f"round {row.round}, position {row.position + 1}"
+    return f"round {row.round + 1}, match {row.position + 1}"

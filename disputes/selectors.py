@@ -327,7 +327,7 @@ def _tournament(match: Match) -> dict[str, Any] | None:
         "name": tournament.name,
         "state": tournament.state,
         "organizer": tournament.organizer.username,
-        "round": pairing.round if pairing else None,
+        "round": pairing.round + 1 if pairing else None,
         "position": pairing.position + 1 if pairing else None,
         "pairing_winner": pairing.winner.username if pairing and pairing.winner else None,
     }

@@ -19,6 +19,7 @@ from disputes import services
 from disputes.api import adjustments_from
 from disputes.models import Decision, Dispute, DisputeCategory, DisputeState
 from disputes.selectors import (
+    CONNECTION_KINDS,
     HANDLE_DISPUTES,
     audit_log,
     can_file,
@@ -138,6 +139,7 @@ def detail(request: HttpRequest, dispute_id: int) -> HttpResponse:
         context["evidence"] = evidence(dispute)
         context["replay"] = [step.to_dict() for step in replay_steps(dispute.match)]
         context["audit"] = audit_log(dispute_id=dispute.pk)
+        context["connection_kinds"] = [kind.value for kind in CONNECTION_KINDS]
     return render(request, "disputes/detail.html", context)
 
 

@@ -1,0 +1,76 @@
+"""Template helpers for dispute pages, and the disputes block of the match page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from accounts.commission import money
+from config.api import request_viewer
+from disputes.models import Decision, DisputeState
+from disputes.selectors import can_file, disputes_about
+from matches.models import Match
+
+register = template.Library()
+
+DECISION_HELP = {
+    Decision.DISMISS: "Nothing was wrong; the result stands.",
+    Decision.UPHOLD: "The player is right; the result stands (a warning, a note).",
+    Decision.OVERTURN: "The match goes to the other player; pot and bracket follow.",
+    Decision.VOID: "The match is cancelled, stakes refunded, a replay ordered.",
+    Decision.READJUDICATE: "GNU Backgammon evaluates again, deeper; a changed result is applied.",
+    Decision.ADJUST: "Money moves between wallets with ledger entries.",
+}
+
+
+@register.simple_tag
+def decision_help(value: str) -> str:
+    return DECISION_HELP.get(Decision(value), "")
+
+
+@register.filter
+def percent(chance: float | None) -> str:
+    return "—" if chance is None else f"{chance * 100:.1f}%"
+
+
+@register.filter
+def clock(milliseconds: int | None) -> str:
+    if milliseconds is None:
+        return "—"
+    seconds = milliseconds // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@register.filter
+def audit_state(state: dict[str, Any]) -> str:
+    """A snapshot of an audit entry in one line: the match, then each balance."""
+    parts = []
+    match = state.get("match")
+    if match:
+        parts.append(f"match {match['status']}, winner {match['winner'] or 'none'}")
+    for key in ("state", "assignee", "category"):
+        if key in state:
+            parts.append(f"{key} {state[key] or 'none'}")
+    for name, balances in state.get("balances", {}).items():
+        shown = ", ".join(f"{money(cents)} {currency}" for currency, cents in balances.items())
+        parts.append(f"{name}: {shown}")
+    return " · ".join(parts) or "—"
+
+
+@register.inclusion_tag("disputes/partials/match_disputes.html", takes_context=True)
+def match_disputes(context: template.Context, match: Match) -> dict[str, Any]:
+    """The match page's disputes: the viewer's, each with its decision, and a link to file."""
+    request = context.get("request")
+    viewer = request_viewer(request) if request is not None else None
+    disputes = disputes_about(match=match, viewer=viewer)
+    allowed = viewer is not None and match.started_at is not None and can_file(viewer, match)
+    return {
+        "match": match,
+        "disputes": disputes,
+        "can_file": allowed,
+        "has_open": any(
+            d.filed_by_id == getattr(viewer, "pk", None) and d.state != DisputeState.DECIDED
+            for d in disputes
+        ),
+    }

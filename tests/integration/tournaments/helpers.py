@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from accounts.models import User
@@ -21,7 +22,11 @@ def organizer(username: str = "orla") -> User:
 def players(count: int, *, prefix: str = "p") -> list[User]:
     """Players rated 1500 upwards, so seeding by rating is known: the last is seed 1."""
     return [
-        UserFactory(username=f"{prefix}{n:02d}", display_name=f"Player {n}", rating=1500.0 + n)
+        UserFactory(
+            username=f"{prefix}{n:02d}",
+            display_name=f"{prefix.capitalize()} {n}",
+            rating=1500.0 + n,
+        )
         for n in range(count)
     ]
 
@@ -65,18 +70,23 @@ def bracket_rows(tournament: Tournament) -> list[Pairing]:
     return list(Pairing.objects.filter(tournament=tournament).order_by("round", "position"))
 
 
+_client_seq = itertools.count(1)
+
+
 def concede(match: Match, loser: User) -> None:
     """``loser`` resigns a single game through the match API and the opponent accepts."""
     winner_id = match.player_1_id if match.player_0_id == loser.pk else match.player_0_id
     winner = User.objects.get(pk=winner_id)
     resigned = api_for(loser).post(
         f"/api/matches/{match.pk}/actions/",
-        {"type": "resign", "resign": "single", "seq": 1},
+        {"type": "resign", "resign": "single", "seq": next(_client_seq)},
         format="json",
     )
     assert resigned.status_code == 200, resigned.json()
     accepted = api_for(winner).post(
-        f"/api/matches/{match.pk}/actions/", {"type": "accept_resign", "seq": 1}, format="json"
+        f"/api/matches/{match.pk}/actions/",
+        {"type": "accept_resign", "seq": next(_client_seq)},
+        format="json",
     )
     assert accepted.status_code == 200, accepted.json()
 

@@ -1,0 +1,153 @@
+"""In a real browser: the tournament pages, the organizer's form, and a bracket that updates
+by itself when a match of the tournament is finished through the API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+import pytest
+from django.db import connection
+
+from accounts.models import User
+from matches.models import Match, MatchStatus
+from tests.browser.base import BrowserTestCase
+from tests.factories import PASSWORD
+from tests.integration.tournaments.helpers import (
+    concede,
+    open_tournament,
+    organizer,
+    players,
+    register_all,
+)
+from tournaments import services
+
+T = TypeVar("T")
+
+
+def off_the_page_loop(work: Callable[[], T]) -> T:
+    """Run ``work`` in another thread: Playwright's loop owns this one, and services publish
+    live events with ``async_to_sync``, which refuses to run beside a running loop."""
+
+    def run() -> T:
+        try:
+            return work()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
+def running_knockout(name: str, count: int, **settings: object) -> int:
+    owner = organizer()
+    tournament = open_tournament(owner, name=name, **settings)
+    register_all(tournament, players(count))
+    services.tournament_start(tournament_id=tournament.pk, user=owner)
+    services.matches_start(tournament_id=tournament.pk)
+    return tournament.pk
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("celery_worker_process")
+class TournamentInTheBrowser(BrowserTestCase):
+    def test_the_bracket_shows_a_winner_without_reloading(self) -> None:
+        # given: a running 4-player knockout, its bracket open in the browser
+        tournament_id = off_the_page_loop(
+            lambda: running_knockout("Thursday Knockout", 4, round_lengths=(3, 5))
+        )
+        page = self.new_page()
+        page.goto(self.url(f"/tournaments/{tournament_id}/bracket/"))
+        page.wait_for_selector("[data-bracket-live][data-live=on]")
+        assert page.locator("[data-testid=slot-0-0][data-status=live]").count() == 1
+        self.screenshot(page, "tournament-bracket-live-before")
+
+        # when: the first semi-final ends through the match API
+        match = Match.objects.filter(tournament_id=tournament_id).order_by("pk").first()
+        assert match is not None
+        loser = User.objects.get(pk=match.player_1_id)
+        winner = User.objects.get(pk=match.player_0_id)
+        for _ in range(3):  # a 3-point match: three single games conceded
+            match.refresh_from_db()
+            if match.status != MatchStatus.PLAYING:
+                break
+            off_the_page_loop(lambda: concede(match, loser))
+
+        # then: the winner appears in the final, without a reload
+        page.wait_for_selector(
+            f"[data-testid=slot-1-0] [data-username={winner.username}]", timeout=20_000
+        )
+        assert (
+            page.locator("[data-testid=slot-0-0] .side-won")
+            .inner_text()
+            .startswith(winner.profile.display_name)
+        )
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+        self.screenshot(page, "tournament-bracket-live-after")
+
+    def test_an_organizer_creates_a_tournament_with_errors_beside_the_fields(self) -> None:
+        off_the_page_loop(organizer)
+        page = self.new_page()
+        self.log_in(page, "orla", PASSWORD)
+        page.goto(self.url("/tournaments/"))
+        page.click("[data-testid=new-tournament]")
+        page.fill("#id_name", "Saturday Sit & Go")
+        page.select_option("#id_format", "sit_and_go")
+        page.fill("#id_round_lengths", "3, five")
+        page.click("text=Create the tournament")
+        page.wait_for_selector(".field-invalid")
+        self.screenshot(page, "tournament-form-errors")
+
+        assert "Write whole numbers of points" in page.inner_text(".field-invalid")
+        page.fill("#id_round_lengths", "3, 5")
+        page.click("text=Create the tournament")
+        page.wait_for_selector(".field-invalid #id_seats")
+        assert "A Sit & Go has 2 to 64 seats." in page.inner_text(".field-invalid")
+        page.fill("#id_seats", "8")
+        page.click("text=Create the tournament")
+        page.wait_for_selector("[data-testid=open]")
+        page.click("[data-testid=open]")
+        page.wait_for_selector("text=Registration is open.")
+        assert page.inner_text("[data-testid=buy-in]").split() == ["10.00", "+", "0.65", "FUN"]
+        assert page.inner_text("[data-testid=seats]") == "0 / 8"
+        self.screenshot(page, "tournament-page-open")
+
+    def test_a_player_registers_and_finds_it_under_my_tournaments(self) -> None:
+        def club() -> None:
+            tournament = open_tournament(organizer(), name="Club Knockout", max_entrants=16)
+            register_all(tournament, players(5, prefix="club"))
+            players(1, prefix="me")
+
+        off_the_page_loop(club)
+        page = self.new_page()
+        self.log_in(page, "me00", PASSWORD)
+
+        page.goto(self.url("/tournaments/"))
+        page.wait_for_selector("[data-testid=tournament-list]")
+        self.screenshot(page, "tournament-lobby")
+        page.click("text=Club Knockout")
+        page.click("[data-testid=register]")
+        page.wait_for_selector("text=You are in. Good luck!")
+        assert page.inner_text("[data-testid=seats]") == "6 / 16"
+        assert page.inner_text("[data-testid=prize-pool]").split() == ["60.00", "FUN"]
+        self.screenshot(page, "tournament-page-registered")
+        page.goto(self.url("/tournaments/mine/"))
+        assert "Club Knockout" in page.inner_text("[data-testid=tournament-list]")
+
+    def test_a_bracket_of_256_players_is_drawn_whole(self) -> None:
+        tournament_id = off_the_page_loop(
+            lambda: running_knockout("Grand Open", 256, buy_in_cents=0, fee_cents=0)
+        )
+        page = self.new_page()
+
+        page.goto(self.url(f"/tournaments/{tournament_id}/bracket/"))
+
+        assert page.locator(".bracket-round").count() == 8
+        assert page.locator(".slot").count() == 255
+        final = page.locator("[data-testid=slot-7-0]").bounding_box()
+        first = page.locator("[data-testid=slot-0-0]").bounding_box()
+        assert final is not None
+        assert first is not None
+        assert final["x"] > first["x"]
+        self.screenshot(page, "tournament-bracket-256")

@@ -35,6 +35,9 @@ RATINGS_PER_PAGE = 25
 
 def home(request: HttpRequest) -> HttpResponse:
     from matches.selectors import live_matches, recent_results  # matches builds on accounts
+    from tournaments.selectors import lobby  # so do tournaments
+
+    viewer = request.user if request.user.is_authenticated else None
 
     return render(
         request,
@@ -43,6 +46,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "top_players": top_rated_players(limit=8),
             "live_matches": live_matches(limit=6),
             "recent_results": recent_results(limit=6),
+            "filling_tournaments": lobby(viewer=viewer, show="open", limit=6),
+            "running_tournaments": lobby(viewer=viewer, show="running", limit=6),
         },
     )
 

@@ -98,6 +98,13 @@ class Command(BaseCommand):
         played = self._rated_results([users[p[0]] for p in DEMO_PLAYERS])
         if played:
             self.stdout.write(f"Demo data: {played} rated results played for the rating charts.")
+        from tournaments.demo import load_demo_tournaments  # tournaments build on accounts
+
+        created_tournaments = load_demo_tournaments(
+            organizer=users[DEMO_ORGANIZER[0]], players=[users[p[0]] for p in DEMO_PLAYERS]
+        )
+        if created_tournaments:
+            self.stdout.write(f"Demo data: {created_tournaments} tournaments, one of them running.")
         self.stdout.write(
             f"Log in as {DEMO_ORGANIZER[0]} (organizer), {DEMO_STAFF[0]} (staff) or any of "
             f"{', '.join(p[0] for p in DEMO_PLAYERS[:4])}, ... (players); "

@@ -33,6 +33,8 @@ ROLE_PERMISSIONS: dict[Role, tuple[str, ...]] = {
         "accounts.view_user",
         "accounts.view_profile",
         "accounts.change_profile",
+        "disputes.view_dispute",
+        "disputes.view_auditentry",
     ),
 }
 

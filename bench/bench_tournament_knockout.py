@@ -1,0 +1,168 @@
+"""Benchmark: a 4,096-player knockout registered, started and its bracket page rendered.
+
+In one process, on PostgreSQL, with Celery tasks run in the process (as ``make run`` does):
+
+* registration: every player buys in through the ledger (buy-in and fee, escrow, seat count);
+* start: the draw, 4,095 pairing rows and the 2,048 first-round matches, each started with its
+  opening roll;
+* the bracket page (``/tournaments/<id>/bracket/``) rendered through Django's test client, for
+  this tournament and for a 16-player one: the number of database queries must be the same.
+
+Each figure is printed with its number of queries, beside the baseline: the pure draw of the
+same field by ``tournaments.formats`` (no database), so the ratio shows what storing it costs.
+
+Run: ``.venv/bin/python bench/bench_tournament_knockout.py [players]`` (PostgreSQL on
+127.0.0.1; the script creates and migrates its own database, crawford_bench_tournament).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DATABASE = "crawford_bench_tournament"
+os.environ.update(
+    DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
+    SECRET_KEY="bench-only",
+    DEBUG="false",
+    CRAWFORD_FUN_GRANT_CENTS="100000",
+)
+os.environ.pop("REDIS_URL", None)  # tasks run in this process, as in the embedded set-up
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+def prepare_database() -> None:
+    for sql in (f"DROP DATABASE IF EXISTS {DATABASE}", f"CREATE DATABASE {DATABASE}"):
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True)
+
+
+def measured(what: Callable[[], Any]) -> tuple[Any, float, int]:
+    """The result, the seconds and the number of database queries of ``what()``.
+
+    Queries are counted by an execute wrapper rather than Django's query log, which keeps
+    only the last 9,000 and would miscount the registration of thousands of players.
+    """
+    from django.db import connection
+
+    count = 0
+
+    def counting(execute: Any, sql: Any, params: Any, many: Any, context: Any) -> Any:
+        nonlocal count
+        count += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(counting):
+        started = time.perf_counter()
+        result = what()
+        seconds = time.perf_counter() - started
+    return result, seconds, count
+
+
+def main(count: int) -> None:
+    prepare_database()
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.test import Client
+
+    from accounts.models import User
+    from accounts.roles import Role
+    from accounts.services import user_create
+    from matches.models import Match
+    from tournaments import services
+    from tournaments.formats.base import Entrant
+    from tournaments.formats.knockout import Knockout, KnockoutOptions
+    from tournaments.services import TournamentSettings
+
+    # Real password hashing is a fifth of a second per user and not what is measured here.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    rng = random.Random(4096)
+    owner = user_create(username="orla", password="bench-only", role=Role.ORGANIZER)
+    print(f"creating {count:,} players ...", flush=True)
+    field = [
+        user_create(username=f"player{n}", password="bench-only", rating=1300 + 700 * rng.random())
+        for n in range(count)
+    ]
+
+    def tournament(size: int, name: str) -> int:
+        created = services.tournament_create(
+            organizer=owner,
+            settings=TournamentSettings(
+                name=name,
+                format="knockout",
+                buy_in_cents=1000,
+                fee_cents=65,
+                round_lengths=(5, 7, 9),
+            ),
+        )
+        services.tournament_open(tournament_id=created.pk, user=owner)
+        return created.pk
+
+    small_id, big_id = tournament(16, "Small"), tournament(count, "Big")
+    for player in field[:16]:
+        services.entry_register(tournament_id=small_id, user=player)
+    services.tournament_start(tournament_id=small_id, user=owner)
+
+    def register() -> None:
+        for player in field:
+            services.entry_register(tournament_id=big_id, user=player)
+
+    _, register_s, register_q = measured(register)
+
+    def start() -> None:
+        services.tournament_start(tournament_id=big_id, user=owner)
+
+    _, start_s, start_q = measured(start)
+    first_round = Match.objects.filter(tournament_id=big_id).count()
+
+    entrants = [
+        Entrant(user.pk, rating=user.profile.rating)
+        for user in User.objects.filter(pk__in=[p.pk for p in field]).select_related("profile")
+    ]
+    knockout = Knockout(KnockoutOptions((5, 7, 9)))
+    _, draw_s, _ = measured(lambda: knockout.initial_draw(entrants, random.Random(1)))
+
+    client = Client(HTTP_HOST="localhost")
+
+    def page(tournament_id: int) -> int:
+        response = client.get(f"/tournaments/{tournament_id}/bracket/")
+        assert response.status_code == 200, response.status_code
+        return len(response.content)
+
+    page(big_id)  # warm the template cache
+    small_bytes, small_s, small_q = measured(lambda: page(small_id))
+    big_bytes, big_s, big_q = measured(lambda: page(big_id))
+
+    print(f"\n{count:,}-player knockout on PostgreSQL, tasks in process")
+    print(
+        f"  register {count:,} players (ledger)   {register_s:8.2f} s  {register_q:8,} queries"
+        f"  ({register_s / count * 1000:.2f} ms a player)"
+    )
+    print(
+        f"  start: draw + {first_round:,} matches      {start_s:8.2f} s  {start_q:8,} queries"
+        f"  ({start_s / draw_s:,.0f} x the pure draw)"
+    )
+    print(f"  baseline: the pure draw             {draw_s:8.3f} s         0 queries")
+    print(
+        f"  bracket page, {count:,} players        {big_s:8.2f} s  {big_q:8,} queries"
+        f"  ({big_bytes / 1e6:.1f} MB of HTML)"
+    )
+    print(
+        f"  bracket page, 16 players            {small_s:8.3f} s  {small_q:8,} queries"
+        f"  ({small_bytes / 1e3:.0f} kB)"
+    )
+    print(f"  same number of queries at both sizes: {'yes' if big_q == small_q else 'NO'}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 4096)

@@ -49,7 +49,10 @@ def _celery(redis_state: str) -> str:
     if redis_state != "ok":
         return "down: broker unreachable"
     try:
-        replies = celery_app.control.ping(timeout=TIMEOUT_SECONDS)
+        # A connection of its own, closed at once: the pool's would be left waiting on
+        # the reply queue, which a process forked later would inherit.
+        with celery_app.connection_for_read() as connection:
+            replies = celery_app.control.ping(timeout=TIMEOUT_SECONDS, connection=connection)
     except Exception as exc:
         return f"down: {exc.__class__.__name__}"
     return "ok" if replies else "down: no worker answered"

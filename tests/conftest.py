@@ -68,6 +68,13 @@ def other_processes_leave_the_test_database(
         )
 
 
+def _worker_answers() -> bool:
+    """Ping on a connection of its own, closed at once: one left in the pool waiting on
+    the reply queue hangs a live server forked later, when kombu closes it there."""
+    with celery_app.connection_for_read() as connection:
+        return bool(celery_app.control.ping(timeout=0.5, connection=connection))
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(other_processes_leave_the_test_database: None) -> Iterator[None]:
     """A real Celery worker process on Redis, using the test database, for the session."""
@@ -102,7 +109,7 @@ def celery_worker_process(other_processes_leave_the_test_database: None) -> Iter
     )
     try:
         deadline = time.monotonic() + 60
-        while not celery_app.control.ping(timeout=0.5):
+        while not _worker_answers():
             if worker.poll() is not None:
                 raise RuntimeError(f"the Celery worker exited with code {worker.returncode}")
             if time.monotonic() > deadline:

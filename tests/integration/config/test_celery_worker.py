@@ -16,7 +16,8 @@ def test_a_real_worker_answers_the_ping_task() -> None:
 
 @pytest.mark.usefixtures("celery_worker_process")
 def test_the_worker_consumes_both_queues() -> None:
-    queues = app.control.inspect(timeout=5).active_queues() or {}
+    with app.connection_for_read() as connection:
+        queues = app.control.inspect(timeout=5, connection=connection).active_queues() or {}
     names = {queue["name"] for worker_queues in queues.values() for queue in worker_queues}
 
     assert {"default", "analysis"} <= names

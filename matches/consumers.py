@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from config.errors import DomainError
 from matches import chat, services
 from matches.events import match_group
-from matches.selectors import match_snapshot, visible_matches
+from matches.selectors import BROADCAST_WATCHER, match_snapshot, visible_matches
 
 NOT_FOUND = 4404
 ACTION_TYPES = {
@@ -35,6 +35,7 @@ ACTION_TYPES = {
 class MatchConsumer(AsyncJsonWebsocketConsumer):
     match_id: int
     group: str
+    seat: int | None = None
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -70,7 +71,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "message": f"Unknown message type {kind!r}"})
 
     async def match_changed(self, event: dict[str, Any]) -> None:
-        await self._send_state()
+        key = str(self.seat) if self.seat is not None else BROADCAST_WATCHER
+        snapshot = event.get("snapshots", {}).get(key)
+        if snapshot is None:
+            await self._send_state()
+        else:
+            await self.send_json({"type": "state", "state": snapshot})
 
     async def match_chat(self, event: dict[str, Any]) -> None:
         message = event["message"]
@@ -125,7 +131,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _can_watch(self) -> bool:
-        return visible_matches(user=self.viewer).filter(pk=self.match_id).exists()
+        match = visible_matches(user=self.viewer).filter(pk=self.match_id).first()
+        self.seat = match.seat_of(self.viewer) if match is not None else None
+        return match is not None
 
     def _snapshot(self) -> dict[str, Any]:
         match = visible_matches(user=self.viewer).get(pk=self.match_id)

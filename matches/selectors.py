@@ -59,6 +59,57 @@ def recent_results(*, limit: int = 10) -> QuerySet[Match]:
 def match_snapshot(match: Match, *, viewer: User | None) -> dict[str, Any]:
     """Everything a board needs, from ``viewer``'s side; legal plays only for the mover."""
     seat = match.seat_of(viewer) if viewer is not None else None
+    loaded = _SnapshotParts.load(match, last_seqs=seat is not None, viewer=viewer)
+    return _render(match, loaded, seat)
+
+
+BROADCAST_WATCHER = "watcher"
+
+
+def broadcast_snapshots(match_id_: int) -> dict[str, dict[str, Any]]:
+    """The snapshot of each seat and of a watcher, from one read of the match.
+
+    Sent inside the channel-layer event when a match changes, so that each connection
+    forwards its own viewer's snapshot instead of reading the database again; keyed by
+    ``"0"``, ``"1"`` and ``BROADCAST_WATCHER`` (anyone who is not playing).
+    """
+    match = Match.objects.select_related("player_0__profile", "player_1__profile").get(
+        pk=match_id_
+    )
+    loaded = _SnapshotParts.load(match, last_seqs=True, viewer=None)
+    snapshots = {str(seat): _render(match, loaded, seat) for seat in (0, 1)}
+    snapshots[BROADCAST_WATCHER] = _render(match, loaded, None)
+    return snapshots
+
+
+class _SnapshotParts:
+    """What a snapshot reads from the database besides the match: read once per change."""
+
+    def __init__(
+        self,
+        game: Game | None,
+        rating_changes: list[dict[str, Any]] | None,
+        last_seqs: dict[int, int],
+    ) -> None:
+        self.game = game
+        self.rating_changes = rating_changes
+        self.last_seqs = last_seqs
+
+    @classmethod
+    def load(cls, match: Match, *, last_seqs: bool, viewer: User | None) -> _SnapshotParts:
+        started = match.status not in (
+            MatchStatus.INVITED,
+            MatchStatus.DECLINED,
+            MatchStatus.CANCELLED,
+        )
+        return cls(
+            game=current_game(match) if started else None,
+            rating_changes=_rating_changes(match),
+            last_seqs=_last_client_seqs(match, viewer) if last_seqs else {},
+        )
+
+
+def _render(match: Match, loaded: _SnapshotParts, seat: int | None) -> dict[str, Any]:
     players = [match.player_0, match.player_1]
     snapshot: dict[str, Any] = {
         "id": match.pk,
@@ -85,8 +136,10 @@ def match_snapshot(match: Match, *, viewer: User | None) -> dict[str, Any]:
         "post_crawford": False,
         "winner": players[match.winner_seat].username if match.winner_seat is not None else None,
         "winner_seat": match.winner_seat,
-        "your_last_seq": _last_client_seq(match, viewer) if seat is not None else None,
-        "rating_changes": _rating_changes(match),
+        "your_last_seq": (
+            loaded.last_seqs.get(players[seat].pk) if seat is not None else None
+        ),
+        "rating_changes": loaded.rating_changes,
         "finish_reason": match.finish_reason or None,
         "dice_check": {
             "commitment": match.dice_commitment or None,
@@ -110,9 +163,9 @@ def match_snapshot(match: Match, *, viewer: User | None) -> dict[str, Any]:
         "last_seq": match.last_seq,
         "game": None,
     }
-    if match.status in (MatchStatus.INVITED, MatchStatus.DECLINED, MatchStatus.CANCELLED):
+    game = loaded.game
+    if game is None:
         return snapshot
-    game = current_game(match)
     state = game_state(game)
     snapshot["crawford"] = game.crawford
     snapshot["post_crawford"] = match.crawford_played and not game.crawford and not match.is_money
@@ -187,14 +240,14 @@ def _game_snapshot(
     }
 
 
-def _last_client_seq(match: Match, viewer: User | None) -> int | None:
-    """The highest action number this player has used, so a client can continue after it."""
-    if viewer is None:
-        return None
-    found = Action.objects.filter(match=match, actor=viewer, client_seq__isnull=False).aggregate(
-        Max("client_seq")
-    )
-    return found["client_seq__max"]
+def _last_client_seqs(match: Match, viewer: User | None) -> dict[int, int]:
+    """The highest action number each player (or only ``viewer``) has used, by user id,
+    so a client can continue after it."""
+    actions = Action.objects.filter(match=match, client_seq__isnull=False)
+    if viewer is not None:
+        actions = actions.filter(actor=viewer)
+    found = actions.values("actor_id").annotate(last=Max("client_seq")).order_by()
+    return {row["actor_id"]: row["last"] for row in found}
 
 
 def _rating_changes(match: Match) -> list[dict[str, Any]] | None:

@@ -164,3 +164,41 @@ async def test_chat_reaches_the_other_player_but_not_spectators() -> None:
     assert all(frame["type"] != "chat" for frame in frames)
     for socket in (a, b, watcher):
         await socket.disconnect()
+
+
+async def test_each_connection_is_pushed_its_own_viewers_snapshot() -> None:
+    from matches.models import Match
+    from matches.selectors import match_snapshot
+
+    alice = await sync_to_async(UserFactory)(username="alice")
+    bruno = await sync_to_async(UserFactory)(username="bruno")
+    wendy = await sync_to_async(UserFactory)(username="wendy")
+    viewers = {"alice": alice, "bruno": bruno, "wendy": wendy, "anonymous": None}
+    match_id = await sync_to_async(start_match)(alice, bruno, length=3)
+    sockets = {who: await _connect(match_id, user) for who, user in viewers.items()}
+    first = {who: (await _next(socket, "state"))["state"] for who, socket in sockets.items()}
+    mover = first["alice"]["game"]["turn"]
+    play = quick_play(first[mover]["game"]["legal_plays"])
+    await sockets[mover].send_json_to({"type": "play", "seq": 1, "play": play})
+    assert (await _next(sockets[mover], "ack"))["applied"]
+    roller = "bruno" if mover == "alice" else "alice"
+    await sockets[roller].send_json_to({"type": "roll", "seq": 1})
+    assert (await _next(sockets[roller], "ack"))["applied"]
+
+    def own_snapshot(user: Any) -> dict[str, Any]:
+        match = Match.objects.select_related("player_0__profile", "player_1__profile")
+        return match_snapshot(match.get(pk=match_id), viewer=user)
+
+    own = {who: await sync_to_async(own_snapshot)(user) for who, user in viewers.items()}
+    pushed = {who: await _latest_state(sockets[who], own[who]["last_seq"]) for who in viewers}
+    for socket in sockets.values():
+        await socket.disconnect()
+    for who in viewers:
+        for snapshot in (own[who], pushed[who]):
+            snapshot["clock"].pop("server_now")
+        assert pushed[who] == own[who], who
+    assert pushed[roller]["game"]["legal_plays"]
+    assert pushed[roller]["your_last_seq"] == 1
+    for who in (mover, "wendy", "anonymous"):
+        assert pushed[who]["game"]["legal_plays"] == [], who
+    assert pushed["wendy"]["your_last_seq"] is None

@@ -73,9 +73,7 @@ def broadcast_snapshots(match_id_: int) -> dict[str, dict[str, Any]]:
     forwards its own viewer's snapshot instead of reading the database again; keyed by
     ``"0"``, ``"1"`` and ``BROADCAST_WATCHER`` (anyone who is not playing).
     """
-    match = Match.objects.select_related("player_0__profile", "player_1__profile").get(
-        pk=match_id_
-    )
+    match = Match.objects.select_related("player_0__profile", "player_1__profile").get(pk=match_id_)
     loaded = _SnapshotParts.load(match, last_seqs=True, viewer=None)
     snapshots = {str(seat): _render(match, loaded, seat) for seat in (0, 1)}
     snapshots[BROADCAST_WATCHER] = _render(match, loaded, None)
@@ -136,9 +134,7 @@ def _render(match: Match, loaded: _SnapshotParts, seat: int | None) -> dict[str,
         "post_crawford": False,
         "winner": players[match.winner_seat].username if match.winner_seat is not None else None,
         "winner_seat": match.winner_seat,
-        "your_last_seq": (
-            loaded.last_seqs.get(players[seat].pk) if seat is not None else None
-        ),
+        "your_last_seq": (loaded.last_seqs.get(players[seat].pk) if seat is not None else None),
         "rating_changes": loaded.rating_changes,
         "finish_reason": match.finish_reason or None,
         "dice_check": {

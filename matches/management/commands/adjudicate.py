@@ -1,5 +1,6 @@
 """python manage.py adjudicate <GNUBG-ID> [--stake-cents N | --pot-cents N] [--plies 2]
-[--jacoby] [--beavers] --json: how GNU Backgammon would settle a position."""
+[--jacoby] [--beavers] [--rollout TRIALS [--rollout-plies P] [--seed S]] --json: how GNU
+Backgammon would settle a position, and optionally its rollout beside the evaluation."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from analysis.cli import adjudicate_report
 from analysis.engine import ALLOWED_PLIES, InvalidPositionError
+from analysis.rollout import ROLLOUT_PLIES, RolloutSettings, rollout
 from matches.engine import engine
 
 
@@ -28,6 +30,11 @@ class Command(BaseCommand):
             "--jacoby", action="store_true", help="money play under the Jacoby rule"
         )
         parser.add_argument("--beavers", action="store_true", help="money play with beavers")
+        parser.add_argument(
+            "--rollout", type=int, metavar="TRIALS", help="also roll the position out"
+        )
+        parser.add_argument("--rollout-plies", type=int, default=0, choices=ROLLOUT_PLIES)
+        parser.add_argument("--seed", type=int, default=1, help="the rollout's dice seed")
         parser.add_argument("--json", action="store_true", help="one line of JSON for programs")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -41,6 +48,11 @@ class Command(BaseCommand):
                 beavers=options["beavers"],
                 engine=engine(),
             )
+            if options["rollout"] is not None:
+                settings = RolloutSettings(
+                    trials=options["rollout"], plies=options["rollout_plies"], seed=options["seed"]
+                )
+                report["rollout"] = rollout(options["gnubg_id"], settings).to_dict()
         except (InvalidPositionError, ValueError) as error:
             raise CommandError(str(error)) from error
         self.stdout.write(json.dumps(report, indent=2 if not options["json"] else None))

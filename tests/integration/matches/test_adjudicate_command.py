@@ -39,3 +39,18 @@ def test_a_match_for_a_pot_splits_it_by_match_winning_chances() -> None:
 def test_a_bad_id_is_refused_with_a_message() -> None:
     with pytest.raises(CommandError):
         _run("not-an-id")
+
+
+def test_a_rollout_can_be_asked_for_beside_the_evaluation() -> None:
+    report = _run("4HPwATDgc/ABMA:cAkAAAAAAAAA", "--rollout", "36", "--seed", "3")
+
+    rolled = report["rollout"]
+    assert isinstance(rolled, dict)
+    assert rolled["trials"] == 36
+    assert rolled["settings"] == {"trials": 36, "plies": 0, "seed": 3}
+    assert abs(rolled["win"] - report["players"][0]["win"]) < 0.05
+
+
+def test_a_rollout_of_no_games_is_refused_with_a_message() -> None:
+    with pytest.raises(CommandError, match="trials must be 1 to"):
+        _run("4HPwATDgc/ABMA:cAkAAAAAAAAA", "--rollout", "0")

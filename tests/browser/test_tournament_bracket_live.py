@@ -134,6 +134,11 @@ class TournamentInTheBrowser(BrowserTestCase):
         self.screenshot(page, "tournament-page-registered")
         page.goto(self.url("/tournaments/mine/"))
         assert "Club Knockout" in page.inner_text("[data-testid=tournament-list]")
+        page.goto(self.url("/"))
+        filling = page.locator("[data-testid=home-filling-tournaments]")
+        assert "Club Knockout" in filling.inner_text()
+        assert filling.locator("[data-testid=seats]").inner_text() == "6 / 16"
+        self.screenshot(page, "home-tournaments-filling")
 
     def test_a_bracket_of_256_players_is_drawn_whole(self) -> None:
         tournament_id = off_the_page_loop(

@@ -7,14 +7,17 @@ event loop that breaks later ``asyncio.run()`` calls in the same process.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from asgiref.sync import SyncToAsync
 from channels.layers import channel_layers
 from channels.testing import ChannelsLiveServerTestCase
 from daphne.testing import DaphneProcess
+from django.db import connections
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -31,6 +34,26 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(
     os.environ.get("CRAWFORD_SCREENSHOTS", Path(__file__).resolve().parents[2] / "test-artifacts")
 )
+
+
+T = TypeVar("T")
+
+
+def beside_the_browser(work: Callable[[], T]) -> T:
+    """Run service code in a thread of its own and return its result.
+
+    Playwright's sync API keeps an event loop running in the test's thread, and services
+    publish live events through ``async_to_sync``, which refuses to run in such a thread.
+    """
+
+    def run() -> T:
+        try:
+            return work()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
 
 
 class ForkedDaphneProcess(DaphneProcess):

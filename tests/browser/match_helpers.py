@@ -8,16 +8,12 @@ After every action each page at the table must show the new position without rel
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from tests.integration.matches.helpers import quick_play
-
-T = TypeVar("T")
 
 FETCH_STATE = """async (path) => {
     const response = await fetch(path, {
@@ -39,23 +35,6 @@ BOARD_ON_SCREEN = """() => {
 
 SHOWS_POSITION = """(id) => document.querySelector('[data-testid="gnubg-id"]').textContent === id"""
 MOVED_ON_FROM = """(id) => document.querySelector('[data-testid="gnubg-id"]').textContent !== id"""
-
-
-def beside_the_browser(work: Callable[[], T]) -> T:
-    """Run service code in a thread of its own and return its result.
-
-    Playwright's sync API keeps an event loop running in the test's thread, and services
-    publish live events through ``async_to_sync``, which refuses to run in such a thread.
-    """
-
-    def run() -> T:
-        try:
-            return work()
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run).result()
 
 
 def fetch_state(page: Page, match_id: int) -> dict[str, Any]:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from django.db import connections
 from playwright.sync_api import expect
 
 from accounts import ledger
 from matches.models import Match
-from tests.browser.base import BrowserTestCase
+from tests.browser.base import BrowserTestCase, beside_the_browser
 from tests.factories import PASSWORD, UserFactory
 from tests.integration.disputes.helpers import staff
 from tests.integration.matches.helpers import Bot, start_match
@@ -19,19 +16,14 @@ STAKE = 500
 
 
 def _played_out(alice: object, bruno: object) -> int:
-    """A staked 1-point match played to the end, in a thread beside the browser's event loop
-    (services publish live events with ``async_to_sync``, which refuses to run inside one)."""
+    """A staked 1-point match played to the end."""
 
     def play() -> int:
-        try:
-            match_id = start_match(alice, bruno, length=1, stake_cents=STAKE)  # type: ignore[arg-type]
-            Bot({"alice": alice, "bruno": bruno}).play_out(match_id)  # type: ignore[dict-item]
-            return match_id
-        finally:
-            connections.close_all()
+        match_id = start_match(alice, bruno, length=1, stake_cents=STAKE)  # type: ignore[arg-type]
+        Bot({"alice": alice, "bruno": bruno}).play_out(match_id)  # type: ignore[dict-item]
+        return match_id
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(play).result()
+    return beside_the_browser(play)
 
 
 @pytest.mark.browser

@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.base import BrowserTestCase
+from tests.browser.base import BrowserTestCase, beside_the_browser
 from tests.browser.match_helpers import (
     LiveTable,
-    beside_the_browser,
     mark_loaded,
     was_not_reloaded,
 )

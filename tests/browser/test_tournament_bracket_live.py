@@ -3,16 +3,11 @@ by itself when a match of the tournament is finished through the API."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
-
 import pytest
-from django.db import connection
 
 from accounts.models import User
 from matches.models import Match, MatchStatus
-from tests.browser.base import BrowserTestCase
+from tests.browser.base import BrowserTestCase, beside_the_browser
 from tests.factories import PASSWORD
 from tests.integration.tournaments.helpers import (
     concede,
@@ -22,22 +17,6 @@ from tests.integration.tournaments.helpers import (
     register_all,
 )
 from tournaments import services
-
-T = TypeVar("T")
-
-
-def off_the_page_loop(work: Callable[[], T]) -> T:
-    """Run ``work`` in another thread: Playwright's loop owns this one, and services publish
-    live events with ``async_to_sync``, which refuses to run beside a running loop."""
-
-    def run() -> T:
-        try:
-            return work()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run).result()
 
 
 def running_knockout(name: str, count: int, **settings: object) -> int:
@@ -54,7 +33,7 @@ def running_knockout(name: str, count: int, **settings: object) -> int:
 class TournamentInTheBrowser(BrowserTestCase):
     def test_the_bracket_shows_a_winner_without_reloading(self) -> None:
         # given: a running 4-player knockout, its bracket open in the browser
-        tournament_id = off_the_page_loop(
+        tournament_id = beside_the_browser(
             lambda: running_knockout("Thursday Knockout", 4, round_lengths=(3, 5))
         )
         page = self.new_page()
@@ -72,7 +51,7 @@ class TournamentInTheBrowser(BrowserTestCase):
             match.refresh_from_db()
             if match.status != MatchStatus.PLAYING:
                 break
-            off_the_page_loop(lambda: concede(match, loser))
+            beside_the_browser(lambda: concede(match, loser))
 
         # then: the winner appears in the final, without a reload
         page.wait_for_selector(
@@ -87,7 +66,7 @@ class TournamentInTheBrowser(BrowserTestCase):
         self.screenshot(page, "tournament-bracket-live-after")
 
     def test_an_organizer_creates_a_tournament_with_errors_beside_the_fields(self) -> None:
-        off_the_page_loop(organizer)
+        beside_the_browser(organizer)
         page = self.new_page()
         self.log_in(page, "orla", PASSWORD)
         page.goto(self.url("/tournaments/"))
@@ -119,7 +98,7 @@ class TournamentInTheBrowser(BrowserTestCase):
             register_all(tournament, players(5, prefix="club"))
             players(1, prefix="me")
 
-        off_the_page_loop(club)
+        beside_the_browser(club)
         page = self.new_page()
         self.log_in(page, "me00", PASSWORD)
 
@@ -141,7 +120,7 @@ class TournamentInTheBrowser(BrowserTestCase):
         self.screenshot(page, "home-tournaments-filling")
 
     def test_a_bracket_of_256_players_is_drawn_whole(self) -> None:
-        tournament_id = off_the_page_loop(
+        tournament_id = beside_the_browser(
             lambda: running_knockout("Grand Open", 256, buy_in_cents=0, fee_cents=0)
         )
         page = self.new_page()

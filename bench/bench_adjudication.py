@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+
+from benchdb import fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -33,20 +34,8 @@ os.environ.pop("REDIS_URL", None)  # tasks run in this process, as on one analys
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
-def prepare_database() -> None:
-    subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"DROP DATABASE IF EXISTS {DATABASE}"],
-        check=True,
-    )
-    subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {DATABASE}"],
-        check=True,
-    )
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True)
-
-
 def main(count: int) -> None:
-    prepare_database()
+    fresh_database(DATABASE)
     import django
 
     django.setup()

@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchdb import drop_database, fresh_database
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
@@ -71,27 +73,6 @@ os.environ.update(BENCH_ENV)
 
 
 # ---------------------------------------------------------------- set-up
-
-
-def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {BENCH_DB}")
-    subprocess.run(
-        [str(VENV_BIN / "python"), "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=ROOT,
-        env={**os.environ, **BENCH_ENV},
-        check=True,
-    )
-
-
-def drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
 
 
 def flush_redis() -> None:
@@ -757,7 +738,7 @@ def main() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
 
     began = time.perf_counter()
-    recreate_database()
+    fresh_database(BENCH_DB)
     flush_redis()
     import django
 
@@ -785,7 +766,7 @@ def main() -> None:
         connection.close()
         flush_redis()
         if not args.keep_db:
-            drop_database()
+            drop_database(BENCH_DB)
 
 
 if __name__ == "__main__":

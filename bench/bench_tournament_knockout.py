@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from benchdb import fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -37,12 +38,6 @@ os.environ.update(
 )
 os.environ.pop("REDIS_URL", None)  # tasks run in this process, as in the embedded set-up
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-
-
-def prepare_database() -> None:
-    for sql in (f"DROP DATABASE IF EXISTS {DATABASE}", f"CREATE DATABASE {DATABASE}"):
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True)
 
 
 def measured(what: Callable[[], Any]) -> tuple[Any, float, int]:
@@ -68,7 +63,7 @@ def measured(what: Callable[[], Any]) -> tuple[Any, float, int]:
 
 
 def main(count: int) -> None:
-    prepare_database()
+    fresh_database(DATABASE)
     import django
 
     django.setup()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Max, Q, QuerySet
@@ -59,8 +60,7 @@ def recent_results(*, limit: int = 10) -> QuerySet[Match]:
 def match_snapshot(match: Match, *, viewer: User | None) -> dict[str, Any]:
     """Everything a board needs, from ``viewer``'s side; legal plays only for the mover."""
     seat = match.seat_of(viewer) if viewer is not None else None
-    loaded = _SnapshotParts.load(match, last_seqs=seat is not None, viewer=viewer)
-    return _render(match, loaded, seat)
+    return _render(match, _SnapshotParts.load(match, with_last_seqs=seat is not None), seat)
 
 
 BROADCAST_WATCHER = "watcher"
@@ -73,41 +73,32 @@ def broadcast_snapshots(match_id_: int) -> dict[str, dict[str, Any]]:
     forwards its own viewer's snapshot instead of reading the database again; keyed by
     ``"0"``, ``"1"`` and ``BROADCAST_WATCHER`` (anyone who is not playing).
     """
-    match = Match.objects.select_related("player_0__profile", "player_1__profile").get(pk=match_id_)
-    loaded = _SnapshotParts.load(match, last_seqs=True, viewer=None)
-    snapshots = {str(seat): _render(match, loaded, seat) for seat in (0, 1)}
-    snapshots[BROADCAST_WATCHER] = _render(match, loaded, None)
+    match = match_for_viewer(match_id_=match_id_)
+    parts = _SnapshotParts.load(match, with_last_seqs=True)
+    snapshots = {str(seat): _render(match, parts, seat) for seat in (0, 1)}
+    snapshots[BROADCAST_WATCHER] = _render(match, parts, None)
     return snapshots
 
 
+@dataclass(frozen=True)
 class _SnapshotParts:
     """What a snapshot reads from the database besides the match: read once per change."""
 
-    def __init__(
-        self,
-        game: Game | None,
-        rating_changes: list[dict[str, Any]] | None,
-        last_seqs: dict[int, int],
-    ) -> None:
-        self.game = game
-        self.rating_changes = rating_changes
-        self.last_seqs = last_seqs
+    game: Game | None
+    rating_changes: list[dict[str, Any]] | None
+    last_seqs: dict[int, int]  # each player's highest client seq, by user id
 
     @classmethod
-    def load(cls, match: Match, *, last_seqs: bool, viewer: User | None) -> _SnapshotParts:
-        started = match.status not in (
-            MatchStatus.INVITED,
-            MatchStatus.DECLINED,
-            MatchStatus.CANCELLED,
-        )
+    def load(cls, match: Match, *, with_last_seqs: bool) -> _SnapshotParts:
+        not_started = (MatchStatus.INVITED, MatchStatus.DECLINED, MatchStatus.CANCELLED)
         return cls(
-            game=current_game(match) if started else None,
+            game=None if match.status in not_started else current_game(match),
             rating_changes=_rating_changes(match),
-            last_seqs=_last_client_seqs(match, viewer) if last_seqs else {},
+            last_seqs=_last_client_seqs(match) if with_last_seqs else {},
         )
 
 
-def _render(match: Match, loaded: _SnapshotParts, seat: int | None) -> dict[str, Any]:
+def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, Any]:
     players = [match.player_0, match.player_1]
     snapshot: dict[str, Any] = {
         "id": match.pk,
@@ -134,8 +125,8 @@ def _render(match: Match, loaded: _SnapshotParts, seat: int | None) -> dict[str,
         "post_crawford": False,
         "winner": players[match.winner_seat].username if match.winner_seat is not None else None,
         "winner_seat": match.winner_seat,
-        "your_last_seq": (loaded.last_seqs.get(players[seat].pk) if seat is not None else None),
-        "rating_changes": loaded.rating_changes,
+        "your_last_seq": (parts.last_seqs.get(players[seat].pk) if seat is not None else None),
+        "rating_changes": parts.rating_changes,
         "finish_reason": match.finish_reason or None,
         "dice_check": {
             "commitment": match.dice_commitment or None,
@@ -159,7 +150,7 @@ def _render(match: Match, loaded: _SnapshotParts, seat: int | None) -> dict[str,
         "last_seq": match.last_seq,
         "game": None,
     }
-    game = loaded.game
+    game = parts.game
     if game is None:
         return snapshot
     state = game_state(game)
@@ -236,13 +227,15 @@ def _game_snapshot(
     }
 
 
-def _last_client_seqs(match: Match, viewer: User | None) -> dict[int, int]:
-    """The highest action number each player (or only ``viewer``) has used, by user id,
-    so a client can continue after it."""
-    actions = Action.objects.filter(match=match, client_seq__isnull=False)
-    if viewer is not None:
-        actions = actions.filter(actor=viewer)
-    found = actions.values("actor_id").annotate(last=Max("client_seq")).order_by()
+def _last_client_seqs(match: Match) -> dict[int, int]:
+    """The highest action number each player has used, by user id, so a client can
+    continue after it."""
+    found = (
+        Action.objects.filter(match=match, client_seq__isnull=False)
+        .values("actor_id")
+        .annotate(last=Max("client_seq"))
+        .order_by()
+    )
     return {row["actor_id"]: row["last"] for row in found}
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from analysis.cli import adjudicate_report
-from analysis.engine import ALLOWED_PLIES, InvalidPositionError
+from analysis.engine import ALLOWED_PLIES, EngineError, InvalidPositionError
 from analysis.rollout import ROLLOUT_PLIES, RolloutSettings, rollout
 from matches.engine import engine
 
@@ -53,6 +53,6 @@ class Command(BaseCommand):
                     trials=options["rollout"], plies=options["rollout_plies"], seed=options["seed"]
                 )
                 report["rollout"] = rollout(options["gnubg_id"], settings).to_dict()
-        except (InvalidPositionError, ValueError) as error:
+        except (InvalidPositionError, ValueError, EngineError) as error:
             raise CommandError(str(error)) from error
         self.stdout.write(json.dumps(report, indent=2 if not options["json"] else None))

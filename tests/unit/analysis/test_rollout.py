@@ -52,6 +52,11 @@ def test_bad_settings_and_ids_are_refused_before_the_program_starts() -> None:
         RolloutSettings(plies=3)
 
 
+def test_a_missing_program_is_named_with_how_to_install_it() -> None:
+    with pytest.raises(EngineError, match="apt-get install gnubg"):
+        rollout(OPENING_TO_ROLL, executable="/nonexistent/gnubg")
+
+
 def test_output_without_a_finished_rollout_is_an_engine_error() -> None:
     with pytest.raises(EngineError, match="did not finish the rollout"):
         parse_rollout_output(

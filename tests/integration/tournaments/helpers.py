@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from accounts.models import User
@@ -70,25 +69,20 @@ def bracket_rows(tournament: Tournament) -> list[Pairing]:
     return list(Pairing.objects.filter(tournament=tournament).order_by("round", "position"))
 
 
-_client_seq = itertools.count(1)
-
-
 def concede(match: Match, loser: User) -> None:
     """``loser`` resigns a single game through the match API and the opponent accepts."""
     winner_id = match.player_1_id if match.player_0_id == loser.pk else match.player_0_id
-    winner = User.objects.get(pk=winner_id)
-    resigned = api_for(loser).post(
-        f"/api/matches/{match.pk}/actions/",
-        {"type": "resign", "resign": "single", "seq": next(_client_seq)},
-        format="json",
-    )
-    assert resigned.status_code == 200, resigned.json()
-    accepted = api_for(winner).post(
-        f"/api/matches/{match.pk}/actions/",
-        {"type": "accept_resign", "seq": next(_client_seq)},
-        format="json",
-    )
-    assert accepted.status_code == 200, accepted.json()
+    for user, body in (
+        (loser, {"type": "resign", "resign": "single"}),
+        (User.objects.get(pk=winner_id), {"type": "accept_resign"}),
+    ):
+        client = api_for(user)
+        state = client.get(f"/api/matches/{match.pk}/").json()
+        seq = (state["your_last_seq"] or 0) + 1
+        answer = client.post(
+            f"/api/matches/{match.pk}/actions/", {**body, "seq": seq}, format="json"
+        )
+        assert answer.status_code == 200, answer.json()
 
 
 def concede_round(tournament: Tournament) -> int:

@@ -13,17 +13,23 @@ run:
 	@echo
 	@echo "Crawford is serving at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	@echo
-	@DEBUG=true $(VENV)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	@DEBUG=true $(VENV)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
 
+# Each run claims a Redis database and a test database of its own (scripts/test_slot.py).
 test:
 	@scripts/setup.sh test
-	$(VENV)/pytest $(PYTEST_ARGS)
+	@eval "$$($(VENV)/python scripts/test_slot.py claim)" && \
+	  trap '$(VENV)/python scripts/test_slot.py release "$$CRAWFORD_TEST_SLOT"' EXIT && \
+	  echo "Test run in slot $$CRAWFORD_TEST_SLOT: $$REDIS_URL, $$CRAWFORD_TEST_DATABASE" && \
+	  $(VENV)/pytest $(PYTEST_ARGS)
 
 lint:
 	@scripts/setup.sh venv
 	$(VENV)/ruff check .
 	$(VENV)/ruff format --check .
 	DEBUG=true $(VENV)/mypy .
+	DEBUG=true $(VENV)/lint-imports
+	$(VENV)/python scripts/module_sizes.py
 
 format:
 	$(VENV)/ruff check --fix .

@@ -1,5 +1,8 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminPasswordChangeForm
 from django.http import HttpRequest
 
 from accounts.models import (
@@ -11,6 +14,7 @@ from accounts.models import (
     User,
     WalletAdjustment,
 )
+from accounts.services import password_change
 
 
 class ProfileInline(admin.StackedInline):
@@ -18,10 +22,20 @@ class ProfileInline(admin.StackedInline):
     can_delete = False
 
 
+class PasswordSetByStaffForm(AdminPasswordChangeForm):
+    """Staff setting a player's password go through the same service as the player does,
+    so the player's API tokens stop working with the old password."""
+
+    def save(self, commit: bool = True) -> Any:
+        password_change(user=self.user, new_password=self.cleaned_data["password1"])
+        return self.user
+
+
 @admin.register(User)
 class CrawfordUserAdmin(UserAdmin):
     inlines = [ProfileInline]
     list_display = ("username", "email", "is_staff", "is_active", "date_joined")
+    change_password_form = PasswordSetByStaffForm
 
 
 @admin.register(Profile)

@@ -1,4 +1,4 @@
-"""REST endpoints for accounts: token log-in, the caller's profile, wallets."""
+"""REST endpoints for accounts: API tokens, the caller's profile, wallets."""
 
 from __future__ import annotations
 
@@ -8,31 +8,52 @@ from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from accounts import ledger
-from accounts.models import AdjustmentDirection, Currency, User, WalletAdjustment
+from accounts.models import (
+    MAX_AMOUNT_CENTS,
+    AdjustmentDirection,
+    Currency,
+    User,
+    WalletAdjustment,
+)
+from accounts.tokens import (
+    current_token_id,
+    token_issue,
+    token_revoke,
+    tokens_of,
+    tokens_revoke_all,
+)
+from config.api import Api
 from config.errors import Forbidden
 
 WALLET_API_LINES = 100
 
 
-class TokenObtainApi(APIView):
-    """Exchange a username and password for an API token (the same token every time)."""
+class TokenObtainApi(Api):
+    """Exchange a username and password for a new API token, valid until ``expiry``.
+
+    Send it as ``Authorization: Token <token>``. Repeated failures lock the account and
+    the address out for a while (429 with ``Retry-After``).
+    """
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
+    throttle_scope = "login"
 
     class TokenInputSerializer(serializers.Serializer):
-        username = serializers.CharField()
-        password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(
+            style={"input_type": "password"}, trim_whitespace=False, max_length=4096
+        )
 
     class TokenOutputSerializer(serializers.Serializer):
-        token = serializers.CharField()
+        token = serializers.CharField(help_text="The secret; shown this once.")
+        id = serializers.CharField(source="token_id", help_text="Names the token in the list.")
+        expiry = serializers.DateTimeField()
 
     @extend_schema(
         request=TokenInputSerializer,
@@ -52,11 +73,70 @@ class TokenObtainApi(APIView):
                 {"detail": "Those are not a valid username and password."},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response(self.TokenOutputSerializer({"token": token.key}).data)
+        assert isinstance(user, User)
+        return Response(self.TokenOutputSerializer(token_issue(user=user)).data)
 
 
-class MeApi(APIView):
+class TokenListApi(Api):
+    """The caller's API tokens that have not expired, newest first; never their secrets."""
+
+    permission_classes = [IsAuthenticated]
+
+    class TokenRowSerializer(serializers.Serializer):
+        id = serializers.CharField(source="token_id")
+        created = serializers.DateTimeField()
+        expiry = serializers.DateTimeField()
+        current = serializers.BooleanField(help_text="Whether this request was made with it.")
+
+    @extend_schema(responses={200: TokenRowSerializer(many=True)}, operation_id="auth_tokens")
+    def get(self, request: Request) -> Response:
+        user = request.user
+        assert isinstance(user, User)
+        current = current_token_id(request.auth)
+        rows = [
+            {
+                "token_id": row.token_id,
+                "created": row.created,
+                "expiry": row.expiry,
+                "current": row.token_id == current,
+            }
+            for row in tokens_of(user=user)
+        ]
+        return Response(self.TokenRowSerializer(rows, many=True).data)
+
+
+class TokenRevokeApi(Api):
+    """Revoke one of the caller's API tokens, named by its id from the list."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={204: None}, operation_id="auth_token_revoke")
+    def delete(self, request: Request, token_id: str) -> Response:
+        user = request.user
+        assert isinstance(user, User)
+        token_revoke(user=user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutAllApi(Api):
+    """Revoke every API token of the caller, wherever it is used."""
+
+    permission_classes = [IsAuthenticated]
+
+    class LogoutAllOutputSerializer(serializers.Serializer):
+        revoked = serializers.IntegerField(help_text="How many tokens were revoked.")
+
+    @extend_schema(
+        request=None, responses={200: LogoutAllOutputSerializer}, operation_id="logout_all"
+    )
+    def post(self, request: Request) -> Response:
+        user = request.user
+        assert isinstance(user, User)
+        revoked = tokens_revoke_all(user=user)
+        return Response(self.LogoutAllOutputSerializer({"revoked": revoked}).data)
+
+
+class MeApi(Api):
     """Who the caller is: username, role, rating and board preferences."""
 
     permission_classes = [IsAuthenticated]
@@ -92,54 +172,66 @@ class WalletHistoryLineSerializer(serializers.Serializer):
     memo = serializers.CharField()
     amount_cents = serializers.IntegerField(source="amount")
     balance_after_cents = serializers.IntegerField(source="balance_after")
+    about = serializers.CharField(
+        help_text='What it was for: "5-point match against Bruno Costa", a tournament\'s '
+        'name, or "".'
+    )
+    url = serializers.CharField(help_text="The page of that match or tournament, or empty.")
+    detail = serializers.CharField(
+        help_text='How, in a player\'s words: "Held in escrow until the game or match is settled".'
+    )
 
 
-class WalletApi(APIView):
+class WalletQuerySerializer(serializers.Serializer):
+    currency = serializers.ChoiceField(choices=Currency.choices, required=False)
+
+
+class WalletApi(Api):
     """The caller's balances in cents per currency, and their latest wallet entries."""
 
     permission_classes = [IsAuthenticated]
-
-    class WalletInputSerializer(serializers.Serializer):
-        currency = serializers.ChoiceField(choices=Currency.choices, required=False)
+    query_serializer = WalletQuerySerializer
 
     class WalletOutputSerializer(serializers.Serializer):
         balances = WalletBalancesSerializer()
         history = WalletHistoryLineSerializer(many=True)
 
     @extend_schema(
-        parameters=[WalletInputSerializer],
+        parameters=[WalletQuerySerializer],
         responses={200: WalletOutputSerializer},
         operation_id="wallet",
     )
     def get(self, request: Request) -> Response:
-        query = self.WalletInputSerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
         user = request.user
         assert isinstance(user, User)
         wallet = {
             "balances": ledger.balances(user=user),
             "history": ledger.history(
-                user=user, currency=query.validated_data.get("currency"), limit=WALLET_API_LINES
+                user=user, currency=self.query.get("currency"), limit=WALLET_API_LINES
             ),
         }
         return Response(self.WalletOutputSerializer(wallet).data)
 
 
-class WalletAdjustApi(APIView):
+class WalletAdjustApi(Api):
     """Staff deposit into or withdraw from a player's wallet, with a reason; audited.
 
-    Send the same ``key`` again to retry safely: the money moves once.
+    Send the same ``key`` and body again to retry safely: the money moves once.
     """
 
     permission_classes = [IsAuthenticated]
 
     class WalletAdjustInputSerializer(serializers.Serializer):
         currency = serializers.ChoiceField(choices=Currency.choices)
-        amount_cents = serializers.IntegerField(min_value=1)
+        amount_cents = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT_CENTS)
         direction = serializers.ChoiceField(choices=AdjustmentDirection.choices)
         reason = serializers.CharField(max_length=300)
         key = serializers.CharField(
-            max_length=64, required=False, help_text="Idempotency key; one is made if absent."
+            max_length=64,
+            required=False,
+            help_text="Idempotency key of this wallet: a retry with the same body is answered"
+            " with the original adjustment, another body is refused (409). One is made if"
+            " absent.",
         )
 
     class WalletAdjustOutputSerializer(serializers.Serializer):
@@ -179,7 +271,7 @@ class WalletAdjustApi(APIView):
             amount_cents=values["amount_cents"],
             reason=values["reason"],
             staff=staff,
-            key=f"adjust:{values.get('key') or uuid.uuid4().hex}",
+            key=ledger.adjustment_key(user=owner, key=values.get("key") or uuid.uuid4().hex),
         )
         adjustment = WalletAdjustment.objects.select_related("user", "staff", "transaction").get(
             transaction=done

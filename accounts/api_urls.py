@@ -4,6 +4,9 @@ from accounts import api
 
 urlpatterns = [
     path("auth/token/", api.TokenObtainApi.as_view(), name="api-auth-token"),
+    path("auth/tokens/", api.TokenListApi.as_view(), name="api-auth-tokens"),
+    path("auth/tokens/<str:token_id>/", api.TokenRevokeApi.as_view(), name="api-auth-token-revoke"),
+    path("auth/logout-all/", api.LogoutAllApi.as_view(), name="api-auth-logout-all"),
     path("me/", api.MeApi.as_view(), name="api-me"),
     path("wallet/", api.WalletApi.as_view(), name="api-wallet"),
     path(

@@ -1,4 +1,5 @@
-"""Template context for the navigation bar: who is logged in, their role and play money."""
+"""Template context for the navigation bar: who is logged in, their role and their money:
+the REAL balance when they hold any, otherwise play money."""
 
 from __future__ import annotations
 
@@ -14,5 +15,8 @@ def navigation(request: HttpRequest) -> dict[str, object]:
     role = role_of(user)
     context: dict[str, object] = {"nav_role": role.value, "nav_is_guest": role is Role.GUEST}
     if isinstance(user, User):
-        context["nav_fun_balance"] = ledger.balance(user=user, currency=Currency.FUN)
+        balances = ledger.balances(user=user)
+        shown = Currency.REAL if balances.get(Currency.REAL) else Currency.FUN
+        context["nav_balance"] = balances.get(shown, 0)
+        context["nav_currency"] = shown
     return context

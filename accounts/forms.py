@@ -8,7 +8,8 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from accounts.models import AdjustmentDirection, Currency, Profile, User
+from accounts.models import MAX_AMOUNT_CENTS, AdjustmentDirection, Currency, Profile, User
+from accounts.names import display_name_cleaned
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -23,6 +24,9 @@ class SignUpForm(UserCreationForm[User]):
         model = User
         fields = ("username", "email")
 
+    def clean_display_name(self) -> str:
+        return display_name_cleaned(self.cleaned_data["display_name"])
+
 
 class ProfileForm(forms.ModelForm[Profile]):
     class Meta:
@@ -34,17 +38,25 @@ class ProfileForm(forms.ModelForm[Profile]):
             "highlight_legal_moves",
             "automatic_forced_moves",
             "use_doubling_cube",
+            "notification_sound",
         )
         labels = {
             "checker_colour": "Your checkers",
             "highlight_legal_moves": "Highlight legal moves",
             "automatic_forced_moves": "Play forced moves for me",
             "use_doubling_cube": "Doubling cube in money sessions",
+            "notification_sound": "A sound when it is my turn",
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["display_name"].required = True
+
+    def clean_display_name(self) -> str:
+        name = display_name_cleaned(self.cleaned_data["display_name"])
+        if not name:
+            raise forms.ValidationError("Choose a display name others can see.")
+        return name
 
 
 class WalletAdjustForm(forms.Form):
@@ -57,6 +69,7 @@ class WalletAdjustForm(forms.Form):
         max_digits=12,
         decimal_places=2,
         min_value=Decimal("0.01"),
+        max_value=Decimal(MAX_AMOUNT_CENTS) / 100,
         help_text="In units, with cents after the point: 25.00",
     )
     reason = forms.CharField(

@@ -1,4 +1,4 @@
-"""The one module that moves money.
+"""The one module that moves money (its reads, in ``accounts.ledger_reads``, are here too).
 
 Every movement is a ledger transaction whose entries sum to zero per currency (see
 ``accounts.models`` for the accounts). Amounts are integer cents.
@@ -9,14 +9,14 @@ Each write:
   transaction and moves nothing. The key is unique in the database; when two callers
   insert the same key at once, the second waits for the first, then gets its
   transaction (or, if the first rolled back, goes ahead itself);
-* runs in ``transaction.atomic`` (a savepoint inside the caller's transaction), so a
-  refusal or a failure later in the caller's block leaves no trace;
-* locks, with ``select_for_update()`` in primary-key order, every player and escrow
-  account it touches, checks that none would go below zero (a refusal a player can
-  understand, ``InsufficientFunds``), then writes the entries and moves the cached
-  balances with ``F()`` expressions. The database refuses a negative balance on its own
-  (a check constraint) and, on PostgreSQL, a transaction whose entries do not sum to zero
-  (a deferred constraint trigger).
+* runs in the caller's transaction, or in one of its own when there is none. A refusal
+  (``DomainError``) is raised before anything is written, so the caller may catch it and
+  go on; a failure later in the caller's block undoes the movement with the rest;
+* locks, in primary-key order, every player and escrow account it touches, checks that
+  none would go below zero (a refusal a player can understand, ``InsufficientFunds``),
+  then writes the transaction, the entries and the cached balances. The database refuses
+  a negative balance on its own (a check constraint) and, on PostgreSQL, entries that do
+  not sum to zero (a trigger). How, in how few statements: ``accounts.ledger_posting``.
 
 The house and external accounts keep no cached balance and are never locked: their
 balance is the sum of their entries (``house_balance``).
@@ -24,76 +24,125 @@ balance is the sum of their entries (``house_balance``).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import datetime
+import functools
+from collections.abc import Callable, Sequence
+from typing import ParamSpec, TypeVar
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db import connection, transaction
 
 from accounts.commission import money
+from accounts.ledger_posting import (
+    InsufficientFunds,
+    Leg,
+    escrow,
+    external,
+    house,
+    player,
+    post,
+    ref_of,
+)
+from accounts.ledger_reads import (
+    HistoryLine,
+    balance,
+    balances,
+    currency_total,
+    escrow_balance,
+    history,
+    house_balance,
+    seats,
+)
 from accounts.models import (
-    KINDS_WITH_BALANCE,
-    AccountKind,
+    MAX_AMOUNT_CENTS,
     AdjustmentDirection,
     Currency,
-    LedgerAccount,
-    LedgerEntry,
     LedgerTransaction,
     TransactionKind,
     User,
     WalletAdjustment,
 )
+from accounts.wallet_adjustments import (
+    adjustment_key,
+    adjustment_under,
+    request_hash,
+    same_request,
+)
 from config.errors import Conflict, DomainError, Forbidden, InternalError
+
+__all__ = [
+    "ADJUST_PERMISSION",
+    "Conflict",
+    "Forbidden",
+    "HistoryLine",
+    "InsufficientFunds",
+    "TournamentFull",
+    "adjustment_key",
+    "balance",
+    "balances",
+    "compensate",
+    "currency_total",
+    "deposit",
+    "escrow_balance",
+    "escrow_stake",
+    "grant",
+    "history",
+    "house_balance",
+    "prize_payout",
+    "refund",
+    "settle_match",
+    "tournament_buy_in",
+    "transfer_between_players",
+    "withdraw",
+]
 
 ADJUST_PERMISSION = "accounts.adjust_wallets"
 
-
-class InsufficientFunds(DomainError):
-    """An account would go below zero; nothing was moved."""
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class TournamentFull(Conflict):
     """Every seat of the tournament is taken; nothing was moved."""
 
 
-@dataclass(frozen=True)
-class HistoryLine:
-    """One entry of a player's wallet, with the balance it left."""
+def _whole(write: Callable[P, R]) -> Callable[P, R]:
+    """Make ``write`` all or nothing, on SQLite as on PostgreSQL.
 
-    transaction_id: int
-    created_at: datetime
-    currency: str
-    kind: str
-    description: str
-    memo: str
-    amount: int
-    balance_after: int
+    On PostgreSQL a posting already is: one statement, or a transaction of its own
+    (a savepoint inside the caller's) where it takes several, with every refusal raised
+    before the first write; and a statement that fails dooms the caller's transaction,
+    so nothing half-done is ever committed. SQLite lets a transaction go on after a failed
+    statement, so there each write runs in ``transaction.atomic``.
+    """
+
+    @functools.wraps(write)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        if connection.vendor == "postgresql":
+            return write(*args, **kwargs)
+        with transaction.atomic():
+            return write(*args, **kwargs)
+
+    return run
 
 
 # Writes ----------------------------------------------------------------------------
 
 
-@transaction.atomic
+@_whole
 def grant(*, user: User, key: str, amount_cents: int | None = None) -> LedgerTransaction:
     """Give a new player their play money (``CRAWFORD_FUN_GRANT_CENTS`` unless told)."""
     amount = settings.CRAWFORD_FUN_GRANT_CENTS if amount_cents is None else amount_cents
-    _require_positive(amount)
-    return _post(
+    _require_amount(amount)
+    return post(
         key=key,
         kind=TransactionKind.GRANT,
         memo="Welcome to Crawford: play money to start with",
-        legs=[
-            (_external(Currency.FUN), -amount),
-            (_player_account(user.pk, Currency.FUN), amount),
-        ],
+        legs=[(external(Currency.FUN), -amount), (player(user.pk, Currency.FUN), amount)],
         actor=user,
     ).transaction
 
 
-@transaction.atomic
+@_whole
 def deposit(
     *, user: User, currency: str, amount_cents: int, reason: str, staff: User, key: str
 ) -> LedgerTransaction:
@@ -109,7 +158,7 @@ def deposit(
     )
 
 
-@transaction.atomic
+@_whole
 def withdraw(
     *, user: User, currency: str, amount_cents: int, reason: str, staff: User, key: str
 ) -> LedgerTransaction:
@@ -125,48 +174,47 @@ def withdraw(
     )
 
 
-@transaction.atomic
+@_whole
 def escrow_stake(
     *, user: User, currency: str, amount_cents: int, escrow_ref: str, key: str
 ) -> LedgerTransaction:
     """A player puts a stake into a match's (or tournament's) escrow."""
     currency = _currency(currency)
-    _require_positive(amount_cents)
-    return _post(
+    _require_amount(amount_cents)
+    return post(
         key=key,
         kind=TransactionKind.STAKE,
         memo=f"Stake for {escrow_ref}",
         escrow_ref=escrow_ref,
         legs=[
-            (_player_account(user.pk, currency), -amount_cents),
-            (_escrow_account(escrow_ref, currency), amount_cents),
+            (player(user.pk, currency), -amount_cents),
+            (escrow(escrow_ref, currency), amount_cents),
         ],
         actor=user,
     ).transaction
 
 
-@transaction.atomic
-def escrow_release(
-    *,
-    escrow_ref: str,
-    currency: str,
-    payouts: dict[int, int],
-    commission_cents: int = 0,
-    key: str,
+@_whole
+def escrow_stakes(
+    *, users: Sequence[User], currency: str, amount_cents: int, escrow_ref: str, key: str
 ) -> LedgerTransaction:
-    """Pay out of an escrow: ``payouts`` maps user ids to cents; commission to the house."""
-    return _release(
-        kind=TransactionKind.RELEASE,
-        memo=f"Paid out of {escrow_ref}",
-        escrow_ref=escrow_ref,
-        currency=currency,
-        payouts=payouts,
-        commission_cents=commission_cents,
+    """Each of ``users`` puts the same stake into a match's escrow, in one transaction: their
+    accounts are locked together, in primary-key order, so two matches between the same
+    players that start at once never wait on each other in a circle."""
+    currency = _currency(currency)
+    _require_amount(amount_cents)
+    legs = [(player(user.pk, currency), -amount_cents) for user in users]
+    return post(
         key=key,
-    )
+        kind=TransactionKind.STAKE,
+        memo=f"Stakes for {escrow_ref}",
+        escrow_ref=escrow_ref,
+        legs=[*legs, (escrow(escrow_ref, currency), amount_cents * len(users))],
+        actor=users[0] if users else None,
+    ).transaction
 
 
-@transaction.atomic
+@_whole
 def settle_match(
     *,
     escrow_ref: str,
@@ -187,23 +235,30 @@ def settle_match(
     )
 
 
-@transaction.atomic
+@_whole
 def refund(
-    *, escrow_ref: str, currency: str, payouts: dict[int, int], key: str
+    *,
+    escrow_ref: str,
+    currency: str,
+    payouts: dict[int, int],
+    key: str,
+    fees: dict[int, int] | None = None,
 ) -> LedgerTransaction:
-    """Give stakes or buy-ins back; a refunded tournament entrant no longer holds a seat."""
+    """Give stakes or buy-ins back, and with ``fees`` the house's fees too (the player did
+    nothing wrong); a refunded tournament entrant no longer holds a seat."""
+    fees = fees or {}
     return _release(
         kind=TransactionKind.REFUND,
         memo=f"Refund from {escrow_ref}",
         escrow_ref=escrow_ref,
         currency=currency,
-        payouts=payouts,
-        commission_cents=0,
+        payouts={pk: payouts.get(pk, 0) + fees.get(pk, 0) for pk in {*payouts, *fees}},
+        commission_cents=-sum(fees.values()),
         key=key,
     )
 
 
-@transaction.atomic
+@_whole
 def prize_payout(
     *, escrow_ref: str, currency: str, payouts: dict[int, int], key: str
 ) -> LedgerTransaction:
@@ -219,7 +274,7 @@ def prize_payout(
     )
 
 
-@transaction.atomic
+@_whole
 def transfer_between_players(
     *,
     payer: User,
@@ -231,25 +286,25 @@ def transfer_between_players(
 ) -> LedgerTransaction:
     """Settle a money game directly: the loser pays, the winner gets it less commission."""
     currency = _currency(currency)
-    _require_positive(amount_cents)
+    _require_amount(amount_cents)
     if payer.pk == payee.pk:
         raise DomainError("A player cannot pay themselves.")
     if not 0 <= commission_cents <= amount_cents:
         raise InternalError(f"commission {commission_cents} outside 0..{amount_cents}")
-    return _post(
+    return post(
         key=key,
         kind=TransactionKind.TRANSFER,
         memo=f"Money game: {_name(payer)} paid {_name(payee)}",
         legs=[
-            (_player_account(payer.pk, currency), -amount_cents),
-            (_player_account(payee.pk, currency), amount_cents - commission_cents),
-            (_house(currency), commission_cents),
+            (player(payer.pk, currency), -amount_cents),
+            (player(payee.pk, currency), amount_cents - commission_cents),
+            (house(currency), commission_cents),
         ],
         actor=payer,
     ).transaction
 
 
-@transaction.atomic
+@_whole
 def tournament_buy_in(
     *,
     user: User,
@@ -270,35 +325,35 @@ def tournament_buy_in(
     currency = _currency(currency)
     if buy_in_cents < 0 or fee_cents < 0:
         raise DomainError("A buy-in and a fee cannot be negative.")
-    _require_positive(buy_in_cents + fee_cents)
-    escrow = _escrow_account(escrow_ref, currency)
+    _require_amount(buy_in_cents + fee_cents)
+    pool = escrow(escrow_ref, currency)
 
-    def check_seats(_: dict[int, LedgerAccount]) -> None:
+    def check_seats() -> None:
         if max_entries is None:
             return
-        seated = _seated_players(escrow_ref, currency)
-        if user.pk in seated:
+        seated, entered = seats(escrow_ref=escrow_ref, currency=currency, user=user)
+        if entered:
             raise Conflict("You are already entered in this tournament.")
-        if len(seated) >= max_entries:
+        if seated >= max_entries:
             raise TournamentFull(f"The tournament is full: all {max_entries} seats are taken.")
 
-    return _post(
+    return post(
         key=key,
         kind=TransactionKind.BUY_IN,
         memo=f"Buy-in to {escrow_ref}",
         escrow_ref=escrow_ref,
         legs=[
-            (_player_account(user.pk, currency), -(buy_in_cents + fee_cents)),
-            (escrow, buy_in_cents),
-            (_house(currency), fee_cents),
+            (player(user.pk, currency), -(buy_in_cents + fee_cents)),
+            (pool, buy_in_cents),
+            (house(currency), fee_cents),
         ],
-        lock_also=[escrow],
+        lock_also=[pool],
         check=check_seats,
         actor=user,
     ).transaction
 
 
-@transaction.atomic
+@_whole
 def compensate(
     *, transaction: LedgerTransaction, reason: str, staff: User, key: str
 ) -> LedgerTransaction:
@@ -307,10 +362,10 @@ def compensate(
     reason = _require_reason(reason)
     original = transaction
     legs = [
-        (entry.account, -entry.amount)
+        (ref_of(entry.account), -entry.amount)
         for entry in original.entries.select_related("account").order_by("pk")
     ]
-    return _post(
+    return post(
         key=key,
         kind=TransactionKind.COMPENSATION,
         memo=f"Correction of {original.get_kind_display().lower()} #{original.pk}: {reason}",
@@ -322,198 +377,7 @@ def compensate(
     ).transaction
 
 
-# Reads -----------------------------------------------------------------------------
-
-
-def balance(*, user: User, currency: str) -> int:
-    """The player's balance in cents (0 before their first movement)."""
-    found = (
-        LedgerAccount.objects.filter(kind=AccountKind.PLAYER, user=user, currency=currency)
-        .values_list("balance", flat=True)
-        .first()
-    )
-    return found or 0
-
-
-def balances(*, user: User) -> dict[str, int]:
-    """Every currency's balance, in one query: {"FUN": cents, "REAL": cents}."""
-    found = dict(
-        LedgerAccount.objects.filter(kind=AccountKind.PLAYER, user=user).values_list(
-            "currency", "balance"
-        )
-    )
-    return {currency.value: found.get(currency.value, 0) for currency in Currency}
-
-
-def history(
-    *, user: User, currency: str | None = None, limit: int | None = None
-) -> list[HistoryLine]:
-    """The player's entries, newest first, each with the balance it left."""
-    entries = (
-        LedgerEntry.objects.filter(account__kind=AccountKind.PLAYER, account__user=user)
-        .select_related("transaction", "account")
-        .order_by("-pk")
-    )
-    if currency is not None:
-        entries = entries.filter(account__currency=currency)
-    if limit is not None:
-        entries = entries[:limit]
-    return [
-        HistoryLine(
-            transaction_id=entry.transaction_id,
-            created_at=entry.transaction.created_at,
-            currency=entry.account.currency,
-            kind=entry.transaction.kind,
-            description=entry.transaction.get_kind_display(),
-            memo=entry.transaction.memo,
-            amount=entry.amount,
-            balance_after=entry.balance_after or 0,
-        )
-        for entry in entries
-    ]
-
-
-def escrow_balance(*, escrow_ref: str, currency: str) -> int:
-    found = (
-        LedgerAccount.objects.filter(
-            kind=AccountKind.ESCROW, escrow_ref=escrow_ref, currency=currency
-        )
-        .values_list("balance", flat=True)
-        .first()
-    )
-    return found or 0
-
-
-def house_balance(currency: str) -> int:
-    """Commission and fees the house has collected, less what corrections gave back."""
-    return _entry_sum(account__kind=AccountKind.HOUSE, account__currency=currency)
-
-
-def currency_total(currency: str) -> int:
-    """The sum of every entry in a currency: always 0 in a sound ledger."""
-    return _entry_sum(account__currency=currency)
-
-
-# The one writer --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Posted:
-    transaction: LedgerTransaction
-    created: bool
-    balances_after: dict[int, int]
-
-
-Leg = tuple[LedgerAccount, int]
-
-
-def _post(
-    *,
-    key: str,
-    kind: TransactionKind,
-    memo: str,
-    legs: Iterable[Leg],
-    actor: User | None,
-    escrow_ref: str = "",
-    created_by: User | None = None,
-    reverses: LedgerTransaction | None = None,
-    lock_also: Iterable[LedgerAccount] = (),
-    check: Callable[[dict[int, LedgerAccount]], None] | None = None,
-) -> _Posted:
-    """Write one balanced transaction, or find the one already written under ``key``.
-
-    Expects to run inside ``transaction.atomic``. ``check`` runs once the accounts are
-    locked and may refuse by raising.
-    """
-    deltas: dict[int, int] = defaultdict(int)
-    accounts: dict[int, LedgerAccount] = {}
-    for account, amount in legs:
-        deltas[account.pk] += amount
-        accounts[account.pk] = account
-    _require_balanced(deltas, accounts)
-
-    posted, created = _claim_key(
-        key=key,
-        kind=kind,
-        memo=memo,
-        escrow_ref=escrow_ref,
-        created_by=created_by,
-        reverses=reverses,
-    )
-    if not created:
-        return _Posted(posted, created=False, balances_after={})
-
-    floored = sorted(
-        {pk for pk, account in accounts.items() if account.kind in KINDS_WITH_BALANCE}
-        | {account.pk for account in lock_also}
-    )
-    locked = {
-        account.pk: account
-        for account in LedgerAccount.objects.select_for_update(of=("self",))
-        .filter(pk__in=floored)
-        .select_related("user")
-        .order_by("pk")
-    }
-    if check is not None:
-        check(locked)
-    balances_after: dict[int, int] = {}
-    for pk in floored:
-        delta = deltas.get(pk, 0)
-        if delta == 0:
-            continue
-        account = locked[pk]
-        if account.balance + delta < 0:
-            raise InsufficientFunds(_shortfall_message(account, -delta, actor))
-        balances_after[pk] = account.balance + delta
-    for pk in balances_after:
-        LedgerAccount.objects.filter(pk=pk).update(balance=F("balance") + deltas[pk])
-    LedgerEntry.objects.bulk_create(
-        LedgerEntry(
-            transaction=posted, account_id=pk, amount=amount, balance_after=balances_after.get(pk)
-        )
-        for pk, amount in sorted(deltas.items())
-        if amount != 0
-    )
-    return _Posted(posted, created=True, balances_after=balances_after)
-
-
-def _claim_key(
-    *,
-    key: str,
-    kind: TransactionKind,
-    memo: str,
-    escrow_ref: str,
-    created_by: User | None,
-    reverses: LedgerTransaction | None,
-) -> tuple[LedgerTransaction, bool]:
-    """Insert the transaction row under ``key``, or return the one that holds it."""
-    existing = LedgerTransaction.objects.filter(key=key).first()
-    if existing is None:
-        if reverses is not None and LedgerTransaction.objects.filter(reverses=reverses).exists():
-            raise Conflict(f"Transaction #{reverses.pk} has already been corrected.")
-        try:
-            # A savepoint: a caller inserting the same key at the same moment makes this
-            # insert wait until theirs commits, then fail, and we read theirs.
-            with transaction.atomic():
-                created = LedgerTransaction.objects.create(
-                    key=key,
-                    kind=kind,
-                    memo=memo[:300],
-                    escrow_ref=escrow_ref,
-                    created_by=created_by,
-                    reverses=reverses,
-                )
-            return created, True
-        except IntegrityError:
-            existing = LedgerTransaction.objects.filter(key=key).first()
-            if existing is None:
-                if reverses is None:
-                    raise
-                # The key is free, so another correction of the same transaction won.
-                raise Conflict(f"Transaction #{reverses.pk} has already been corrected.") from None
-    if existing.kind != kind:
-        raise InternalError(f"ledger key {key!r} already used for a {existing.kind}")
-    return existing, False
+# Helpers ---------------------------------------------------------------------------
 
 
 def _release(
@@ -527,24 +391,16 @@ def _release(
     key: str,
 ) -> LedgerTransaction:
     currency = _currency(currency)
-    if commission_cents < 0 or any(cents < 0 for cents in payouts.values()):
+    fee_back = commission_cents < 0 and kind == TransactionKind.REFUND  # the house gives back
+    if (commission_cents < 0 and not fee_back) or any(c < 0 for c in payouts.values()):
         raise DomainError("A payout cannot be negative.")
     total = sum(payouts.values()) + commission_cents
-    _require_positive(total)
-    legs: list[Leg] = [(_escrow_account(escrow_ref, currency), -total)]
-    legs.extend(
-        (_player_account(user_id, currency), cents)
-        for user_id, cents in sorted(payouts.items())
-        if cents
-    )
-    legs.append((_house(currency), commission_cents))
-    return _post(
-        key=key,
-        kind=kind,
-        memo=memo,
-        escrow_ref=escrow_ref,
-        legs=legs,
-        actor=None,
+    _require_amount(total)
+    legs: list[Leg] = [(escrow(escrow_ref, currency), -total)]
+    legs.extend((player(user_id, currency), cents) for user_id, cents in payouts.items())
+    legs.append((house(currency), commission_cents))
+    return post(
+        key=key, kind=kind, memo=memo, escrow_ref=escrow_ref, legs=legs, actor=None
     ).transaction
 
 
@@ -561,104 +417,66 @@ def _adjust(
     _require_staff(staff)
     currency = _currency(currency)
     reason = _require_reason(reason)
-    _require_positive(amount_cents)
+    _require_amount(amount_cents)
     signed = amount_cents if direction == AdjustmentDirection.DEPOSIT else -amount_cents
-    player = _player_account(user.pk, currency)
-    posted = _post(
-        key=key,
-        kind=(
-            TransactionKind.DEPOSIT
-            if direction == AdjustmentDirection.DEPOSIT
-            else TransactionKind.WITHDRAWAL
-        ),
-        memo=f"{direction.label} by {staff.username}: {reason}",
-        legs=[(player, signed), (_external(currency), -signed)],
-        created_by=staff,
-        actor=staff,
+    wallet = player(user.pk, currency)
+    asked = request_hash(
+        user=user.pk,
+        currency=currency,
+        direction=direction.value,
+        amount_cents=amount_cents,
+        reason=reason,
     )
-    if posted.created:
-        after = posted.balances_after[player.pk]
-        WalletAdjustment.objects.create(
-            user=user,
-            staff=staff,
-            transaction=posted.transaction,
-            currency=currency,
-            direction=direction,
-            amount_cents=amount_cents,
-            reason=reason,
-            balance_before=after - signed,
-            balance_after=after,
+    with transaction.atomic():  # the movement and its audit, together or not at all
+        earlier = adjustment_under(key)
+        if earlier is not None:
+            return same_request(earlier, asked)
+        posted = post(
+            key=key,
+            kind=(
+                TransactionKind.DEPOSIT
+                if direction == AdjustmentDirection.DEPOSIT
+                else TransactionKind.WITHDRAWAL
+            ),
+            memo=f"{direction.label} by {staff.username}: {reason}",
+            legs=[(wallet, signed), (external(currency), -signed)],
+            created_by=staff,
+            actor=staff,
         )
+        if posted.created:
+            after = posted.balances_after[wallet]
+            WalletAdjustment.objects.create(
+                user=user,
+                staff=staff,
+                transaction=posted.transaction,
+                currency=currency,
+                direction=direction,
+                amount_cents=amount_cents,
+                reason=reason,
+                balance_before=after - signed,
+                balance_after=after,
+                request_hash=asked,
+            )
     return posted.transaction
-
-
-def _seated_players(escrow_ref: str, currency: str) -> set[int]:
-    """Users holding a seat: bought in more often than refunded or corrected."""
-    unseated = Q(transaction__kind=TransactionKind.REFUND) | Q(
-        transaction__kind=TransactionKind.COMPENSATION,
-        transaction__reverses__kind=TransactionKind.BUY_IN,
-    )
-    rows = (
-        LedgerEntry.objects.filter(
-            transaction__escrow_ref=escrow_ref,
-            account__kind=AccountKind.PLAYER,
-            account__currency=currency,
-        )
-        .values("account__user_id")
-        .annotate(
-            buy_ins=Count("pk", filter=Q(transaction__kind=TransactionKind.BUY_IN)),
-            refunds=Count("pk", filter=unseated),
-        )
-        .filter(buy_ins__gt=F("refunds"))
-        .values_list("account__user_id", flat=True)
-    )
-    return set(rows)
-
-
-def _shortfall_message(account: LedgerAccount, needed: int, actor: User | None) -> str:
-    have = money(account.balance)
-    if account.kind == AccountKind.ESCROW:
-        return (
-            f"The escrow {account.escrow_ref} holds {have} {account.currency}; "
-            f"this needs {money(needed)}."
-        )
-    assert account.user is not None
-    whose = (
-        "Your"
-        if actor is not None and actor.pk == account.user_id
-        else (f"{account.user.username}'s")
-    )
-    return f"{whose} {account.currency} balance is {have}; this needs {money(needed)}."
 
 
 def _name(user: User) -> str:
     return user.profile.display_name
 
 
-def _require_balanced(deltas: dict[int, int], accounts: dict[int, LedgerAccount]) -> None:
-    per_currency: dict[str, int] = defaultdict(int)
-    for pk, amount in deltas.items():
-        per_currency[accounts[pk].currency] += amount
-    unbalanced = {currency: total for currency, total in per_currency.items() if total}
-    if unbalanced:
-        raise InternalError(f"ledger transaction does not sum to zero: {unbalanced}")
-
-
-def _entry_sum(**filters: object) -> int:
-    return LedgerEntry.objects.filter(**filters).aggregate(total=Sum("amount"))["total"] or 0
-
-
 def _currency(currency: str) -> str:
     if currency not in Currency.values:
         raise DomainError(
-            f"Unknown currency {currency!r}: use one of {', '.join(Currency.values)}."
+            f"Unknown currency {currency[:12]!r}: use one of {', '.join(Currency.values)}."
         )
     return currency
 
 
-def _require_positive(amount_cents: int) -> None:
+def _require_amount(amount_cents: int) -> None:
     if amount_cents <= 0:
         raise DomainError("The amount must be at least 0.01.")
+    if amount_cents > MAX_AMOUNT_CENTS:
+        raise DomainError(f"The amount must be at most {money(MAX_AMOUNT_CENTS)}.")
 
 
 def _require_reason(reason: str) -> str:
@@ -671,29 +489,3 @@ def _require_reason(reason: str) -> str:
 def _require_staff(staff: User) -> None:
     if not staff.has_perm(ADJUST_PERMISSION):
         raise Forbidden("Only staff who may adjust wallets can do this.")
-
-
-def _player_account(user_id: int, currency: str) -> LedgerAccount:
-    account, _ = LedgerAccount.objects.get_or_create(
-        kind=AccountKind.PLAYER, user_id=user_id, currency=currency
-    )
-    return account
-
-
-def _escrow_account(escrow_ref: str, currency: str) -> LedgerAccount:
-    if not escrow_ref:
-        raise InternalError("an escrow needs a reference such as 'match:12'")
-    account, _ = LedgerAccount.objects.get_or_create(
-        kind=AccountKind.ESCROW, escrow_ref=escrow_ref, currency=currency
-    )
-    return account
-
-
-def _house(currency: str) -> LedgerAccount:
-    account, _ = LedgerAccount.objects.get_or_create(kind=AccountKind.HOUSE, currency=currency)
-    return account
-
-
-def _external(currency: str) -> LedgerAccount:
-    account, _ = LedgerAccount.objects.get_or_create(kind=AccountKind.EXTERNAL, currency=currency)
-    return account

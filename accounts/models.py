@@ -22,6 +22,7 @@ from django.db import models
 from django.utils import timezone
 from django_countries.fields import CountryField
 
+from accounts.names import validate_username
 from accounts.ratings import STARTING_RATING
 from accounts.roles import role_of
 
@@ -30,6 +31,16 @@ __all__ = ["STARTING_RATING"]
 
 class User(AbstractUser):
     """Crawford's own user model, so accounts can grow without a painful swap later."""
+
+    # Django's own field, with a validator that keeps a username to one script.
+    username = models.CharField(
+        "username",
+        max_length=150,
+        unique=True,
+        help_text="150 characters at most: letters of one script, digits and _ - . only.",
+        validators=[validate_username],
+        error_messages={"unique": "A user with that username already exists."},
+    )
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
@@ -67,6 +78,10 @@ class Profile(models.Model):
     use_doubling_cube = models.BooleanField(
         default=True, help_text="Play with the doubling cube in money sessions I start."
     )
+    notification_sound = models.BooleanField(
+        default=True,
+        help_text="Play a sound when a match waits for me on a board I do not have open.",
+    )
 
     class Meta:
         permissions = [
@@ -88,6 +103,11 @@ class Profile(models.Model):
 class Currency(models.TextChoices):
     FUN = "FUN", "Play money"
     REAL = "REAL", "Real money"
+
+
+# The most one movement of money may be, in cents (1,000,000,000.00): far above any real
+# payment, and far enough below PostgreSQL's bigint that no sum of balances overflows it.
+MAX_AMOUNT_CENTS = 100_000_000_000
 
 
 class AccountKind(models.TextChoices):
@@ -252,6 +272,13 @@ class WalletAdjustment(models.Model):
     reason = models.CharField(max_length=300)
     balance_before = models.BigIntegerField()
     balance_after = models.BigIntegerField()
+    request_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="SHA-256 of what was asked, to tell a retry from another request under"
+        " the same key; blank for adjustments made before it was kept.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

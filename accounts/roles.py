@@ -7,12 +7,12 @@ shows. Views check permissions, never role names.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from django.contrib.auth.models import AbstractUser, AnonymousUser
 
 if TYPE_CHECKING:
     from django.apps.registry import Apps
-
-    from accounts.models import User
 
 
 class Role(StrEnum):
@@ -41,7 +41,7 @@ ROLE_PERMISSIONS: dict[Role, tuple[str, ...]] = {
 ROLE_ORDER = (Role.STAFF, Role.ORGANIZER, Role.PLAYER)
 
 
-def role_of(user: User | Any) -> Role:
+def role_of(user: AbstractUser | AnonymousUser | None) -> Role:
     if user is None or not user.is_authenticated:
         return Role.GUEST
     if user.is_superuser:

@@ -14,8 +14,11 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import STARTING_RATING, Profile, RatingChange, User
+from accounts.names import display_name_cleaned, username_problem
 from accounts.ratings import fibs_update
 from accounts.roles import Role
+from accounts.tokens import tokens_revoke_all
+from config.errors import DomainError
 
 
 @transaction.atomic
@@ -30,7 +33,15 @@ def user_create(
     rating: float = STARTING_RATING,
     experience: int = 0,
 ) -> User:
-    """Create a user with a profile and a role; staff also get the admin site."""
+    """Create a user with a profile and a role; staff also get the admin site.
+
+    The username is kept to one script (``accounts.names``); the display name loses its
+    hidden characters and is the username when nothing visible is left.
+    """
+    username = User.normalize_username(username)
+    problem = username_problem(username)
+    if problem is not None:
+        raise DomainError(problem)
     user = User.objects.create_user(
         username=username,
         password=password,
@@ -39,7 +50,7 @@ def user_create(
     )
     Profile.objects.create(
         user=user,
-        display_name=display_name or username,
+        display_name=display_name_cleaned(display_name) or username,
         country=country,
         rating=rating,
         experience=experience,
@@ -59,15 +70,28 @@ def profile_update(*, profile: Profile, **changes: object) -> Profile:
         "highlight_legal_moves",
         "automatic_forced_moves",
         "use_doubling_cube",
+        "notification_sound",
     }
     unknown = set(changes) - editable
     if unknown:
         raise TypeError(f"not editable profile fields: {sorted(unknown)}")
+    if "display_name" in changes:
+        changes["display_name"] = display_name_cleaned(str(changes["display_name"]))
+        if not changes["display_name"]:
+            raise DomainError("Choose a display name others can see.")
     for name, value in changes.items():
         setattr(profile, name, value)
     profile.full_clean()
     profile.save(update_fields=list(changes))
     return profile
+
+
+@transaction.atomic
+def password_change(*, user: User, new_password: str) -> None:
+    """Set a new password; every API token of the old one stops working with it."""
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    tokens_revoke_all(user=user)
 
 
 @transaction.atomic

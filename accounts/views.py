@@ -1,4 +1,5 @@
-"""Pages: home, sign-up, the profile with its preferences, wallets and ratings."""
+"""Pages: the profile with its preferences, wallets and ratings (getting in:
+``accounts.auth_views``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import csv
 import uuid
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -17,56 +17,19 @@ from django.views.decorators.http import require_POST
 
 from accounts import ledger
 from accounts.commission import money
-from accounts.forms import ProfileForm, RatingSearchForm, SignUpForm, WalletAdjustForm
+from accounts.forms import ProfileForm, RatingSearchForm, WalletAdjustForm
 from accounts.models import AdjustmentDirection, Currency, Profile, User
 from accounts.selectors import (
     rating_history,
     ratings_search,
     recent_results,
-    top_rated_players,
     wallet_adjustments,
 )
-from accounts.services import profile_update, user_create
+from accounts.services import profile_update
 from config.errors import DomainError
 
 WALLET_HISTORY_LINES = 100
 RATINGS_PER_PAGE = 25
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    from matches.selectors import live_matches, recent_results  # matches builds on accounts
-    from tournaments.selectors import lobby  # so do tournaments
-
-    viewer = request.user if request.user.is_authenticated else None
-
-    return render(
-        request,
-        "home.html",
-        {
-            "top_players": top_rated_players(limit=8),
-            "live_matches": live_matches(limit=6),
-            "recent_results": recent_results(limit=6),
-            "filling_tournaments": lobby(viewer=viewer, show="open", limit=6),
-            "running_tournaments": lobby(viewer=viewer, show="running", limit=6),
-        },
-    )
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("home")
-    form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = user_create(
-            username=form.cleaned_data["username"],
-            password=form.cleaned_data["password1"],
-            email=form.cleaned_data["email"],
-            display_name=form.cleaned_data["display_name"],
-        )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Crawford, {user.profile.display_name}!")
-        return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
 
 
 @login_required
@@ -74,9 +37,13 @@ def profile(request: HttpRequest) -> HttpResponse:
     player_profile = request.user.profile  # type: ignore[union-attr]
     form = ProfileForm(request.POST or None, instance=player_profile)
     if request.method == "POST" and form.is_valid():
-        profile_update(profile=player_profile, **form.cleaned_data)
-        messages.success(request, "Your preferences are saved; every board will follow them.")
-        return redirect("profile")
+        try:
+            profile_update(profile=player_profile, **form.cleaned_data)
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "Your preferences are saved; every board will follow them.")
+            return redirect("profile")
     return render(
         request,
         "accounts/profile.html",
@@ -132,7 +99,7 @@ def wallet_adjust(request: HttpRequest, username: str) -> HttpResponse:
                 amount_cents=form.amount_cents,
                 reason=form.cleaned_data["reason"],
                 staff=_as_user(request),
-                key=f"adjust:{form.cleaned_data['key']}",
+                key=ledger.adjustment_key(user=owner, key=form.cleaned_data["key"]),
             )
         except DomainError as error:
             form.add_error(None, str(error))
@@ -195,7 +162,7 @@ def _wallet_csv(request: HttpRequest, owner: User) -> HttpResponse:
                 line.created_at.isoformat(timespec="seconds"),
                 line.currency,
                 line.kind,
-                line.memo or line.description,
+                line.in_words,
                 _plain_amount(line.amount),
                 _plain_amount(line.balance_after),
             ]

@@ -138,10 +138,6 @@ class Board:
         """The opponent's checkers on the mover's ``point`` (1..24), i.e. its point 25 - point."""
         return self.opponent[POINTS - point]
 
-    def all_home(self) -> bool:
-        """Whether every mover checker still in play is in the mover's home board."""
-        return not any(self.mover[6:])
-
     def __str__(self) -> str:
         return self.position_id()
 

@@ -10,8 +10,9 @@ Terms and conventions:
 * ``(n)`` repeats a move for n checkers: ``8/4(2) 6/2(2)``.
 
 `format_play` writes the canonical form: chains joined, moves sorted from the highest starting
-point down, repeated moves combined. `parse_play` reads any of these forms (``25`` is accepted
-for the bar and ``0`` for off) and returns the legal play the text stands for.
+point down, repeated moves combined. `parse_moves` reads any of these forms (``25`` is accepted
+for the bar and ``0`` for off); `backgammon.validate.parse_play` turns the moves read into the
+legal play they stand for.
 """
 
 from __future__ import annotations
@@ -119,14 +120,3 @@ def parse_moves(text: str) -> Play:
         moves.extend(legs)
         moves.extend(Move(leg.from_point, leg.to_point) for _ in range(count - 1) for leg in legs)
     return tuple(moves)
-
-
-def parse_play(text: str, board: Board, dice: tuple[int, int]) -> Play:
-    """The legal play ``text`` stands for with ``dice`` on ``board``, as single-die moves.
-
-    Raises `NotationError` for unreadable text and `IllegalPlay` for a play the rules forbid.
-    """
-    # Imported here because the validator writes its messages with this module's format_play.
-    from backgammon.validate import resolve_play
-
-    return resolve_play(board, dice, parse_moves(text))[0]

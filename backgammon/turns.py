@@ -30,9 +30,7 @@ from backgammon.errors import BackgammonError
 from backgammon.game import ResultKind, Side, game_result
 from backgammon.match import game_points as match_game_points
 from backgammon.moves import Play, legal_plays
-from backgammon.validate import validate_play
-
-LEVEL_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+from backgammon.validate import resolve
 
 
 class Phase(Enum):
@@ -164,39 +162,49 @@ def raccoon(state: GameState, seat: int, rules: GameRules) -> GameState:
     )
 
 
-def roll(state: GameState, seat: int, dice: tuple[int, int]) -> GameState:
-    """Throw the dice; a roll with no legal play passes the turn at once."""
+def check_roll(state: GameState, seat: int) -> None:
+    """Refuse, saying why, unless it is ``seat``'s turn to throw the dice."""
     if state.phase is Phase.MOVE and state.on_roll == seat:
         raise BackgammonError("You have rolled already: play your dice")
     if state.phase is not Phase.ROLL or state.on_roll != seat:
         raise BackgammonError(_waiting_for(state, seat))
+
+
+def roll(state: GameState, seat: int, dice: tuple[int, int]) -> GameState:
+    """Throw the dice; a roll with no legal play passes the turn at once."""
+    check_roll(state, seat)
     return _pass_if_blocked(replace(state, phase=Phase.MOVE, dice=dice))
 
 
-def play(
-    state: GameState, seat: int, submitted: Play | str, rules: GameRules
-) -> tuple[GameState, Board]:
-    """Play the dice: a `Play`, move text or the resulting Position ID (mover's view).
-
-    Returns the new state and the board after the play from the mover's view.
-    """
+def check_play(state: GameState, seat: int) -> None:
+    """Refuse, saying why, unless ``seat`` has dice to play now."""
     if state.phase is Phase.ROLL and state.on_roll == seat:
         raise BackgammonError("Roll the dice first")
     if state.phase is not Phase.MOVE or state.on_roll != seat:
         raise BackgammonError(_waiting_for(state, seat))
+
+
+def play(
+    state: GameState, seat: int, submitted: Play | str, rules: GameRules
+) -> tuple[GameState, Play]:
+    """Play the dice: a `Play`, move text or the resulting Position ID (mover's view).
+
+    Returns the new state and the legal play it was, as single-die moves.
+    """
+    check_play(state, seat)
     assert state.dice is not None
-    after = validate_play(state.board, state.dice, submitted)
+    played, after = resolve(state.board, state.dice, submitted)
     result = game_result(after)
     if result is not None:
         winner = seat if result.winner is Side.MOVER else 1 - seat
         level = result.points
         finished = replace(state, board=after)
         outcome = Outcome(winner, level, game_points(state, level, rules), EndReason.BORNE_OFF)
-        return _over(finished, outcome), after
+        return _over(finished, outcome), played
     next_state = replace(
         state, board=after.swapped(), on_roll=1 - seat, phase=Phase.ROLL, dice=None
     )
-    return next_state, after
+    return next_state, played
 
 
 def forced_play(state: GameState) -> Play | None:
@@ -209,7 +217,7 @@ def forced_play(state: GameState) -> Play | None:
 
 def resign(state: GameState, seat: int, level: int) -> GameState:
     """Offer to resign ``level`` (1, 2 or 3) times the cube; the opponent answers."""
-    if level not in LEVEL_NAMES:
+    if level not in {kind.value for kind in ResultKind}:
         raise BackgammonError("Resign a single game (1), a gammon (2) or a backgammon (3)")
     if state.phase is Phase.OVER:
         raise BackgammonError("The game is over")

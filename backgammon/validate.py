@@ -39,11 +39,20 @@ def validate_play(board: Board, dice: tuple[int, int], play: Play | str) -> Boar
 
     ``play`` is a `Play`, move text, or the Position ID of the resulting position.
     """
+    return resolve(board, dice, play)[1]
+
+
+def resolve(board: Board, dice: tuple[int, int], play: Play | str) -> tuple[Play, Board]:
+    """The legal play ``play`` stands for, as single-die moves, and the board after it.
+
+    Takes what `validate_play` takes; the play found is kept so that nobody needs to search
+    the legal plays again to write it down.
+    """
     if isinstance(play, str):
         if _looks_like_position_id(play):
             return _validate_position(board, dice, Board.from_position_id(play))
         play = parse_moves(play)
-    return resolve_play(board, dice, play)[1]
+    return resolve_play(board, dice, play)
 
 
 def resolve_play(board: Board, dice: tuple[int, int], moves: Sequence[Move]) -> tuple[Play, Board]:
@@ -65,20 +74,28 @@ def resolve_play(board: Board, dice: tuple[int, int], moves: Sequence[Move]) -> 
     return tuple(Move(a + 1, b + 1, hit) for a, b, hit in steps), result_board(board, found)
 
 
+def parse_play(text: str, board: Board, dice: tuple[int, int]) -> Play:
+    """The legal play ``text`` stands for with ``dice`` on ``board``, as single-die moves.
+
+    Raises `NotationError` for unreadable text and `IllegalPlay` for a play the rules forbid.
+    """
+    return resolve_play(board, dice, parse_moves(text))[0]
+
+
 def _looks_like_position_id(text: str) -> bool:
     stripped = text.strip()
     return bool(_POSITION_ID.fullmatch(stripped)) and not MOVE_TOKEN.fullmatch(stripped)
 
 
-def _validate_position(board: Board, dice: tuple[int, int], after: Board) -> Board:
+def _validate_position(board: Board, dice: tuple[int, int], after: Board) -> tuple[Play, Board]:
     results = generate(board, dice)
-    for key in results:
+    for key, steps in results.items():
         candidate = result_board(board, key)
         if candidate == after:
-            return candidate
+            return tuple(Move(a + 1, b + 1, hit) for a, b, hit in steps), candidate
     if not results:
         if after == board:
-            return board
+            return (), board
         raise IllegalPlay("No move is possible: the turn passes")
     if after == board:
         _explain(board, dice, (), results)
@@ -183,51 +200,76 @@ def _route(
     mover: list[int], blocked: list[bool], move: Move, left: list[int], dice: tuple[int, int]
 ) -> tuple[int, ...]:
     """The dice left that carry the checker of ``move``, or `IllegalPlay` saying why none do."""
-    blocked_at: int | None = None
-    higher_refused: int | None = None
-    distance = move.from_point - move.to_point
     if move.to_point == OFF_POINT and any(mover[_HOME:]):
         raise IllegalPlay("You cannot bear off while a checker is outside your home board")
+    blocked_at: int | None = None
+    higher_refused: int | None = None
     for size in range(1, len(left) + 1):
         for dice_order in sorted(set(permutations(left, size))):
-            point = move.from_point
-            for die in dice_order[:-1]:
-                point -= die
-                if point <= 0:
-                    break
-                if blocked[point - 1]:
-                    blocked_at = blocked_at or point
-                    break
-            else:
-                last = dice_order[-1]
-                if move.to_point != OFF_POINT:
-                    if point - last == move.to_point:
-                        return dice_order
-                    continue
-                if point == last:
-                    return dice_order
-                if point < last:
-                    # A higher number bears off only from the highest occupied point; the
-                    # moving checker itself no longer stands where it started.
-                    above = sum(mover[point:_HOME]) - (point < move.from_point <= _HOME)
-                    if not above:
-                        return dice_order
-                    higher_refused = higher_refused or last
+            point, stopped_at = _walk(move.from_point, dice_order[:-1], blocked)
+            if point is None:
+                blocked_at = blocked_at or stopped_at
+                continue
+            lands = _lands(mover, move, point, dice_order[-1])
+            if lands:
+                return dice_order
+            if lands is None:
+                higher_refused = higher_refused or dice_order[-1]
+    raise _refusal(move, left, dice, blocked_at, higher_refused)
+
+
+def _walk(start: int, dice: Sequence[int], blocked: list[bool]) -> tuple[int | None, int | None]:
+    """Where the checker on ``start`` stands after ``dice``: (point, None), or (None, the
+    blocked point it stopped at), or (None, None) when it ran off the board on the way."""
+    point = start
+    for die in dice:
+        point -= die
+        if point <= 0:
+            return None, None
+        if blocked[point - 1]:
+            return None, point
+    return point, None
+
+
+def _lands(mover: list[int], move: Move, point: int, die: int) -> bool | None:
+    """Whether ``die`` takes the checker on ``point`` to where ``move`` goes; None when it
+    would bear off with a higher number than needed while a checker stands higher."""
+    if move.to_point != OFF_POINT:
+        return point - die == move.to_point
+    if point == die:
+        return True
+    if point > die:
+        return False
+    # A higher number bears off only from the highest occupied point; the moving checker
+    # itself no longer stands where it started.
+    above = sum(mover[point:_HOME]) - (point < move.from_point <= _HOME)
+    return True if not above else None
+
+
+def _refusal(
+    move: Move,
+    left: list[int],
+    dice: tuple[int, int],
+    blocked_at: int | None,
+    higher_refused: int | None,
+) -> IllegalPlay:
+    """Why no order of the dice left carries the checker of ``move``."""
+    distance = move.from_point - move.to_point
     if blocked_at is not None:
-        raise IllegalPlay(f"Point {blocked_at} is blocked")
+        return IllegalPlay(f"Point {blocked_at} is blocked")
     if higher_refused is not None:
-        raise IllegalPlay(
+        return IllegalPlay(
             f"A {higher_refused} bears off from point {move.from_point} only when no checker "
             "stands on a higher point"
         )
     if move.to_point == OFF_POINT and distance > sum(left):
-        raise IllegalPlay(f"Bearing off from point {move.from_point} needs a {distance} or more")
+        return IllegalPlay(f"Bearing off from point {move.from_point} needs a {distance} or more")
     if len(left) == (4 if dice[0] == dice[1] else 2):
-        raise IllegalPlay(f"{_text(move)} does not fit your roll of {_roll(dice)}")
+        return IllegalPlay(f"{_text(move)} does not fit your roll of {_roll(dice)}")
     if not left:
-        raise IllegalPlay(f"{_text(move)} is one move too many: the dice are used up")
+        return IllegalPlay(f"{_text(move)} is one move too many: the dice are used up")
     remaining = " and ".join(str(die) for die in sorted(left, reverse=True))
-    raise IllegalPlay(f"{_text(move)} does not fit the dice you have left: {remaining}")
+    return IllegalPlay(f"{_text(move)} does not fit the dice you have left: {remaining}")
 
 
 def _example(

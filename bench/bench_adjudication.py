@@ -43,21 +43,23 @@ def main(count: int) -> None:
 
     from accounts.services import user_create
     from analysis.engine import EvalSettings
-    from matches import adjudication, services
+    from matches import adjudication, creation
+    from matches.actions import PlayerAction
     from matches.engine import engine
     from matches.models import Match
+    from matches.play import action_submit
     from matches.selectors import match_snapshot
     from matches.tasks import sweep_deadlines
-    from tests.integration.matches.helpers import quick_play
+    from tests.integration.matches.helpers import board_left, quick_play
 
     alice = user_create(username="bench-alice", password="bench-password-1")
     bruno = user_create(username="bench-bruno", password="bench-password-1")
     match_ids = []
     for _ in range(count):
-        match = services.match_challenge(
+        match = creation.match_challenge(
             challenger=alice, opponent=bruno, length=5, stake_cents=100
         )
-        services.match_accept(match_id=match.pk, user=bruno)
+        creation.match_accept(match_id=match.pk, user=bruno)
         for seq in range(6):
             match.refresh_from_db()
             state = match_snapshot(match, viewer=None)
@@ -65,17 +67,16 @@ def main(count: int) -> None:
             player = match.player(seat)
             mine = match_snapshot(match, viewer=player)["game"]
             if mine["phase"] == "roll":
-                services.action_submit(match_id=match.pk, user=player, kind="roll", seq=seq)
+                action_submit(match_id=match.pk, user=player, action=PlayerAction.ROLL, seq=seq)
             else:
-                services.action_submit(
+                action_submit(
                     match_id=match.pk,
                     user=player,
-                    kind="play",
+                    action=PlayerAction.PLAY,
                     play=quick_play(mine["legal_plays"]),
                     seq=seq,
                 )
-        services.presence_connect(match_id=match.pk, user=bruno)
-        services.presence_disconnect(match_id=match.pk, user=bruno)
+        board_left(match.pk, bruno)
         match_ids.append(match.pk)
     engine().start()
 

@@ -1,18 +1,20 @@
-"""Benchmark: live matches played over WebSocket against daphne on PostgreSQL and Redis.
+"""Benchmark: live matches played over WebSocket against the ASGI server (uvicorn, as in
+production, or daphne with ``--server daphne``) on PostgreSQL and Redis.
 
 Sets up its own database (``crawford_bench``, dropped at the end) and Redis db 3, creates
-2N players and N playing matches through ``matches.services`` (unrated, no stake, no
-clock), logs every player in with a session cookie and starts daphne. One asyncio client
+2N players and N playing matches through ``matches.creation`` (unrated, no stake, no
+clock), logs every player in with a session cookie and starts the server. One asyncio client
 then opens both players' sockets for every match and, at an aggregate *offered rate*
 (Poisson arrivals), picks the next match in turn whose previous action has settled and
 has the player to act send it: a roll, or the play ``quick_play`` prefers (no hits, back
 checkers first) among the legal plays of the latest state that player received.
 
 *Latency* is the time from sending an action to the opponent's socket receiving the
-state frame whose ``last_seq`` shows it. Each configuration (one daphne, two daphne
+state frame whose ``last_seq`` shows it. Each configuration (one server process, two
 processes on two ports with every socket placed on one of them at random) gets fresh
 matches and prints actions per second, p50/p95/p99/max latency, errors, the sockets live
-at the end and where the CPU went (daphne, PostgreSQL, Redis, this client).
+at the end and where the CPU went (server, PostgreSQL, Redis, this client), and the CPU of
+all but the client per action.
 
 Baseline, measured in the same run against the same PostgreSQL server: pgbench with a
 single-row ``UPDATE`` script, 2 clients, persistent connections and again with a new
@@ -101,7 +103,7 @@ def create_players(count: int) -> list[Player]:
         user = user_create(username=f"bench{number}", password=PASSWORD)
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         players.append(
@@ -113,25 +115,25 @@ def create_players(count: int) -> list[Player]:
 def create_matches(players: list[Player], *, round_number: int) -> list[int]:
     """One playing match per pair of players, with dice fixed per match so runs repeat."""
     from accounts.models import User
-    from matches import services
-    from matches.models import ClockKind, Match
+    from matches import creation
+    from matches.models import ClockKind, ClockSettings, Match
 
     users = {user.username: user for user in User.objects.filter(username__startswith="bench")}
-    no_clock = services.ClockSettings(kind=ClockKind.NONE)
+    no_clock = ClockSettings(kind=ClockKind.NONE)
     ids = []
     for number in range(len(players) // 2):
         challenger = users[players[2 * number].username]
         opponent = users[players[2 * number + 1].username]
-        match = services.match_challenge(
+        match = creation.match_challenge(
             challenger=challenger,
             opponent=opponent,
             length=MATCH_LENGTH,
             rated=False,
-            clock=no_clock,
+            clock_settings=no_clock,
         )
         seed = hashlib.sha256(f"bench:{round_number}:{number}".encode()).hexdigest()
         Match.objects.filter(pk=match.pk).update(dice_seed=seed)
-        services.match_accept(match_id=match.pk, user=opponent)
+        creation.match_accept(match_id=match.pk, user=opponent)
         ids.append(match.pk)
     return ids
 
@@ -170,9 +172,18 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_daphne(port: int, log: Path, extra_env: dict[str, str]) -> subprocess.Popen[bytes]:
+SERVER_COMMANDS = {
+    "uvicorn": ["uvicorn", "--host", HOST, "--log-level", "warning", "--port"],
+    "daphne": ["daphne", "-b", HOST, "-p"],
+}
+
+
+def start_server(
+    kind: str, port: int, log: Path, extra_env: dict[str, str]
+) -> subprocess.Popen[bytes]:
+    program, *options = SERVER_COMMANDS[kind]
     server = subprocess.Popen(
-        [str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(port), "config.asgi:application"],
+        [str(VENV_BIN / program), *options, str(port), "config.asgi:application"],
         cwd=ROOT,
         env={**os.environ, **BENCH_ENV, **extra_env},
         stdout=log.open("wb"),
@@ -181,17 +192,17 @@ def start_daphne(port: int, log: Path, extra_env: dict[str, str]) -> subprocess.
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise SystemExit(f"daphne stopped at start:\n{log.read_text()[-2000:]}")
+            raise SystemExit(f"{kind} stopped at start:\n{log.read_text()[-2000:]}")
         try:
             with socket.create_connection((HOST, port), timeout=1):
                 return server
         except OSError:
             time.sleep(0.2)
     server.kill()
-    raise SystemExit("daphne did not listen within 30 s")
+    raise SystemExit(f"{kind} did not listen within 30 s")
 
 
-def stop_daphne(server: subprocess.Popen[bytes]) -> None:
+def stop_server(server: subprocess.Popen[bytes]) -> None:
     server.send_signal(signal.SIGTERM)
     try:
         server.wait(timeout=10)
@@ -232,7 +243,7 @@ def cpu_sample(server_pids: list[int]) -> dict[str, float]:
     own = os.times()
     busy, total = _machine_busy_seconds()
     return {
-        "daphne": sum(_cpu_seconds(pid) for pid in server_pids),
+        "server": sum(_cpu_seconds(pid) for pid in server_pids),
         "postgres": sum(_cpu_seconds(pid) for pid in _pids_named({"postgres", "postmaster"})),
         "redis": sum(_cpu_seconds(pid) for pid in _pids_named({"redis-server"})),
         "client": own.user + own.system,
@@ -491,7 +502,8 @@ async def connect(seat: Seat, load: Load, gate: asyncio.Semaphore) -> bool:
     """Open ``seat``'s socket (three tries) and relay its frames to ``load``; a socket
     counts as open once its first state has come, so connecting never outruns the
     server's work for the sockets before."""
-    headers = {"Origin": f"http://{HOST}", "Cookie": seat.cookie}
+    # The page's own origin: scheme, host and port (config.sockets checks all three).
+    headers = {"Origin": f"http://{HOST}:{seat.port}", "Cookie": seat.cookie}
     async with gate:
         for _ in range(3):
             try:
@@ -554,6 +566,14 @@ class Outcome:
     cpu: dict[str, float]
     cpu_seconds: float
     finished_matches: int
+
+    def actions_done(self) -> int:
+        return len(self.stats.latencies) - self.stats.unfinished
+
+    def cpu_per_action_ms(self) -> float:
+        """CPU of every process but the client (server, PostgreSQL, Redis) per action seen."""
+        spent = self.cpu["server"] + self.cpu["postgres"] + self.cpu["redis"]
+        return 1000 * spent / max(self.actions_done(), 1)
 
 
 async def play(
@@ -627,22 +647,25 @@ def run_configuration(
     logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
     extra_env = {"DB_CONN_MAX_AGE": str(args.conn_max_age)} if args.conn_max_age else {}
     ports = [free_port() for _ in range(servers)]
-    daphnes = [start_daphne(port, logs / f"daphne-{port}.log", extra_env) for port in ports]
+    servers_started = [
+        start_server(args.server, port, logs / f"{args.server}-{port}.log", extra_env)
+        for port in ports
+    ]
     try:
         return asyncio.run(
             play(
                 match_ids,
                 players,
                 ports,
-                [server.pid for server in daphnes],
+                [server.pid for server in servers_started],
                 rate=args.rate,
                 seconds=args.seconds,
                 warmup=args.warmup,
             )
         )
     finally:
-        for server in daphnes:
-            stop_daphne(server)
+        for server in servers_started:
+            stop_server(server)
         errors = [
             line
             for log in logs.iterdir()
@@ -650,7 +673,7 @@ def run_configuration(
             if "Traceback" in line or "ERROR" in line
         ]
         if errors:
-            print(f"  daphne logged {len(errors)} errors, see {logs}", file=sys.stderr)
+            print(f"  {args.server} logged {len(errors)} errors, see {logs}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------- report
@@ -674,7 +697,7 @@ def report(outcomes: list[Outcome], baseline: float, reconnecting: float, args: 
     print(f"         pgbench -C (new connection each):     {reconnecting:9.0f} tps")
     print()
     print(
-        f"{'daphne':>6} {'sockets':>11} {'connect':>8} {'sent/s':>7} {'done/s':>7} "
+        f"{'procs':>6} {'sockets':>11} {'connect':>8} {'sent/s':>7} {'done/s':>7} "
         f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'err':>4} {'late':>5} "
         f"{'unseen':>6} {'busy':>5} {'/pgbench':>9}"
     )
@@ -692,21 +715,25 @@ def report(outcomes: list[Outcome], baseline: float, reconnecting: float, args: 
         )
     print()
     print("CPU from the window's start until its actions drained, in % of one core:")
-    print(f"{'daphne':>6} {'daphne':>7} {'postgres*':>9} {'redis':>6} {'client':>7} {'machine':>8}")
+    print(
+        f"{'procs':>6} {args.server:>7} {'postgres*':>9} {'redis':>6} {'client':>7} "
+        f"{'machine':>8} {'server+pg+redis ms/action':>26}"
+    )
     cores = os.cpu_count() or 1
     for outcome in outcomes:
         cpu = outcome.cpu
         share = {name: 100 * value / outcome.cpu_seconds for name, value in cpu.items()}
         machine = 100 * cores * cpu["machine"] / cpu["machine_total"]
         print(
-            f"{outcome.servers:>6} {share['daphne']:>6.0f}% {share['postgres']:>8.0f}% "
-            f"{share['redis']:>5.0f}% {share['client']:>6.0f}% {machine:>7.0f}%"
+            f"{outcome.servers:>6} {share['server']:>6.0f}% {share['postgres']:>8.0f}% "
+            f"{share['redis']:>5.0f}% {share['client']:>6.0f}% {machine:>7.0f}% "
+            f"{outcome.cpu_per_action_ms():>26.2f}"
         )
     for outcome in outcomes:
         if outcome.stats.first_error:
-            print(f"first error ({outcome.servers} daphne): {outcome.stats.first_error}")
+            print(f"first error ({outcome.servers} {args.server}): {outcome.stats.first_error}")
         if outcome.finished_matches:
-            print(f"{outcome.finished_matches} matches finished ({outcome.servers} daphne)")
+            print(f"{outcome.finished_matches} matches finished ({outcome.servers} {args.server})")
     print()
     print(
         f"sockets: live at the end / wanted; connect: time to open them all and settle; "
@@ -725,9 +752,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--servers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--server", choices=sorted(SERVER_COMMANDS), default="uvicorn")
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument(
-        "--conn-max-age", type=int, default=0, help="DB_CONN_MAX_AGE for daphne (0: unset)"
+        "--conn-max-age", type=int, default=0, help="DB_CONN_MAX_AGE for the server (0: unset)"
     )
     parser.add_argument("--keep-db", action="store_true", help=f"keep {BENCH_DB} afterwards")
     args = parser.parse_args()
@@ -758,7 +786,7 @@ def main() -> None:
             outcomes.append(outcome)
             done = len(outcome.stats.latencies) / outcome.window
             print(
-                f"{servers} daphne: {done:.1f} actions/s, "
+                f"{servers} {args.server}: {done:.1f} actions/s, "
                 f"p99 {1000 * percentile(outcome.stats.latencies, 0.99):.1f} ms"
             )
         report(outcomes, baseline, reconnecting, args)

@@ -1,35 +1,55 @@
-"""API plumbing shared by every app: errors become JSON with a message."""
+"""API plumbing shared by every app: errors become JSON with a message, and request
+fields are read and documented as strictly as the schema promises."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail, ValidationError
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils import html
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.errors import DomainError
+from config.sockets import shorten
 
-if TYPE_CHECKING:
-    from django.http import HttpRequest
-
-    from accounts.models import User
+# Messages that repeat what the client sent ('"GOLD" is not a valid choice.') are cut to
+# this many characters, so a megabyte sent is not a megabyte echoed.
+MESSAGE_LIMIT = 200
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Turn a domain error into HTTP 400 with its message; leave the rest to DRF.
 
     DRF's own errors keep their shape but always carry a top-level "detail" so a
-    client can show one sentence.
+    client can show one sentence. Every message is cut to ``MESSAGE_LIMIT`` characters.
     """
     if isinstance(exc, DomainError):
-        return Response({"detail": str(exc)}, status=exc.status_code)
+        return Response({"detail": _cut(str(exc))}, status=exc.status_code)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    data = response.data
+    data = _cut(response.data)
     if isinstance(data, list) or (isinstance(data, dict) and "detail" not in data):
-        response.data = {"detail": _first_message(data), "errors": data}
+        data = {"detail": _first_message(data), "errors": data}
+    response.data = data
     return response
+
+
+def _cut(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {key: _cut(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_cut(item) for item in data]
+    if isinstance(data, str) and len(data) > MESSAGE_LIMIT:
+        return ErrorDetail(data[: MESSAGE_LIMIT - 1] + "…", getattr(data, "code", None))
+    return data
 
 
 def _first_message(data: Any) -> str:
@@ -43,16 +63,128 @@ def _first_message(data: Any) -> str:
     return str(data)
 
 
-def request_user(request: HttpRequest | Any) -> User:
-    """The logged-in user of a request whose view requires authentication."""
-    from accounts.models import User
+class Api(APIView):
+    """The base of every API view: query parameters are checked before anything else.
 
-    user = request.user
-    if not isinstance(user, User):
-        raise PermissionError("this view must require an authenticated user")
-    return user
+    A view that reads query parameters names them in ``query_serializer`` (documented in
+    the schema through ``extend_schema(parameters=[...])``); a parameter it does not know,
+    or one given twice, is a 400 naming it. ``self.query`` holds the validated values.
+    """
+
+    query_serializer: type[serializers.Serializer] | None = None
+    query: dict[str, Any]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        self.query = checked_query(request, self.query_serializer)
 
 
-def request_viewer(request: HttpRequest | Any) -> User | None:
-    """The logged-in user, or None for an anonymous visitor."""
-    return request_user(request) if request.user.is_authenticated else None
+def checked_query(
+    request: Request, serializer_class: type[serializers.Serializer] | None
+) -> dict[str, Any]:
+    known = set(serializer_class().fields) if serializer_class is not None else set()
+    params = request.query_params
+    unknown = sorted(name for name in params if name not in known)
+    if unknown:
+        allowed = ", ".join(sorted(known)) or "none"
+        raise ValidationError(
+            {"query": f"Unknown query parameter {shorten(unknown[0])!r}; allowed: {allowed}."}
+        )
+    repeated = sorted(name for name in params if len(params.getlist(name)) > 1)
+    if repeated:
+        raise ValidationError({"query": f"Give {repeated[0]!r} once."})
+    if serializer_class is None:
+        return {}
+    values = serializer_class(data={name: params[name] for name in params})
+    values.is_valid(raise_exception=True)
+    return dict(values.validated_data)
+
+
+class JsonBooleanField(serializers.BooleanField):
+    """A request body's true or false, as the schema says: DRF alone would also read 1,
+    "yes" or "on" as true. A form (parsed still, though the schema promises only JSON)
+    can only send words, so it keeps DRF's reading."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool) and not html.is_html_input(
+            getattr(self.root, "initial_data", None)
+        ):
+            self.fail("invalid", input=data)
+        return bool(super().to_internal_value(data))
+
+
+# What DRF refuses in any text of a request besides its length, as patterns: a NUL
+# (PostgreSQL cannot store one), and, in text that must not be blank, nothing but the
+# whitespace it trims away first.
+NO_NUL = r"^[^\u0000]*$"
+NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+
+
+class TextRequestField(OpenApiSerializerFieldExtension):
+    """drf-spectacular: a text field of a request body carries ``NO_NUL`` or ``NOT_BLANK``
+    as its pattern, so a request the schema allows is one DRF takes."""
+
+    target_class = serializers.CharField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        schema: dict[str, Any] = auto_schema._map_serializer_field(
+            self.target, direction, bypass_extensions=True
+        )
+        if direction != "request":
+            return schema
+        field = self.target
+        blank_refused = not field.allow_blank and field.trim_whitespace
+        return {**schema, "pattern": NOT_BLANK if blank_refused else NO_NUL}
+
+
+ERROR_STATUSES = {
+    "400": "The request is malformed or the rules refuse it; `detail` says why.",
+    "401": "No valid credentials (log in, or send `Authorization: Token <token>`).",
+    "403": "You may not do this.",
+    "404": "There is no such object, or you may not see it.",
+    "409": "Not now: out of turn, already done, or the state moved on.",
+    "429": "Too many requests: wait the seconds `Retry-After` says.",
+}
+ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "detail": {"type": "string", "description": "One sentence for a person."},
+        "errors": {
+            "type": "object",
+            "additionalProperties": True,
+            "description": "Field by field, when the body was invalid.",
+        },
+    },
+    "required": ["detail"],
+}
+
+
+def document_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular hook: every operation lists every error it may answer, with the body."""
+    components = result.setdefault("components", {})
+    components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    reference = {"$ref": "#/components/schemas/Error"}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for status, description in ERROR_STATUSES.items():
+                answer: dict[str, Any] = {
+                    "description": description,
+                    "content": {"application/json": {"schema": reference}},
+                }
+                if status == "429":
+                    answer["headers"] = {
+                        "Retry-After": {
+                            "schema": {"type": "integer"},
+                            "description": "Seconds to wait before trying again.",
+                        }
+                    }
+                responses.setdefault(status, answer)
+    return result
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404: JSON with a ``detail`` under ``/api/`` (as the schema says), the page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "There is no such address in the API."}, status=404)
+    return page_not_found(request, exception or Http404())

@@ -1,4 +1,5 @@
-"""ASGI entry point: Django for HTTP, Channels consumers for WebSocket."""
+"""ASGI entry point: Django for HTTP, Channels consumers for WebSocket, and on the embedded
+set-up the periodic sweeps (``config.embedded``)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402 - needs Django set up first
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.embedded import EmbeddedBeat  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.sockets import SameOriginValidator  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+application = EmbeddedBeat(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )

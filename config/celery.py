@@ -1,13 +1,16 @@
 """The Celery application: queues ``default`` and ``analysis``, JSON only.
 
-Tasks take ids, are safe to run twice and are enqueued after the transaction that
-asked for them commits (``delay_on_commit``). Without ``REDIS_URL`` every task runs
-eagerly inside the web process, which is what ``make run`` uses.
+Tasks take ids, are safe to run twice and are enqueued after the transaction that asked
+for them commits (``enqueue_on_commit``), by their registered name, so the module that
+asks for work never imports the module that does it. Tasks named ``analysis.*`` go to
+the ``analysis`` queue. Without ``REDIS_URL`` every task runs eagerly inside the web
+process, which is what ``make run`` uses.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery, Task
 from django.db import transaction
@@ -28,10 +31,26 @@ def ping() -> str:
     return "pong"
 
 
-def enqueue_on_commit(task: Task, *args: object) -> None:
-    """Queue ``task`` once the current transaction commits (at once outside one).
+def registered(task_name: str) -> Task[..., Any]:
+    """The task registered as ``task_name``.
+
+    A worker imports every app's ``tasks`` module when it starts; a web process never does
+    by itself, so the first lookup there imports them (Celery's autodiscovery, on demand).
+    """
+    if task_name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[task_name]
+
+
+def enqueue(task_name: str, *args: object) -> None:
+    """Queue the task registered as ``task_name`` now (eagerly run on the embedded set-up)."""
+    registered(task_name).delay(*args)
+
+
+def enqueue_on_commit(task_name: str, *args: object) -> None:
+    """Queue the task registered as ``task_name`` once the current transaction commits.
 
     A task enqueued earlier could run before the rows it needs are visible, and one
     enqueued by a transaction that rolls back would act on something that never was.
     """
-    transaction.on_commit(lambda: task.delay(*args))
+    transaction.on_commit(lambda: enqueue(task_name, *args))

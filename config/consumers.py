@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from config.sockets import JsonSocket
 
 NOT_LOGGED_IN = 4401
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class PingConsumer(JsonSocket):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:

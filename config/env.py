@@ -15,6 +15,7 @@ TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 DATABASE_SCHEMES = frozenset({"sqlite", "postgres", "postgresql", "pgsql"})
 REDIS_SCHEMES = frozenset({"redis", "rediss"})
+RATE_PERIODS = frozenset({"second", "minute", "hour", "day"})
 
 
 class SettingError(ValueError):
@@ -109,3 +110,33 @@ def env_url(
     except ValueError:
         raise SettingError(f"{name} has a port that is not a number: {value!r}") from None
     return value
+
+
+def env_rate(name: str, default: str, *, environ: Mapping[str, str] | None = None) -> str:
+    """A rate as Django REST framework reads it: a whole number of requests per
+    second, minute, hour or day, written ``10/minute``."""
+    value = env_str(name, default, environ=environ)
+    count, _, period = value.partition("/")
+    if not (count.isdigit() and int(count) > 0 and period in RATE_PERIODS):
+        raise SettingError(
+            f"{name} must be a number of requests per second, minute, hour or day,"
+            f" as in 10/minute, not {value!r}"
+        )
+    return value
+
+
+def env_header(name: str, *, environ: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """An HTTP header and the value that marks a request, written ``Header-Name=value``,
+    as Django keeps it in ``request.META``: ``("HTTP_HEADER_NAME", "value")``. None when
+    unset."""
+    value = env_optional(name, environ=environ)
+    if value is None:
+        return None
+    header, _, expected = value.partition("=")
+    header, expected = header.strip(), expected.strip()
+    if not header or not expected or not header.replace("-", "").isalnum():
+        raise SettingError(
+            f"{name} must be a header and the value that marks a request,"
+            f" as in X-Forwarded-Proto=https, not {value!r}"
+        )
+    return f"HTTP_{header.upper().replace('-', '_')}", expected

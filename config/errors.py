@@ -1,7 +1,7 @@
 """The two kinds of failure: what a user caused, and what must never happen.
 
 ``DomainError`` carries a message a player understands and becomes an HTTP 400
-(or 409 / 403 for its subclasses) or a WebSocket error frame. ``InternalError``
+(or 409 / 403 / 404 for its subclasses) or a WebSocket error frame. ``InternalError``
 marks a broken invariant; it is logged and never shown raw.
 """
 
@@ -24,6 +24,12 @@ class Forbidden(DomainError):
     """The user may not do this to this object."""
 
     status_code = 403
+
+
+class NotFound(DomainError):
+    """The object asked for does not exist (or is not visible to the asker)."""
+
+    status_code = 404
 
 
 class InternalError(Exception):

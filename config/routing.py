@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.urls import path
 
+from config import converters  # noqa: F401 - registers <id:...> before the apps' routes
 from config.consumers import PingConsumer
-from disputes.routing import websocket_urlpatterns as dispute_routes
+from lobby.routing import websocket_urlpatterns as lobby_routes
 from matches.routing import websocket_urlpatterns as match_routes
 from tournaments.routing import websocket_urlpatterns as tournament_routes
 
@@ -13,5 +14,5 @@ websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
     *match_routes,
     *tournament_routes,
-    *dispute_routes,
+    *lobby_routes,
 ]

@@ -8,19 +8,23 @@ workers on Redis and channels-redis.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from csp.constants import NONE, SELF
 
 from config.env import (
     DATABASE_SCHEMES,
     REDIS_SCHEMES,
     SettingError,
     env_bool,
+    env_header,
     env_int,
     env_list,
     env_optional,
+    env_rate,
     env_str,
     env_url,
 )
@@ -50,7 +54,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
+    "csp",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
@@ -60,6 +66,7 @@ INSTALLED_APPS = [
     "matches",
     "tournaments",
     "disputes",
+    "lobby",
 ]
 
 MIDDLEWARE = [
@@ -71,6 +78,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a request its backend marked into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -99,15 +109,31 @@ DATABASE_URL = env_url(
     default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
 )
 assert DATABASE_URL is not None
-_database = dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
+# DB_CONN_MAX_AGE keeps connections open between requests (production sets 60: a new
+# PostgreSQL connection costs more than most actions); 0 closes each one after use.
+# No health check on reuse: it would cost a round trip per request; a connection broken
+# meanwhile fails one request and is closed after it.
+_database = dj_database_url.parse(
+    DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0)
+)
 # Live-server browser tests run the server in another process, which must find the
 # test database by name rather than by Django's in-process renaming.
 if _database["ENGINE"].endswith("postgresql"):
-    _database["TEST"] = {"NAME": f"test_{_database['NAME']}"}
+    _database["TEST"] = {
+        "NAME": env_optional("CRAWFORD_TEST_DATABASE") or f"test_{_database['NAME']}"
+    }
 DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Database threads per server process for the sockets' actions (``config.live``).
+LIVE_DB_THREADS = env_int("LIVE_DB_THREADS", 8, minimum=1)
 
 AUTH_USER_MODEL = "accounts.User"
+# django-axes first: it refuses a log-in from a locked-out account or address before
+# the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -152,44 +178,163 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "sweep-match-deadlines": {"task": "matches.sweep_deadlines", "schedule": 2.0},
     "sweep-tournaments": {"task": "tournaments.sweep", "schedule": 30.0},
+    "requeue-adjudications": {"task": "matches.requeue_adjudications", "schedule": 30.0},
 }
+# No task runs longer than this: a stuck one (an engine that never answers) is stopped, and
+# the sweeps queue its work again. An adjudication at 4 ply takes seconds.
+CELERY_TASK_SOFT_TIME_LIMIT = 240
+CELERY_TASK_TIME_LIMIT = 300
+# A task a worker took but did not acknowledge (it died) is delivered again after this long:
+# longer than any task can run (above), so a task still running is never delivered twice;
+# the sweeps re-queue lost adjudications and tournament steps after a minute or so, so
+# nothing waits this long.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+
+# The cache holds the rate limits' counts (config.throttles): on Redis every server
+# process shares them; the local-memory cache is for the one process of the embedded run.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "crawford",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 if REDIS_URL:
+    # Redis pub/sub: each server process reads its messages in one task of its own, and a
+    # group's members are the live subscriptions of the servers holding them, gone with a
+    # dead server's connection. channels-redis's list-based layer instead lets whichever
+    # socket happens to be waiting read for all the process's sockets, and loses the
+    # message it was reading when that socket closes at the wrong moment: a player's
+    # board would miss a move while watchers come and go.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Rate limits per scope (config.throttles): every API call per address (anon) or per
+# player (user), and stricter ones for guessing passwords, making accounts, chat and
+# challenges. A number of requests per second, minute, hour or day.
+CRAWFORD_THROTTLE_RATES = {
+    "anon": env_rate("CRAWFORD_THROTTLE_ANON", "120/minute"),
+    "user": env_rate("CRAWFORD_THROTTLE_USER", "1200/minute"),
+    "login": env_rate("CRAWFORD_THROTTLE_LOGIN", "20/minute"),
+    "signup": env_rate("CRAWFORD_THROTTLE_SIGNUP", "20/hour"),
+    "chat": env_rate("CRAWFORD_THROTTLE_CHAT", "20/minute"),
+    "challenge": env_rate("CRAWFORD_THROTTLE_CHALLENGE", "10/minute"),
+}
+# How many proxies in front of Crawford append the address they saw to X-Forwarded-For;
+# 0 trusts only the connection's own address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+
+# Failed log-ins (the form, the admin and POST /api/auth/token/) lock out the account and
+# the address they came from for a while: django-axes, counting in the database.
+AXES_FAILURE_LIMIT = env_int("CRAWFORD_LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("CRAWFORD_LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_CLIENT_IP_CALLABLE = "config.throttles.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.auth_views.locked_out"
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+
+# API tokens (django-rest-knox): stored hashed, each with an expiry; sent as
+# "Authorization: Token <token>".
+API_TOKEN_TTL = timedelta(hours=env_int("CRAWFORD_API_TOKEN_HOURS", 24 * 7, minimum=1))
+REST_KNOX = {
+    "TOKEN_TTL": API_TOKEN_TTL,
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an API call without credentials gets 401 and a challenge.
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.throttles.AnonThrottle",
+        "config.throttles.UserThrottle",
+        "config.throttles.ScopedThrottle",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJsonParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Crawford API",
-    "DESCRIPTION": "Backgammon matches, tournaments and wallets for players, bots and clients.",
+    "DESCRIPTION": (
+        "Backgammon matches, tournaments and wallets for players, bots and clients. The "
+        "WebSocket messages (live matches, tournaments, notices) are described by the "
+        "AsyncAPI document at [/api/asyncapi.json](/api/asyncapi.json)."
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "LICENSE": {"name": "AGPL-3.0-or-later"},
+    # Request bodies get components of their own, so a text field that refuses "" says
+    # `minLength: 1` where clients send it, without claiming it of every response.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Programs send JSON. The form parsers stay for hand-made requests, but a form cannot
+    # say null or nest an object, so the schema does not promise them the same bodies.
+    "PARSER_WHITELIST": ["config.parsers.BoundedJsonParser"],
+    "ENUM_NAME_OVERRIDES": {
+        "CurrencyEnum": "accounts.models.Currency",
+        "LevelEnum": "matches.actions.LEVEL_NAMES",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api.document_errors",
+    ],
 }
 
 # Play money each new player starts with, in cents (100000 is 1,000.00 FUN).
 CRAWFORD_FUN_GRANT_CENTS = env_int("CRAWFORD_FUN_GRANT_CENTS", 100_000, minimum=0)
 
+# HTTPS. Behind a proxy that ends TLS, SECURE_PROXY_SSL_HEADER names the header it sets
+# on requests that came over HTTPS (X-Forwarded-Proto=https); the proxy must overwrite it.
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
+# The health check is asked over plain HTTP from inside the container.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_PROXY_SSL_HEADER = env_header("SECURE_PROXY_SSL_HEADER")
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+
+# Content-Security-Policy (django-csp): scripts, styles, images and fonts from this site
+# only, no inline script or style, WebSockets to this host only ('self' covers ws: and wss:
+# of this site's host in browsers since CSP level 3). Pages carry their data as
+# <script type="application/json"> blocks, which browsers never run, so need no exception.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config import converters  # noqa: F401 - registers <id:...> before the apps' URLs
+from config.asyncapi import asyncapi
 from config.health import healthz
 
+# Swagger UI's page is served with its script as a file (the split view), so scripts stay
+# this site's own; it does style elements inline and draws icons from data: URLs.
+api_docs = csp_update({"style-src": [UNSAFE_INLINE], "img-src": ["data:"]})(
+    SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+)
+
 urlpatterns = [
+    path("", include("lobby.urls")),
     path("", include("accounts.urls")),
     path("api/", include("accounts.api_urls")),
     path("api/", include("matches.api_urls")),
@@ -17,8 +28,12 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("api/", include("disputes.api_urls")),
     path("", include("disputes.urls")),
+    path("api/", include("lobby.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", api_docs, name="api-docs"),
+    path("api/asyncapi.json", asyncapi, name="api-asyncapi"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]
+
+handler404 = "config.api.not_found"

@@ -5,18 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.models import User
-from config.api import request_user
+from accounts.models import MAX_AMOUNT_CENTS, Currency, User
+from accounts.viewers import request_user
+from config.api import Api
 from config.errors import DomainError
 from disputes import services
-from disputes.models import Decision, Dispute, DisputeCategory
+from disputes.models import Decision, Dispute, DisputeCategory, DisputeState
 from disputes.selectors import can_see_evidence, dispute_queue, evidence, is_staff, visible_disputes
 
 
@@ -71,35 +71,46 @@ def _visible(viewer: User, dispute_id: int) -> Dispute:
     return dispute
 
 
-class DisputeListCreateApi(APIView):
+class DisputeQuerySerializer(serializers.Serializer):
+    state = serializers.ChoiceField(
+        choices=[*DisputeState.values, "undecided"],
+        required=False,
+        help_text="undecided: not decided yet",
+    )
+    category = serializers.ChoiceField(choices=DisputeCategory.values, required=False)
+    tournament = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    age = serializers.ChoiceField(
+        choices=["hour", "day", "week"], required=False, help_text="Filed longer ago than this."
+    )
+
+
+class DisputeListCreateApi(Api):
     """List the disputes you may see (staff: all; filters for the queue), or file one."""
 
     permission_classes = [IsAuthenticated]
+    query_serializer = DisputeQuerySerializer
 
     class DisputeCreateInputSerializer(serializers.Serializer):
-        match = serializers.IntegerField()
+        match = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
         category = serializers.ChoiceField(choices=DisputeCategory.values)
-        description = serializers.CharField(max_length=services.DESCRIPTION_LIMIT, allow_blank=True)
+        description = serializers.CharField(
+            max_length=services.DESCRIPTION_LIMIT,
+            error_messages={"blank": "Describe what went wrong: staff read it first."},
+        )
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("state", str, description="open, in_review, decided or undecided"),
-            OpenApiParameter("category", str, enum=DisputeCategory.values),
-            OpenApiParameter("tournament", int),
-            OpenApiParameter("age", str, description="older than: hour, day or week"),
-        ],
+        parameters=[DisputeQuerySerializer],
         responses={200: DisputeOutputSerializer(many=True)},
         operation_id="dispute_list",
     )
     def get(self, request: Request) -> Response:
         viewer = request_user(request)
-        tournament = request.query_params.get("tournament", "")
         disputes = dispute_queue(
             viewer=viewer,
-            state=request.query_params.get("state", ""),
-            category=request.query_params.get("category", ""),
-            tournament=int(tournament) if tournament.isdigit() else None,
-            age=request.query_params.get("age", ""),
+            state=self.query.get("state", ""),
+            category=self.query.get("category", ""),
+            tournament=self.query.get("tournament"),
+            age=self.query.get("age", ""),
         )
         return Response(
             [dispute_data(d, viewer=viewer, with_evidence=False) for d in disputes[:500]]
@@ -126,7 +137,7 @@ class DisputeListCreateApi(APIView):
         )
 
 
-class DisputeDetailApi(APIView):
+class DisputeDetailApi(Api):
     """One dispute; staff and the tournament's organizer also get the evidence."""
 
     permission_classes = [IsAuthenticated]
@@ -139,7 +150,7 @@ class DisputeDetailApi(APIView):
         )
 
 
-class DisputeAssignApi(APIView):
+class DisputeAssignApi(Api):
     """Staff: take the dispute."""
 
     permission_classes = [IsAuthenticated]
@@ -155,12 +166,16 @@ class DisputeAssignApi(APIView):
 
 
 class DisputeAdjustmentInputSerializer(serializers.Serializer):
-    user = serializers.CharField()
-    currency = serializers.CharField(help_text="FUN or REAL")
-    amount_cents = serializers.IntegerField(help_text="Positive into the wallet, negative out.")
+    user = serializers.CharField(max_length=150)
+    currency = serializers.ChoiceField(choices=Currency.choices)
+    amount_cents = serializers.IntegerField(
+        min_value=-MAX_AMOUNT_CENTS,
+        max_value=MAX_AMOUNT_CENTS,
+        help_text="Positive into the wallet, negative out.",
+    )
 
 
-class DisputeDecideApi(APIView):
+class DisputeDecideApi(Api):
     """Staff: decide the dispute with a reason. ``readjudicate`` takes ``plies`` (3 or 4);
     ``adjust`` takes ``adjustments``: [{"user", "currency", "amount_cents"}]."""
 
@@ -170,7 +185,9 @@ class DisputeDecideApi(APIView):
         decision = serializers.ChoiceField(choices=Decision.values)
         reason = serializers.CharField(max_length=2000)
         plies = serializers.IntegerField(required=False, min_value=1, max_value=4)
-        adjustments = DisputeAdjustmentInputSerializer(many=True, required=False)
+        adjustments = serializers.ListField(
+            child=DisputeAdjustmentInputSerializer(), required=False, max_length=20
+        )
 
     @extend_schema(
         request=DisputeDecideInputSerializer,

@@ -4,14 +4,14 @@ from disputes import api
 
 urlpatterns = [
     path("disputes/", api.DisputeListCreateApi.as_view(), name="api-disputes"),
-    path("disputes/<int:dispute_id>/", api.DisputeDetailApi.as_view(), name="api-dispute"),
+    path("disputes/<id:dispute_id>/", api.DisputeDetailApi.as_view(), name="api-dispute"),
     path(
-        "disputes/<int:dispute_id>/assign/",
+        "disputes/<id:dispute_id>/assign/",
         api.DisputeAssignApi.as_view(),
         name="api-dispute-assign",
     ),
     path(
-        "disputes/<int:dispute_id>/decide/",
+        "disputes/<id:dispute_id>/decide/",
         api.DisputeDecideApi.as_view(),
         name="api-dispute-decide",
     ),

@@ -1,39 +1,39 @@
-"""The one publisher of live dispute events, always after the transaction commits.
+"""What disputes tell the world, always after the transaction commits.
 
-Each logged-in user has a channel-layer group ``disputes.user.<id>``; a decision is sent to
-the player who filed the dispute and to both players of the match, who read it on their
-pages. Only the dispute's id, match and decision label travel; the pages fetch the rest.
+A domain event (``config.bus``) for the apps above: a dispute was decided. The lobby
+subscribes and tells the player who filed it and both players of the match, on their
+notification channel (``/ws/me/``) and in their notices.
 """
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import transaction
+from dataclasses import dataclass
 
+from config import bus
 from disputes.models import Dispute
 
 
-def user_group(user_id: int) -> str:
-    return f"disputes.user.{user_id}"
+@dataclass(frozen=True)
+class DisputeDecided:
+    """Staff decided ``dispute_id`` about ``match_id``; ``decision`` is a
+    ``disputes.models.Decision`` value."""
+
+    dispute_id: int
+    match_id: int
+    filed_by_id: int
+    player_ids: tuple[int, int]
+    decision: str
 
 
 def publish_decided(dispute: Dispute) -> None:
     """Tell the people the decision concerns, once it is committed."""
     match = dispute.match
-    people = {dispute.filed_by_id, match.player_0_id, match.player_1_id}
-    event = {
-        "type": "dispute.decided",
-        "dispute": dispute.pk,
-        "match": match.pk,
-        "decision": dispute.get_decision_display(),
-    }
-    transaction.on_commit(lambda: _send(people, event))
-
-
-def _send(people: set[int], event: dict[str, object]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for user_id in sorted(people):
-        async_to_sync(layer.group_send)(user_group(user_id), event)
+    bus.publish_on_commit(
+        DisputeDecided(
+            dispute.pk,
+            match.pk,
+            dispute.filed_by_id,
+            (match.player_0_id, match.player_1_id),
+            dispute.decision,
+        )
+    )

@@ -24,8 +24,8 @@ from backgammon.board import Board
 from backgammon.matchid import MatchId
 from disputes.models import AuditEntry, Dispute, DisputeCategory, DisputeState
 from matches.models import Action, ActionKind, ChatMessage, Match
+from matches.money import escrow_ref
 from matches.selectors import board_for_view
-from matches.services import escrow_ref
 from matches.verification import verify_match_dice
 from tournaments.models import Entry, EntryStatus, Pairing, Tournament
 

@@ -2,11 +2,13 @@
 
 Every staff action writes an ``AuditEntry`` with the state before and after, in the same
 transaction as the action. A decision locks the dispute row, then the match row
-(``matches.services.locked_match``), then, for a tournament match, the tournament row
-(``disputes.bracket``), always in that order. Money moves only through
-``accounts.ledger``: a result that changes is corrected by compensating the standing
-settlement and settling again, each under a key derived from the dispute, so nothing is
-paid twice. Players are told after the commit (``disputes.events``).
+(``matches.state.lock_match``), then, for a tournament match, the tournament row and the
+next match (``tournaments.corrections``): the lock order of ``matches.state``. A decision
+changes a match only through its services (``matches.lifecycle``: void, award, cancel,
+replay), its money only through ``matches.money`` (a changed result reverses the standing
+settlement and settles again, under keys derived from the dispute, so nothing is paid
+twice) and a bracket only through ``tournaments.corrections``. Players are told after the
+commit (``disputes.events``).
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import commission_cents, money
-from accounts.models import Currency, LedgerTransaction, TransactionKind, User
-from analysis.splits import AbsencePolicy, money_settlement, pot_split, tournament_award
-from config.errors import Conflict, DomainError, Forbidden
-from disputes import bracket, events
+from accounts.commission import money as money_text
+from accounts.models import Currency, LedgerTransaction, User
+from analysis.splits import AbsencePolicy, tournament_award
+from config.errors import Conflict, DomainError, Forbidden, NotFound
+from disputes import events
 from disputes.models import (
     AuditAction,
     AuditEntry,
@@ -33,17 +35,11 @@ from disputes.models import (
     DisputeState,
 )
 from disputes.selectors import can_file, is_staff
-from matches import events as match_events
+from matches import creation, lifecycle, money
 from matches.adjudication import rerun
-from matches.models import ActionKind, Adjudication, Match, MatchKind, MatchStatus
-from matches.services import (
-    ClockSettings,
-    append_action,
-    escrow_ref,
-    locked_match,
-    match_accept,
-    match_challenge,
-)
+from matches.models import Adjudication, Match, MatchKind, MatchStatus
+from matches.state import lock_match
+from tournaments import corrections
 
 DESCRIPTION_LIMIT = 2000
 DEFAULT_RERUN_PLIES = 3
@@ -66,7 +62,7 @@ def dispute_file(*, user: User, match_id: int, category: str, description: str) 
     """A player of the match (or an entrant of its tournament) disputes it."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise DomainError(f"There is no match {match_id}.")
+        raise NotFound(f"There is no match {match_id}.")
     if not can_file(user, match):
         raise Forbidden("Only the players of a match, or of its tournament, can dispute it.")
     if match.started_at is None:
@@ -180,7 +176,7 @@ def _decide(
     dispute = _locked(dispute_id)
     if dispute.is_decided:
         raise Conflict("This dispute has been decided.")
-    match = locked_match(dispute.match_id)
+    match = lock_match(dispute.match_id)
     people = [match.player_0, match.player_1, *(a.user for a in adjustments)]
     before = _snapshot(match, people)
     remedy = _Remedy(dispute=dispute, match=match, staff=staff, reason=reason)
@@ -220,13 +216,15 @@ def _decide(
 
 
 class _Remedy:
-    """The effects of one decision on the locked match, its bracket and the ledger."""
+    """The effects of one decision on the locked match, its bracket and its money."""
 
     def __init__(self, *, dispute: Dispute, match: Match, staff: User, reason: str) -> None:
         self.dispute = dispute
         self.match = match
         self.staff = staff
         self.reason = reason
+        self.key_prefix = f"dispute:{dispute.pk}"
+        self.cause: dict[str, object] = {"dispute": dispute.pk}
         self.summary: list[str] = []
         self.changes: dict[str, Any] = {}
 
@@ -241,53 +239,33 @@ class _Remedy:
         seat = 1 - match.winner_seat
         self._give_match_to(seat, "overturned")
         if match.stake_cents:
-            commission = 2 * commission_cents(match.stake_cents)
-            winner = match.player(seat)
-            self._resettle({winner.pk: 2 * match.stake_cents - commission}, commission)
-        self._publish()
+            payouts, commission = money.pot_payouts(match, seat)
+            self._resettle(money.standing_settlement(match), payouts, commission)
 
     def void(self) -> None:
         match = self.match
-        if match.is_money:
-            raise Conflict("A money session is settled game by game; adjust money instead.")
-        if match.status not in (MatchStatus.FINISHED, MatchStatus.PLAYING, MatchStatus.SUSPENDED):
-            state = match.get_status_display().lower()
-            raise Conflict(f"This match is {state}; it cannot be voided.")
+        stake = f"{money_text(match.stake_cents)} {match.currency}"
+        was_finished = lifecycle.match_void(
+            match,
+            staff=self.staff,
+            key_prefix=self.key_prefix,
+            reason=self._ledger_reason,
+            cause=self.cause,
+        )
         if match.stake_cents:
-            standing = self._standing_settlement()
-            if standing is not None:
-                self._compensate(standing)
-            stakers = (match.player_0_id, match.player_1_id)
-            ledger.refund(
-                escrow_ref=escrow_ref(match),
-                currency=match.currency,
-                payouts=dict.fromkeys(stakers, match.stake_cents),
-                key=f"dispute:{self.dispute.pk}:refund",
-            )
-            stake = f"{money(match.stake_cents)} {match.currency}"
             self.summary.append(f"Both stakes ({stake} each) are refunded.")
-        was_finished = match.status == MatchStatus.FINISHED
-        match.status = MatchStatus.CANCELLED
-        match.winner_seat = None
-        match.deadline = None
-        match.turn_started_at = None
-        match.finished_at = match.finished_at or timezone.now()
-        self._log("voided", winner=None)
-        match.save()
         self.summary.append(
             "The result is void." if was_finished else "The match is stopped and void."
         )
         if match.tournament_id is not None:
-            changes = bracket.void(match=match, dispute_id=self.dispute.pk)
-            self.changes["bracket"] = changes
-            self._note_bracket(changes)
-            replay = changes.get("replay_match")
+            correction = corrections.void(match=match, cause=self.cause)
+            self._note_bracket(correction)
+            replay = correction.replay_match
         else:
-            replay = self._replay().pk
+            replay = creation.match_replay(match).pk
         self.changes["replay_match"] = replay
         if replay:
             self.summary.append(f"A replay has been ordered: match #{replay}.")
-        self._publish()
 
     def readjudicate(self, deeper: Adjudication) -> None:
         match = self.match
@@ -314,34 +292,18 @@ class _Remedy:
             else:
                 self.summary.append("The deeper evaluation gives the same winner.")
         elif kind == "pot":
-            split = pot_split(
-                ours["mwc"], pot_cents=2 * match.stake_cents, commission=commission_cents
-            )
-            payouts = {match.player(seat).pk: split.payout_cents[seat] for seat in (0, 1)}
-            self._resettle(payouts, split.house_cents)
-            winner = 0 if split.shares_cents[0] >= split.shares_cents[1] else 1
-            if winner != match.winner_seat:
-                self._give_match_to(winner, "readjudicated")
+            split = money.adjudicated_pot_split(match, mwc=ours["mwc"])
+            self._resettle(money.standing_settlement(match), split.payouts, split.house_cents)
+            if split.winner_seat is not None and split.winner_seat != match.winner_seat:
+                self._give_match_to(split.winner_seat, "readjudicated")
         elif kind == "money":
-            cube_value = original.evaluation["cube_value"]
-            settlement = money_settlement(
-                ours["cubeful_equity"],
-                cube_value=cube_value,
-                stake_cents=match.stake_cents,
-                commission=commission_cents,
+            split = money.adjudicated_game_split(
+                match,
+                cubeful_equity=ours["cubeful_equity"],
+                cube_value=original.evaluation["cube_value"],
             )
-            exposure = 3 * match.max_cube * match.stake_cents
-            payouts = {
-                match.player(seat).pk: exposure + settlement.net_cents[seat] for seat in (0, 1)
-            }
-            self._resettle(
-                payouts,
-                settlement.house_cents,
-                standing=LedgerTransaction.objects.filter(
-                    key=f"match:{match.pk}:game:{original.game_number}:adjudicated"
-                ).first(),
-            )
-        self._publish()
+            standing = money.adjudicated_settlement(match, original.game_number)
+            self._resettle(standing, split.payouts, split.house_cents)
 
     def adjust(self, adjustments: Sequence[Adjustment]) -> None:
         for adjustment in adjustments:
@@ -356,136 +318,80 @@ class _Remedy:
                 user=adjustment.user,
                 currency=adjustment.currency,
                 amount_cents=abs(adjustment.amount_cents),
-                reason=f"Dispute #{self.dispute.pk}: {self.reason}",
+                reason=self._ledger_reason,
                 staff=self.staff,
-                key=f"dispute:{self.dispute.pk}:adjust:{index}",
+                key=f"{self.key_prefix}:adjust:{index}",
             )
             moved.append(posted.pk)
             sign = "+" if adjustment.amount_cents > 0 else "−"
             self.summary.append(
                 f"{adjustment.user.profile.display_name}: {sign}"
-                f"{money(abs(adjustment.amount_cents))} {adjustment.currency}."
+                f"{money_text(abs(adjustment.amount_cents))} {adjustment.currency}."
             )
         self.changes["ledger"] = moved
 
     # The pieces ---------------------------------------------------------------------
+
+    @property
+    def _ledger_reason(self) -> str:
+        return f"Dispute #{self.dispute.pk}: {self.reason}"
 
     def _give_match_to(self, seat: int, why: str) -> None:
         match = self.match
         old = match.winner_seat
         new_winner = match.player(seat)
         if match.tournament_id is not None:
-            changes = bracket.overturn(
-                match=match, new_winner_id=new_winner.pk, dispute_id=self.dispute.pk
+            correction = corrections.overturn(
+                match=match, new_winner_id=new_winner.pk, cause=self.cause
             )
-            self.changes["bracket"] = changes
-            self._note_bracket(changes)
-        match.winner_seat = seat
-        self._log(why, winner=seat)
-        match.save(update_fields=["winner_seat", "last_seq"])
+            self._note_bracket(correction)
+        lifecycle.match_award(match, seat, staff=self.staff, why=why, cause=self.cause)
         self.changes["winner"] = {
             "before": match.player(old).username if old is not None else None,
             "after": new_winner.username,
         }
         self.summary.insert(0, f"The match is awarded to {new_winner.profile.display_name}.")
 
-    def _note_bracket(self, changes: dict[str, Any]) -> None:
-        if changes.get("cancelled_match"):
+    def _note_bracket(self, correction: corrections.Correction) -> None:
+        self.changes["bracket"] = correction.as_dict()
+        if correction.cancelled_match:
             self.summary.append(
-                f"The next match (#{changes['cancelled_match']}) had not started; it is cancelled."
+                f"The next match (#{correction.cancelled_match}) had not started; it is cancelled."
             )
-        if changes.get("new_matches"):
-            names = ", ".join(f"#{pk}" for pk in changes["new_matches"])
+        if correction.new_matches:
+            names = ", ".join(f"#{pk}" for pk in correction.new_matches)
             self.summary.append(f"The bracket is corrected; the next match is {names}.")
-        elif changes.get("next_pairing"):
-            self.summary.append(f"The bracket is corrected ({changes['next_pairing']}).")
-
-    def _standing_settlement(self) -> LedgerTransaction | None:
-        """The settlement of the match's pot that stands now (none corrected it)."""
-        return (
-            LedgerTransaction.objects.filter(
-                escrow_ref=escrow_ref(self.match),
-                kind=TransactionKind.SETTLEMENT,
-                reversed_by__isnull=True,
-            )
-            .order_by("-pk")
-            .first()
-        )
-
-    def _compensate(self, original: LedgerTransaction) -> LedgerTransaction:
-        return ledger.compensate(
-            transaction=original,
-            reason=f"Dispute #{self.dispute.pk}: {self.reason}",
-            staff=self.staff,
-            key=f"dispute:{self.dispute.pk}:correct:{original.pk}",
-        )
+        elif correction.next_pairing:
+            self.summary.append(f"The bracket is corrected ({correction.next_pairing}).")
 
     def _resettle(
-        self,
-        payouts: dict[int, int],
-        house_cents: int,
-        *,
-        standing: LedgerTransaction | None = None,
+        self, standing: LedgerTransaction | None, payouts: dict[int, int], house_cents: int
     ) -> None:
         """Correct the standing settlement and pay ``payouts`` instead, if they differ."""
         match = self.match
-        standing = standing or self._standing_settlement()
         if standing is None:
             raise Conflict("This match's money has not been settled; adjust money instead.")
-        if _player_amounts(standing) == {pk: cents for pk, cents in payouts.items() if cents}:
+        done = money.resettle(
+            match,
+            standing,
+            payouts,
+            house_cents,
+            key_prefix=self.key_prefix,
+            reason=self._ledger_reason,
+            staff=self.staff,
+        )
+        if not done.changed:
             self.summary.append("The money stays as it was settled.")
             return
-        correction = self._compensate(standing)
-        settled = ledger.settle_match(
-            escrow_ref=escrow_ref(match),
-            currency=match.currency,
-            payouts=payouts,
-            commission_cents=house_cents,
-            key=f"dispute:{self.dispute.pk}:settle",
-        )
-        self.changes["ledger"] = [correction.pk, settled.pk]
+        assert done.reversed is not None
+        assert done.settled is not None
+        self.changes["ledger"] = [done.reversed.pk, done.settled.pk]
         names = {match.player_0_id: match.player_0, match.player_1_id: match.player_1}
         paid = "; ".join(
-            f"{names[pk].profile.display_name} {money(cents)} {match.currency}"
+            f"{names[pk].profile.display_name} {money_text(cents)} {match.currency}"
             for pk, cents in sorted(payouts.items())
         )
         self.summary.append(f"Settlement #{standing.pk} corrected and paid again: {paid}.")
-
-    def _replay(self) -> Match:
-        old = self.match
-        replay = match_challenge(
-            challenger=old.player_0,
-            opponent=old.player_1,
-            length=old.length,
-            stake_cents=old.stake_cents,
-            currency=old.currency,
-            rated=old.rated,
-            private=old.private,
-            clock=ClockSettings(
-                kind=old.clock,
-                move_seconds=old.move_seconds,
-                reserve_seconds=old.reserve_seconds,
-                delay_seconds=old.delay_seconds,
-                timeout_loses=old.timeout_loses,
-            ),
-        )
-        return match_accept(match_id=replay.pk, user=old.player_1)
-
-    def _log(self, why: str, *, winner: int | None) -> None:
-        append_action(
-            self.match,
-            None,
-            ActionKind.MATCH_OVER,
-            winner,
-            self.staff,
-            None,
-            None,
-            None,
-            detail={"winner": winner, "reason": why, "dispute": self.dispute.pk},
-        )
-
-    def _publish(self) -> None:
-        match_events.publish_match(self.match)
 
 
 # ---------------------------------------------------------------- helpers
@@ -504,19 +410,12 @@ def _snapshot(match: Match, people: Sequence[User]) -> dict[str, Any]:
     }
 
 
-def _player_amounts(posted: LedgerTransaction) -> dict[int, int]:
-    return {
-        entry.account.user_id: entry.amount
-        for entry in posted.entries.select_related("account")
-        if entry.account.user_id is not None
-    }
-
-
 def _locked(dispute_id: int) -> Dispute:
+    """The dispute row, locked: the first lock of a decision (see ``matches.state``)."""
     try:
         return Dispute.objects.select_for_update(of=("self",)).get(pk=dispute_id)
     except Dispute.DoesNotExist:
-        raise DomainError(f"There is no dispute {dispute_id}.") from None
+        raise NotFound(f"There is no dispute {dispute_id}.") from None
 
 
 def _require_staff(user: User) -> None:

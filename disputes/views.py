@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import Currency, User
-from config.api import request_user
+from accounts.viewers import request_user
 from config.errors import DomainError
 from disputes import services
 from disputes.api import adjustments_from

@@ -18,14 +18,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import ledger
-from accounts.commission import commission_cents
 from accounts.models import User
 from analysis.engine import EvalSettings, Evaluation
-from analysis.splits import AbsencePolicy, money_settlement, pot_split, tournament_award
+from analysis.splits import AbsencePolicy, tournament_award
 from config.errors import Conflict, DomainError
-from matches import events
+from matches import events, money
 from matches.engine import engine
+from matches.lifecycle import finish_match
+from matches.log import append_action
 from matches.models import (
     Action,
     ActionKind,
@@ -35,15 +35,7 @@ from matches.models import (
     MatchKind,
     MatchStatus,
 )
-from matches.positions import gnubg_id
-from matches.services import (
-    append_action,
-    current_game,
-    escrow_ref,
-    finish_match,
-    game_state,
-    locked_match,
-)
+from matches.state import current_game, game_state, lock_match, match_gnubg_id
 
 ADJUDICATION_PLIES = 2
 
@@ -59,15 +51,11 @@ class Position:
 def position_of(match: Match) -> Position:
     game = current_game(match)
     state = game_state(game)
-    length = 0 if match.is_money else match.length
-    absent = _absent_seat(match)
     return Position(
         game_number=game.number,
-        gnubg_id=gnubg_id(
-            state, length, (match.score_0, match.score_1), game.crawford, jacoby=match.jacoby
-        ),
+        gnubg_id=match_gnubg_id(match, game, state, jacoby=match.jacoby),
         cube_value=state.cube.value,
-        absent_seat=absent,
+        absent_seat=_absent_seat(match),
     )
 
 
@@ -92,9 +80,10 @@ def adjudicate(*, match_id: int, plies: int = ADJUDICATION_PLIES) -> Adjudicatio
 
 @transaction.atomic
 def _settle(*, match_id: int, position: Position, evaluation: Evaluation) -> Adjudication | None:
-    match = locked_match(match_id)
+    match = lock_match(match_id)
     if match.status != MatchStatus.SUSPENDED or match.adjudications.exists():
         return None
+    since = match.last_seq
     decision = _decide(match, position, evaluation)
     adjudication = Adjudication.objects.create(
         match=match,
@@ -110,15 +99,7 @@ def _settle(*, match_id: int, position: Position, evaluation: Evaluation) -> Adj
     game.finished_at = timezone.now()
     game.save(update_fields=["finish_reason", "finished_at"])
     append_action(
-        match,
-        game,
-        ActionKind.ADJUDICATION,
-        position.absent_seat,
-        None,
-        None,
-        None,
-        None,
-        detail=decision,
+        match, kind=ActionKind.ADJUDICATION, game=game, seat=position.absent_seat, detail=decision
     )
     finish_match(
         match,
@@ -128,58 +109,26 @@ def _settle(*, match_id: int, position: Position, evaluation: Evaluation) -> Adj
         pay_pot=decision["kind"] != "pot",
     )
     match.save()
-    events.publish_match(match)
+    events.publish_match(match, since=since)
     return adjudication
 
 
 def _decide(match: Match, position: Position, evaluation: Evaluation) -> dict[str, Any]:
-    players = [match.player_0, match.player_1]
+    """Settle the money the evaluation decides and say what was decided."""
     if match.kind == MatchKind.MONEY:
-        if not match.stake_cents:
-            return {
-                "kind": "money",
-                "settlement_cents": [0, 0],
-                "commission_cents": [0, 0],
-                "winner_seat": None,
-            }
-        settlement = money_settlement(
-            evaluation.player(0).cubeful_equity,
+        split = money.adjudicated_game_split(
+            match,
+            cubeful_equity=evaluation.player(0).cubeful_equity,
             cube_value=position.cube_value,
-            stake_cents=match.stake_cents,
-            commission=commission_cents,
         )
-        exposure = 3 * match.max_cube * match.stake_cents
-        ledger.settle_match(
-            escrow_ref=escrow_ref(match),
-            currency=match.currency,
-            payouts={players[seat].pk: exposure + settlement.net_cents[seat] for seat in (0, 1)},
-            commission_cents=settlement.house_cents,
-            key=f"match:{match.pk}:game:{position.game_number}:adjudicated",
-        )
-        return {
-            "kind": "money",
-            "settlement_cents": list(settlement.settlement_cents),
-            "commission_cents": list(settlement.commission_cents),
-            "winner_seat": None,
-        }
+        money.settle_adjudicated_game(match, position.game_number, split)
+        return split.decision
     mwc = evaluation.player(0).mwc
     assert mwc is not None
     if match.stake_cents:
-        split = pot_split(mwc, pot_cents=2 * match.stake_cents, commission=commission_cents)
-        ledger.settle_match(
-            escrow_ref=escrow_ref(match),
-            currency=match.currency,
-            payouts={players[seat].pk: split.payout_cents[seat] for seat in (0, 1)},
-            commission_cents=split.house_cents,
-            key=f"match:{match.pk}:pot-adjudicated",
-        )
-        return {
-            "kind": "pot",
-            "mwc": [mwc, 1 - mwc],
-            "shares_cents": list(split.shares_cents),
-            "commission_cents": list(split.commission_cents),
-            "winner_seat": 0 if split.shares_cents[0] >= split.shares_cents[1] else 1,
-        }
+        split = money.adjudicated_pot_split(match, mwc=mwc)
+        money.settle_adjudicated_pot(match, split)
+        return split.decision
     award = tournament_award(
         mwc, policy=AbsencePolicy.ADJUDICATE, absent_index=position.absent_seat
     )

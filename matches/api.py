@@ -5,6 +5,9 @@ Programs play through these exactly as the browser board does over WebSocket.
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -12,15 +15,30 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.models import Currency, User
-from config.api import request_user, request_viewer
-from config.errors import DomainError, Forbidden
-from matches import services
-from matches.models import Match
+from accounts.models import MAX_AMOUNT_CENTS, Currency, User
+from accounts.viewers import request_user, request_viewer
+from config.api import Api, JsonBooleanField
+from config.errors import DomainError, NotFound
+from matches.actions import LEVEL_NAMES, RESIGN_LEVELS, PlayerAction
+from matches.clock import (
+    CLOCK_PRESETS,
+    MAX_CORRESPONDENCE_SECONDS,
+    MAX_MOVE_SECONDS,
+    MAX_RESERVE_SECONDS,
+    check_clock,
+)
+from matches.creation import MAX_MATCH_LENGTH, match_accept, match_challenge, match_decline
+from matches.models import (
+    DEFAULT_CLOCK,
+    ClockKind,
+    ClockSettings,
+    Match,
+    TimeoutLoses,
+)
+from matches.play import action_submit
 from matches.records import match_file
-from matches.selectors import match_snapshot, move_list, visible_matches
+from matches.selectors import MATCH_LISTS, match_snapshot, matches_of, move_list, visible_matches
 
 
 class MatchStateSerializer(serializers.Serializer):
@@ -38,25 +56,112 @@ class MatchStateSerializer(serializers.Serializer):
     last_seq = serializers.IntegerField()
 
 
-class MatchCreateApi(APIView):
-    """Challenge a player to a match (``opponent``, ``length``) or a money session
-    (``opponent``, ``money``: true, ``stake_cents``, ``currency``)."""
+class ClockSerializer(serializers.Serializer):
+    """A time control, the same for challenges and tournaments (see the README): a named
+    ``preset`` (then nothing else), or the fields; validated into the fields."""
+
+    preset = serializers.ChoiceField(choices=list(CLOCK_PRESETS), required=False)
+    kind = serializers.ChoiceField(choices=ClockKind.values, default=DEFAULT_CLOCK.kind)
+    move_seconds = serializers.IntegerField(
+        default=DEFAULT_CLOCK.move_seconds,
+        min_value=1,
+        max_value=MAX_CORRESPONDENCE_SECONDS,
+        help_text="Seconds a move: up to 600, or up to 14 days for correspondence.",
+    )
+    reserve_seconds = serializers.IntegerField(
+        default=DEFAULT_CLOCK.reserve_seconds, min_value=0, max_value=MAX_RESERVE_SECONDS
+    )
+    delay_seconds = serializers.IntegerField(
+        default=DEFAULT_CLOCK.delay_seconds, min_value=1, max_value=MAX_MOVE_SECONDS
+    )
+    timeout_loses = serializers.ChoiceField(
+        choices=TimeoutLoses.values, default=DEFAULT_CLOCK.timeout_loses
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        preset = data.pop("preset", None)
+        settings = CLOCK_PRESETS[preset][1] if preset else ClockSettings(**data)
+        try:
+            check_clock(settings)
+        except DomainError as refusal:
+            raise serializers.ValidationError(str(refusal)) from None
+        return dataclasses.asdict(settings)
+
+
+class MatchListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=list(MATCH_LISTS),
+        required=False,
+        help_text="invited, playing (or suspended), finished, or ended (declined, cancelled "
+        "or aborted); all of them without it",
+    )
+
+
+class MatchRowSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    kind = serializers.CharField()
+    length = serializers.IntegerField()
+    opponent = serializers.CharField()
+    seat = serializers.IntegerField()
+    direction = serializers.ChoiceField(
+        choices=["incoming", "outgoing"],
+        allow_null=True,
+        help_text="For an invitation: whether you were challenged or challenged them.",
+    )
+    score = serializers.ListField(child=serializers.IntegerField())
+    winner_seat = serializers.IntegerField(allow_null=True)
+    currency = serializers.CharField()
+    stake_cents = serializers.IntegerField()
+    tournament = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class MatchCreateApi(Api):
+    """Your matches, newest first (``GET``, filtered by ``status``); or challenge a player
+    to a match (``opponent``, ``length``) or a money session (``opponent``, ``money``: true,
+    ``stake_cents``, ``currency``)."""
 
     permission_classes = [IsAuthenticated]
+    throttle_scope = "challenge"
+    query_serializer = MatchListQuerySerializer
+
+    @extend_schema(
+        parameters=[MatchListQuerySerializer],
+        responses={200: MatchRowSerializer(many=True)},
+        operation_id="match_list",
+    )
+    def get(self, request: Request) -> Response:
+        rows = matches_of(user=request_user(request), status=self.query.get("status"))
+        return Response(rows)
 
     class MatchCreateInputSerializer(serializers.Serializer):
-        opponent = serializers.CharField()
-        length = serializers.IntegerField(
-            required=False, min_value=1, max_value=services.MAX_MATCH_LENGTH
+        opponent = serializers.CharField(max_length=150)
+        length = serializers.IntegerField(required=False, min_value=1, max_value=MAX_MATCH_LENGTH)
+        money = JsonBooleanField(default=False)
+        stake_cents = serializers.IntegerField(default=0, min_value=0, max_value=MAX_AMOUNT_CENTS)
+        currency = serializers.ChoiceField(choices=Currency.choices, default=Currency.FUN)
+        jacoby = JsonBooleanField(default=True)
+        beavers = JsonBooleanField(default=False)
+        raccoons = JsonBooleanField(
+            default=False, help_text="Money play with beavers: a beavered player may redouble."
         )
-        money = serializers.BooleanField(default=False)
-        stake_cents = serializers.IntegerField(default=0, min_value=0)
-        currency = serializers.ChoiceField(choices=Currency.values, default=Currency.FUN)
-        jacoby = serializers.BooleanField(default=True)
-        beavers = serializers.BooleanField(default=False)
-        max_cube = serializers.IntegerField(required=False, min_value=1)
-        rated = serializers.BooleanField(default=True)
-        private = serializers.BooleanField(default=False)
+        automatic_doubles = serializers.IntegerField(
+            default=0,
+            min_value=0,
+            max_value=3,
+            help_text="Money play: equal opening throws double the cube, up to this many times.",
+        )
+        max_cube = serializers.ChoiceField(
+            choices=[2**power for power in range(11)],
+            required=False,
+            error_messages={
+                "invalid_choice": "The maximum cube is a power of two, like 64, not {input}"
+            },
+        )
+        rated = JsonBooleanField(default=True)
+        private = JsonBooleanField(default=False)
+        clock = ClockSerializer(required=False)
 
         def validate(self, data: dict[str, object]) -> dict[str, object]:
             if not data["money"] and "length" not in data:
@@ -77,16 +182,19 @@ class MatchCreateApi(APIView):
         opponent = User.objects.filter(username=values["opponent"]).first()
         if opponent is None:
             raise DomainError(f"There is no player called {values['opponent']}")
-        match = services.match_challenge(
+        match = match_challenge(
             challenger=request_user(request),
             opponent=opponent,
             length=values.get("length"),
-            money=values["money"],
+            money_play=values["money"],
             stake_cents=values["stake_cents"],
             currency=values["currency"],
             jacoby=values["jacoby"],
             beavers=values["beavers"],
+            raccoons=values["raccoons"],
+            automatic_doubles=values["automatic_doubles"],
             max_cube=values.get("max_cube"),
+            clock_settings=ClockSettings(**values["clock"]) if "clock" in values else DEFAULT_CLOCK,
             rated=values["rated"],
             private=values["private"],
         )
@@ -95,7 +203,7 @@ class MatchCreateApi(APIView):
         )
 
 
-class MatchDetailApi(APIView):
+class MatchDetailApi(Api):
     """The match state, from the caller's side (spectators see no legal plays)."""
 
     permission_classes = [AllowAny]
@@ -107,49 +215,37 @@ class MatchDetailApi(APIView):
         return Response(match_snapshot(match, viewer=user))
 
 
-class MatchAcceptApi(APIView):
+class MatchAcceptApi(Api):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: MatchStateSerializer}, operation_id="match_accept")
     def post(self, request: Request, match_id: int) -> Response:
-        match = services.match_accept(match_id=match_id, user=request_user(request))
+        match = match_accept(match_id=match_id, user=request_user(request))
         return Response(match_snapshot(match, viewer=request_user(request)))
 
 
-class MatchDeclineApi(APIView):
+class MatchDeclineApi(Api):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         request=None, responses={200: MatchStateSerializer}, operation_id="match_decline"
     )
     def post(self, request: Request, match_id: int) -> Response:
-        match = services.match_decline(match_id=match_id, user=request_user(request))
+        match = match_decline(match_id=match_id, user=request_user(request))
         return Response(match_snapshot(match, viewer=request_user(request)))
 
 
-class MatchActionApi(APIView):
+class MatchActionApi(Api):
     """Act in a match. An illegal action answers 400 with the rule in words; out of turn 409."""
 
     permission_classes = [IsAuthenticated]
 
     class MatchActionInputSerializer(serializers.Serializer):
-        type = serializers.ChoiceField(
-            choices=[
-                "roll",
-                "play",
-                "double",
-                "take",
-                "drop",
-                "beaver",
-                "resign",
-                "accept_resign",
-                "reject_resign",
-            ]
-        )
-        seq = serializers.IntegerField(min_value=0, required=False)
-        play = serializers.CharField(required=False, allow_blank=True)
+        type = serializers.ChoiceField(choices=[action.value for action in PlayerAction])
+        seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+        play = serializers.CharField(required=False, max_length=120)
         position_id = serializers.RegexField(r"^[A-Za-z0-9+/]{14}$", required=False)
-        resign = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], required=False)
+        resign = serializers.ChoiceField(choices=LEVEL_NAMES, required=False)
 
     @extend_schema(
         request=MatchActionInputSerializer,
@@ -164,16 +260,21 @@ class MatchActionApi(APIView):
         data = self.MatchActionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        result = services.action_submit(
+        resign = values.get("resign")
+        result = action_submit(
             match_id=match_id,
             user=request_user(request),
-            kind=values["type"],
+            action=PlayerAction(values["type"]),
             seq=values.get("seq"),
-            play=values.get("play"),
-            position_id=values.get("position_id"),
-            resign=values.get("resign"),
+            play=values.get("position_id") or values.get("play"),
+            resign=RESIGN_LEVELS[resign] if resign else None,
         )
         return Response(match_snapshot(result.match, viewer=request_user(request)))
+
+
+class GameResultSerializer(serializers.Serializer):
+    points = serializers.IntegerField(help_text="What the game scored, after the cube.")
+    level = serializers.ChoiceField(choices=LEVEL_NAMES)
 
 
 class MoveRowSerializer(serializers.Serializer):
@@ -181,12 +282,16 @@ class MoveRowSerializer(serializers.Serializer):
     game = serializers.IntegerField(allow_null=True)
     kind = serializers.CharField()
     player = serializers.CharField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True, help_text="0 or 1; null for the server.")
     text = serializers.CharField(
         help_text='Standard notation, e.g. "52: 13/8 13/11" or "Doubles => 2"'
     )
+    result = GameResultSerializer(
+        required=False, help_text='Only on a "game_over" row: how the winner (seat) won.'
+    )
 
 
-class MatchMovesApi(APIView):
+class MatchMovesApi(Api):
     """The move list: every roll, play and cube action in standard notation."""
 
     permission_classes = [AllowAny]
@@ -202,11 +307,11 @@ def _require_visible(request: Request, match_id: int) -> Match:
     user = request_viewer(request)
     match = visible_matches(user=user).filter(pk=match_id).first()
     if match is None:
-        raise Forbidden("This match is private")
+        raise NotFound("There is no such match, or it is private")
     return match
 
 
-class MatchExportApi(APIView):
+class MatchExportApi(Api):
     """The match record as a .mat file for GNU Backgammon."""
 
     permission_classes = [AllowAny]

@@ -4,14 +4,10 @@ from matches import api
 
 urlpatterns = [
     path("matches/", api.MatchCreateApi.as_view(), name="api-match-create"),
-    path("matches/<int:match_id>/", api.MatchDetailApi.as_view(), name="api-match-detail"),
-    path("matches/<int:match_id>/accept/", api.MatchAcceptApi.as_view(), name="api-match-accept"),
-    path(
-        "matches/<int:match_id>/decline/", api.MatchDeclineApi.as_view(), name="api-match-decline"
-    ),
-    path("matches/<int:match_id>/actions/", api.MatchActionApi.as_view(), name="api-match-action"),
-    path("matches/<int:match_id>/moves/", api.MatchMovesApi.as_view(), name="api-match-moves"),
-    path(
-        "matches/<int:match_id>/export.mat", api.MatchExportApi.as_view(), name="api-match-export"
-    ),
+    path("matches/<id:match_id>/", api.MatchDetailApi.as_view(), name="api-match-detail"),
+    path("matches/<id:match_id>/accept/", api.MatchAcceptApi.as_view(), name="api-match-accept"),
+    path("matches/<id:match_id>/decline/", api.MatchDeclineApi.as_view(), name="api-match-decline"),
+    path("matches/<id:match_id>/actions/", api.MatchActionApi.as_view(), name="api-match-action"),
+    path("matches/<id:match_id>/moves/", api.MatchMovesApi.as_view(), name="api-match-moves"),
+    path("matches/<id:match_id>/export.mat", api.MatchExportApi.as_view(), name="api-match-export"),
 ]

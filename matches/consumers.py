@@ -1,38 +1,84 @@
 """WebSocket /ws/matches/<id>/: snapshots and events out, actions and chat in.
 
-Access is checked in ``connect``; after that the consumer only relays: actions go to
-``matches.services``, changes come back as group events, each turned into the snapshot
-for this connection's viewer. Every action carries a client ``seq``; a repeated one is
-answered, not applied twice. Errors come back as ``{"type": "error", "message"}``.
+Access is checked in ``connect``, which also records the connection (``matches.presence``)
+and learns the viewer's seat once; after that the consumer only relays: actions go to
+``matches.play.action_submit``, changes come back as group events carrying every viewer's
+snapshot and the new move-list rows, and this connection forwards its own viewer's.
+
+Frames out: ``state`` (``{"state": snapshot, "moves": {"since", "rows"}}``), ``ack``
+(``{"seq", "applied"}``), ``error`` (``{"message", "seq"?, "status"?}``), ``chat``,
+``chat_history`` and ``presence``. Frames in: ``{"type": <PlayerAction>, "seq", "play"?,
+"position_id"?, "resign"?, "check"?}`` (a play with ``"check": true`` is only checked)
+and ``{"type": "chat", "text"}``. Every action carries the
+client's ``seq``; a repeated one is answered, not applied twice. A frame that is not one
+of these is answered with an error frame and the socket stays open (``config.sockets``).
+
+While open, the socket is kept alive in the database by this process's ``Heartbeat``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import weakref
 from typing import Any
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-
+from backgammon.game import ResultKind
+from config import live
 from config.errors import DomainError
-from matches import chat, services
+from config.sockets import TOO_MANY, FrameError, JsonSocket, text, whole_number
+from matches import chat, events, presence
+from matches.actions import RESIGN_LEVELS, PlayerAction
 from matches.events import match_group
+from matches.play import action_submit, play_check
 from matches.selectors import BROADCAST_WATCHER, match_snapshot, visible_matches
 
+logger = logging.getLogger(__name__)
+
 NOT_FOUND = 4404
-ACTION_TYPES = {
-    "roll",
-    "play",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "resign",
-    "accept_resign",
-    "reject_resign",
-}
+ACTION_NAMES = frozenset(action.value for action in PlayerAction)
+MAX_PLAY_CHARS = 120
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
+class Heartbeat:
+    """This server process's open match sockets, said to be alive together: every
+    ``presence.HEARTBEAT`` one statement marks all their connection rows seen, so rows
+    outlive their sockets only when their server died (``presence.sweep_stale``)."""
+
+    def __init__(self) -> None:
+        self.sockets: set[str] = set()  # channel names
+        self.task: asyncio.Task[None] | None = None
+
+    def join(self, channel: str) -> None:
+        self.sockets.add(channel)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._beat())
+
+    def leave(self, channel: str) -> None:
+        self.sockets.discard(channel)
+
+    async def _beat(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            if not self.sockets:
+                return
+            try:
+                await live.run(presence.connections_seen, channels=list(self.sockets))
+            except Exception:  # the database is away: the next beat tries again
+                logger.exception("the match sockets' heartbeat failed")
+
+
+_heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeat] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def heartbeat() -> Heartbeat:
+    """The heartbeat of the running event loop (one per server process)."""
+    return _heartbeats.setdefault(asyncio.get_running_loop(), Heartbeat())
+
+
+class MatchConsumer(JsonSocket):
     match_id: int
     group: str
     seat: int | None = None
@@ -44,122 +90,155 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not await self._can_watch():
             await self.close(code=NOT_FOUND)
             return
+        try:
+            self.seat = await live.run(
+                presence.connection_open,
+                match_id=self.match_id,
+                user=self.viewer,
+                channel=self.channel_name,
+                address=_address(self.scope),
+            )
+        except DomainError:
+            await self.close(code=TOO_MANY)
+            return
+        self.holds = True  # the connection row: ``disconnect`` closes it whatever happens
         self.group = match_group(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_group(self.group)
         await self.accept()
-        await database_sync_to_async(self._connected)()
+        heartbeat().join(self.channel_name)
+        if self.seat is None:
+            await events.presence_soon(self.match_id)
         await self._send_state()
         await self.send_json(
-            {"type": "chat_history", "messages": await database_sync_to_async(self._chat_history)()}
+            {"type": "chat_history", "messages": await live.run(self._chat_history)}
         )
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(self._disconnected)()
+        if not hasattr(self, "group"):
+            return
+        heartbeat().leave(self.channel_name)
+        watched = await live.run(presence.connection_close, channel=self.channel_name)
+        if watched is not None:
+            await events.presence_soon(watched)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self.send_json({"type": "error", "message": "Send a JSON object"})
-            return
+            raise FrameError("Send a JSON object")
         kind = content.get("type")
         if kind == "chat":
             await self._chat(content)
-        elif kind in ACTION_TYPES:
-            await self._act(content)
+        elif isinstance(kind, str) and kind in ACTION_NAMES:
+            await self._act(PlayerAction(kind), content)
         else:
-            await self.send_json({"type": "error", "message": f"Unknown message type {kind!r}"})
+            shown = kind if isinstance(kind, str | int | float | None) else type(kind).__name__
+            raise FrameError(f"Unknown message type {str(shown)[:40]!r}")
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         key = str(self.seat) if self.seat is not None else BROADCAST_WATCHER
-        snapshot = event.get("snapshots", {}).get(key)
-        if snapshot is None:
-            await self._send_state()
-        else:
-            await self.send_json({"type": "state", "state": snapshot})
+        await self.send(text_data=event["frames"][key])
+
+    async def match_presence(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "presence", "presence": event["presence"]})
 
     async def match_chat(self, event: dict[str, Any]) -> None:
         message = event["message"]
-        player = await database_sync_to_async(self._is_player)()
-        if (message["room"] == "players") == player:
+        if (message["room"] == "players") == (self.seat is not None):
             await self.send_json({"type": "chat", "message": message})
 
-    async def _act(self, content: dict[str, Any]) -> None:
-        seq = content.get("seq")
+    async def _act(self, action: PlayerAction, content: dict[str, Any]) -> None:
+        raw_seq = content.get("seq")
         if self.viewer is None:
-            await self.send_json({"type": "error", "seq": seq, "message": "Log in to play"})
-            return
-        if not isinstance(seq, int) or seq < 0:
-            await self.send_json(
-                {"type": "error", "seq": seq, "message": 'Each action needs a whole number "seq"'}
-            )
+            await self.send_error("Log in to play", seq=_echo(raw_seq))
             return
         try:
-            result = await database_sync_to_async(services.action_submit)(
+            seq = whole_number(raw_seq, "seq")
+            play = text(
+                content.get("position_id") or content.get("play"),
+                "play",
+                limit=MAX_PLAY_CHARS,
+                required=False,
+            )
+            resign = _resignation(content.get("resign"))
+        except FrameError as refusal:
+            await self.send_error(str(refusal), seq=_echo(raw_seq), status=400)
+            return
+        if action is PlayerAction.PLAY and content.get("check") is True and play:
+            await self._check(seq, play)
+            return
+        try:
+            result = await live.run(
+                action_submit,
                 match_id=self.match_id,
                 user=self.viewer,
-                kind=content["type"],
+                action=action,
                 seq=seq,
-                play=content.get("play"),
-                position_id=content.get("position_id"),
-                resign=content.get("resign"),
+                play=play,
+                resign=resign,
             )
         except DomainError as error:
-            await self.send_json(
-                {"type": "error", "seq": seq, "message": str(error), "status": error.status_code}
-            )
+            await self.send_error(str(error), seq=seq, status=error.status_code)
             return
         await self.send_json({"type": "ack", "seq": seq, "applied": result.applied})
         if not result.applied:
             await self._send_state()
 
+    async def _check(self, seq: int, play: str) -> None:
+        """A play sent only to be checked: an error frame with the rule, or an ack that it
+        is legal; nothing is applied either way."""
+        assert self.viewer is not None
+        try:
+            await live.run(play_check, match_id=self.match_id, user=self.viewer, play=play)
+        except DomainError as error:
+            await self.send_error(str(error), seq=seq, status=error.status_code)
+            return
+        await self.send_json({"type": "ack", "seq": seq, "applied": False, "legal": True})
+
     async def _chat(self, content: dict[str, Any]) -> None:
         if self.viewer is None:
-            await self.send_json({"type": "error", "message": "Log in to chat"})
-            return
+            raise FrameError("Log in to chat")
+        line = text(content.get("text", ""), "text", limit=chat.MAX_LENGTH * 2)
         try:
-            await database_sync_to_async(self._chat_send)(str(content.get("text", "")))
+            await live.run(self._chat_send, line=line or "")
         except DomainError as error:
-            await self.send_json({"type": "error", "message": str(error)})
+            await self.send_error(str(error))
 
     async def _send_state(self) -> None:
-        await self.send_json(
-            {"type": "state", "state": await database_sync_to_async(self._snapshot)()}
-        )
+        await self.send_json({"type": "state", "state": await live.run(self._snapshot)})
 
-    # ---- synchronous helpers run in the database thread
+    # ---- synchronous helpers run on a database thread (``config.live.run``)
 
-    @database_sync_to_async
-    def _can_watch(self) -> bool:
-        match = visible_matches(user=self.viewer).filter(pk=self.match_id).first()
-        self.seat = match.seat_of(self.viewer) if match is not None else None
-        return match is not None
+    async def _can_watch(self) -> bool:
+        return await live.run(self._watchable)
+
+    def _watchable(self) -> bool:
+        return visible_matches(user=self.viewer).filter(pk=self.match_id).exists()
 
     def _snapshot(self) -> dict[str, Any]:
         match = visible_matches(user=self.viewer).get(pk=self.match_id)
         return match_snapshot(match, viewer=self.viewer)
 
-    def _is_player(self) -> bool:
-        match = visible_matches(user=self.viewer).get(pk=self.match_id)
-        return self.viewer is not None and match.seat_of(self.viewer) is not None
-
-    def _connected(self) -> None:
-        if self.viewer is not None:
-            services.presence_connect(match_id=self.match_id, user=self.viewer)
-        else:
-            services.spectator_count(match_id=self.match_id, change=+1)
-
-    def _disconnected(self) -> None:
-        if self.viewer is not None:
-            services.presence_disconnect(match_id=self.match_id, user=self.viewer)
-        else:
-            services.spectator_count(match_id=self.match_id, change=-1)
-
-    def _chat_send(self, text: str) -> None:
-        match = visible_matches(user=self.viewer).get(pk=self.match_id)
+    def _chat_send(self, line: str) -> None:
         assert self.viewer is not None
-        chat.chat_send(match=match, author=self.viewer, text=text)
+        chat.chat_send(match_id=self.match_id, author=self.viewer, seat=self.seat, text=line)
 
     def _chat_history(self) -> list[dict[str, str]]:
-        match = visible_matches(user=self.viewer).get(pk=self.match_id)
-        return chat.chat_recent(match=match, viewer=self.viewer)
+        return chat.chat_recent(match_id=self.match_id, players_room=self.seat is not None)
+
+
+def _resignation(value: Any) -> ResultKind | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in RESIGN_LEVELS:
+        words = '", "'.join(RESIGN_LEVELS)
+        raise FrameError(f'"resign" is one of "{words}"')
+    return RESIGN_LEVELS[value]
+
+
+def _echo(value: Any) -> Any:
+    """The client's seq as it sent it, when it is a plain number; otherwise nothing."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _address(scope: dict[str, Any]) -> str | None:
+    client = scope.get("client")
+    return str(client[0]) if client else None

@@ -16,6 +16,11 @@ Terms:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -32,6 +37,7 @@ class MatchStatus(models.TextChoices):
     INVITED = "invited", "Invited"
     DECLINED = "declined", "Declined"
     CANCELLED = "cancelled", "Cancelled"
+    ABORTED = "aborted", "Aborted: nobody started it"
     PLAYING = "playing", "Playing"
     SUSPENDED = "suspended", "Suspended"
     FINISHED = "finished", "Finished"
@@ -41,11 +47,43 @@ class ClockKind(models.TextChoices):
     NONE = "none", "No clock"
     MOVE = "move", "Move timer with a reserve"
     DELAY = "delay", "Match clock with a delay per move"
+    CORRESPONDENCE = "days", "Correspondence: days per move"
 
 
 class TimeoutLoses(models.TextChoices):
     MATCH = "match", "The match"
     GAME = "game", "The game"
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """A time control: a move timer with a reserve, a match clock with a delay per move, or
+    correspondence.
+
+    *Move timer*: ``move_seconds`` afresh each turn; time beyond it comes off a reserve of
+    ``reserve_seconds`` for the whole match or session. *Delay*: each move is free for
+    ``delay_seconds``, then a reserve of ``reserve_seconds`` per point of the match (once in
+    money play) runs down. *Correspondence*: ``move_seconds`` (days of them) for each move,
+    no reserve; players come and go, so leaving the board starts no reconnection grace.
+    Whichever, ``timeout_loses`` says what running out costs.
+    """
+
+    kind: str = ClockKind.DELAY
+    move_seconds: int = 12
+    reserve_seconds: int = 60
+    delay_seconds: int = 12
+    timeout_loses: str = TimeoutLoses.MATCH
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any] | None) -> ClockSettings:
+        """The settings stored as JSON (a tournament's or a seek's), the standard clock's
+        values for fields it does not name."""
+        return cls(**{**asdict(cls()), **(stored or {})})
+
+
+# The standard time control (``matches.clock.CLOCK_PRESETS``): twelve seconds a move free,
+# then a minute per point of the match (five minutes in a 5-point match).
+DEFAULT_CLOCK = ClockSettings()
 
 
 class AbandonPolicy(models.TextChoices):
@@ -86,6 +124,9 @@ class Match(models.Model):
     )
     jacoby = models.BooleanField(default=False)
     beavers = models.BooleanField(default=False)
+    raccoons = models.BooleanField(
+        default=False, help_text="A beavered player may redouble at once (money play, beavers)."
+    )
     automatic_doubles = models.PositiveSmallIntegerField(
         default=0, help_text="How many times equal opening dice double the cube (money play)."
     )
@@ -93,14 +134,14 @@ class Match(models.Model):
     rated = models.BooleanField(default=True)
     private = models.BooleanField(default=False)
 
-    clock = models.CharField(max_length=8, choices=ClockKind.choices, default=ClockKind.MOVE)
-    move_seconds = models.PositiveIntegerField(default=12)
+    clock = models.CharField(max_length=8, choices=ClockKind.choices, default=DEFAULT_CLOCK.kind)
+    move_seconds = models.PositiveIntegerField(default=DEFAULT_CLOCK.move_seconds)
     reserve_seconds = models.PositiveIntegerField(
-        default=60, help_text="Per game, or per point of a match."
+        default=DEFAULT_CLOCK.reserve_seconds, help_text="Per game, or per point of a match."
     )
-    delay_seconds = models.PositiveIntegerField(default=12)
+    delay_seconds = models.PositiveIntegerField(default=DEFAULT_CLOCK.delay_seconds)
     timeout_loses = models.CharField(
-        max_length=8, choices=TimeoutLoses.choices, default=TimeoutLoses.MATCH
+        max_length=8, choices=TimeoutLoses.choices, default=DEFAULT_CLOCK.timeout_loses
     )
     reconnect_grace_seconds = models.PositiveIntegerField(default=180)
     abandon_policy = models.CharField(
@@ -131,11 +172,8 @@ class Match(models.Model):
     turn_started_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player to act was asked to."
     )
-    connections_0 = models.PositiveSmallIntegerField(default=0)
-    connections_1 = models.PositiveSmallIntegerField(default=0)
     grace_ends_0 = models.DateTimeField(null=True, blank=True)
     grace_ends_1 = models.DateTimeField(null=True, blank=True)
-    spectators = models.PositiveIntegerField(default=0)
     seen_0 = models.BooleanField(default=False, help_text="Player 0 has connected or acted.")
     seen_1 = models.BooleanField(default=False)
     show_up_by = models.DateTimeField(
@@ -145,6 +183,10 @@ class Match(models.Model):
     last_seq = models.PositiveIntegerField(
         default=0, help_text="Sequence number of the newest action."
     )
+    last_client_seq_0 = models.PositiveIntegerField(
+        default=0, help_text="The highest seq player 0's client has used."
+    )
+    last_client_seq_1 = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(
         null=True,
         blank=True,
@@ -195,6 +237,47 @@ class Match(models.Model):
 
     def player(self, seat: int) -> User:
         return self.player_0 if seat == 0 else self.player_1
+
+    def player_id(self, seat: int) -> int:
+        return self.player_0_id if seat == 0 else self.player_1_id
+
+    # Per-seat columns, read and written by seat number.
+
+    def reserve_ms(self, seat: int) -> int:
+        return self.reserve_ms_0 if seat == 0 else self.reserve_ms_1
+
+    def set_reserve_ms(self, seat: int, value: int) -> None:
+        if seat == 0:
+            self.reserve_ms_0 = value
+        else:
+            self.reserve_ms_1 = value
+
+    def grace_ends(self, seat: int) -> datetime | None:
+        return self.grace_ends_0 if seat == 0 else self.grace_ends_1
+
+    def set_grace_ends(self, seat: int, value: datetime | None) -> None:
+        if seat == 0:
+            self.grace_ends_0 = value
+        else:
+            self.grace_ends_1 = value
+
+    def last_client_seq(self, seat: int) -> int:
+        return self.last_client_seq_0 if seat == 0 else self.last_client_seq_1
+
+    def set_last_client_seq(self, seat: int, value: int) -> None:
+        if seat == 0:
+            self.last_client_seq_0 = value
+        else:
+            self.last_client_seq_1 = value
+
+    def seen(self, seat: int) -> bool:
+        return self.seen_0 if seat == 0 else self.seen_1
+
+    def mark_seen(self, seat: int) -> None:
+        if seat == 0:
+            self.seen_0 = True
+        else:
+            self.seen_1 = True
 
 
 CENTRED = -1
@@ -300,6 +383,9 @@ class Action(models.Model):
     clock_0_ms = models.BigIntegerField(null=True, blank=True)
     clock_1_ms = models.BigIntegerField(null=True, blank=True)
     client_seq = models.PositiveIntegerField(null=True, blank=True)
+    request_digest = models.CharField(
+        max_length=16, blank=True, help_text="What the client asked, so a repeated seq is checked."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -315,6 +401,40 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} (match {self.match_id}, #{self.seq})"
+
+
+class MatchConnection(models.Model):
+    """One open WebSocket to a match's page: a player's (``seat`` 0 or 1) or a watcher's.
+
+    Presence is read from these rows: a seat is connected while it has one, and the
+    spectators are the rows without a seat. A watcher's row is written without touching
+    the match row, so people coming and going never queue behind the players' actions.
+    The server holding the socket marks its rows seen every half minute or so; a row not
+    seen for ``matches.presence.CONNECTION_TTL`` belongs to a server that died, and the
+    sweep closes it as if the socket had closed.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    seat = models.SmallIntegerField(null=True, blank=True, help_text="None for a watcher.")
+    channel = models.CharField(max_length=120, unique=True, help_text="The socket's channel name.")
+    address = models.GenericIPAddressField(null=True, blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(
+        auto_now_add=True, help_text="Its server last said it is open (a heartbeat)."
+    )
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["match", "seat"], name="connection_match_seat"),
+            models.Index(fields=["seen_at"], name="connection_seen"),
+            models.Index(fields=["address"], name="connection_address"),
+        ]
+
+    def __str__(self) -> str:
+        return f"connection {self.channel} to match {self.match_id}"
 
 
 class ChatRoom(models.TextChoices):

@@ -8,19 +8,23 @@ rolls, plays and answers to resignations.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib.auth.models import Group
 from django.db import transaction
 
 from accounts.models import Profile, User
 from analysis.engine import EvalSettings, Strength
-from backgammon.turns import GameState, Phase
+from backgammon.turns import GameState, Phase, game_points
 from config.errors import DomainError
 from matches import dice as fair_dice
-from matches import services
+from matches.actions import PlayerAction, allowed
+from matches.creation import checked_length
 from matches.engine import engine
-from matches.models import ClockKind, Match, MatchKind
-from matches.positions import gnubg_id
-from matches.services import MAX_MATCH_LENGTH, current_game, game_state
+from matches.lifecycle import ENGINE_SEAT, start_match
+from matches.models import ClockKind, Game, Match, MatchKind, MatchStatus
+from matches.play import action_submit
+from matches.state import current_game, game_rules, game_state, match_gnubg_id
 
 ENGINE_GROUP = "engine"
 STRENGTH_NAMES = {
@@ -59,8 +63,7 @@ def practice_create(*, user: User, length: int, strength: str) -> Match:
     except ValueError:
         names = ", ".join(s.value for s in Strength)
         raise DomainError(f"Choose a strength: {names}") from None
-    if not 1 <= length <= MAX_MATCH_LENGTH:
-        raise DomainError(f"A match is played to 1 to {MAX_MATCH_LENGTH} points")
+    checked_length(length)
     match = Match.objects.create(
         kind=MatchKind.MATCH,
         length=length,
@@ -72,7 +75,7 @@ def practice_create(*, user: User, length: int, strength: str) -> Match:
         engine_strength=level.value,
         dice_seed=fair_dice.new_seed(),
     )
-    services.start_match(match)
+    start_match(match)
     return match
 
 
@@ -81,24 +84,17 @@ def engine_turn(*, match_id: int) -> int:
     taken = 0
     for _ in range(MAX_ENGINE_ACTIONS):
         match = Match.objects.select_related("player_1").get(pk=match_id)
-        if not match.engine_strength or match.status != "playing":
+        if not match.engine_strength or match.status != MatchStatus.PLAYING:
             return taken
         game = current_game(match)
         state = game_state(game)
         if state.to_act != 1:
             return taken
         strength = Strength(match.engine_strength)
-        position = gnubg_id(state, match.length, (match.score_0, match.score_1), game.crawford)
-        seed = match.last_seq
-        kind, position_id = _choose(position, state, strength, seed)
+        may = allowed(state, 1, game_rules(match, game))
+        action, position_id = _choose(match, game, state, may, strength)
         try:
-            services.action_submit(
-                match_id=match_id,
-                user=match.player_1,
-                kind=kind,
-                position_id=position_id,
-                engine=True,
-            )
+            action_submit(match_id=match_id, user=match.player_1, action=action, play=position_id)
         except DomainError:
             # The position moved on under us (a person acted meanwhile): look again.
             continue
@@ -107,29 +103,58 @@ def engine_turn(*, match_id: int) -> int:
 
 
 def _choose(
-    position: str, state: GameState, strength: Strength, seed: int
-) -> tuple[str, str | None]:
-    """The engine's action and, for a play, the resulting Position ID."""
+    match: Match, game: Game, state: GameState, may: frozenset[PlayerAction], strength: Strength
+) -> tuple[PlayerAction, str | None]:
+    """The engine's action and, for a play, the resulting Position ID; only actions the
+    rules allow it now (``may``), so it never asks for one that would be refused."""
+    seed = match.last_seq
+    position = match_gnubg_id(match, game, state)
     if state.phase is Phase.DOUBLED:
-        decision = engine().cube_decision(position, strength, seed=seed)
-        return ("take" if decision.take else "drop"), None
+        assert state.cube.offered_by is not None
+        before = _offered_in(state, state.cube.offered_by)
+        decision = engine().cube_decision(match_gnubg_id(match, game, before), strength, seed=seed)
+        return (PlayerAction.TAKE if decision.take else PlayerAction.DROP), None
     if state.phase is Phase.RESIGNATION:
-        return (
-            "accept_resign" if _resignation_is_enough(position, state) else "reject_resign"
-        ), None
+        accept = _resignation_is_enough(match, game, state)
+        return (PlayerAction.ACCEPT_RESIGN if accept else PlayerAction.REJECT_RESIGN), None
     if state.phase is Phase.ROLL:
-        decision = engine().cube_decision(position, strength, seed=seed)
-        if decision.double and state.cube.may_double(1):
-            return "double", None
-        return "roll", None
+        if PlayerAction.DOUBLE in may:
+            decision = engine().cube_decision(position, strength, seed=seed)
+            if decision.double:
+                return PlayerAction.DOUBLE, None
+        return PlayerAction.ROLL, None
     assert state.dice is not None
     choice = engine().best_move(position, state.dice, strength, seed=seed)
-    return "play", choice.position_id
+    return PlayerAction.PLAY, choice.position_id
 
 
-def _resignation_is_enough(position: str, state: GameState) -> bool:
-    """Accept when the points offered are at least what the engine expects to win."""
-    evaluation = engine().evaluate(position, EvalSettings(plies=0))
-    me = evaluation.player(1)
+def _offered_in(state: GameState, offerer: int) -> GameState:
+    """The position an offer (a double, a resignation) was made in, ``offerer`` to roll.
+
+    GNU Backgammon evaluates positions, not offers waiting for an answer.
+    """
+    return replace(
+        state,
+        phase=Phase.ROLL,
+        on_roll=offerer,
+        board=state.board_for(offerer),
+        dice=None,
+        cube=replace(state.cube, offer=None, offered_by=None, offered_value=None),
+        resigned_by=None,
+        resign_level=None,
+        resume_phase=None,
+    )
+
+
+def _resignation_is_enough(match: Match, game: Game, state: GameState) -> bool:
+    """Accept when the points offered win the engine the match, or are at least what it
+    expects to win by playing on."""
+    assert state.resigned_by is not None
+    offered = game_points(state, state.resign_level or 0, game_rules(match, game))
+    if not match.is_money and match.score_1 + offered >= match.length:
+        return True  # the match is won: playing on could only lose it
+    offered_in = _offered_in(state, state.resigned_by)
+    evaluation = engine().evaluate(match_gnubg_id(match, game, offered_in), EvalSettings(plies=0))
+    me = evaluation.player(ENGINE_SEAT)
     expected = me.win + me.win_gammon + me.win_backgammon
     return (state.resign_level or 0) >= expected

@@ -1,23 +1,34 @@
-"""Reads for matches: the snapshot a player, a spectator or a program sees."""
+"""Reads for matches: the snapshot a player, a spectator or a program sees, and the move list.
+
+The *snapshot* is everything a board needs, from one viewer's side: the match, the game
+state, the clocks, presence, and what the viewer may do now (``may_<action>`` for every
+``matches.actions.PlayerAction``); only the player to move sees their legal plays.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from django.db.models import Max, Q, QuerySet
+from django.db import connection
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import RatingChange, User
 from backgammon.board import Board
+from backgammon.game import ResultKind
 from backgammon.moves import apply_play, legal_plays
 from backgammon.notation import format_play
-from backgammon.turns import GameState, Phase
-from matches.models import Action, ActionKind, Game, Match, MatchStatus
-from matches.positions import gnubg_id, match_id
-from matches.services import current_game, game_state
+from backgammon.turns import GameState, Phase, game_points
+from matches.actions import PlayerAction, allowed
+from matches.models import Action, ActionKind, Game, Match, MatchConnection, MatchStatus
+from matches.state import NOT_STARTED, current_game, game_rules, game_state, gnubg_id, match_id
 
-LEVEL_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
+# A match is *live* while both players have come to the board and the turn started this
+# recently: what the home page lists and the bracket marks "live" (with "Watch").
+LIVE_WITHIN = timedelta(minutes=15)
 
 
 def match_for_viewer(*, match_id_: int) -> Match:
@@ -32,52 +43,108 @@ def visible_matches(*, user: User | None) -> QuerySet[Match]:
     return Match.objects.filter(public).select_related("player_0__profile", "player_1__profile")
 
 
-def open_challenges(*, user: User) -> QuerySet[Match]:
-    return (
-        Match.objects.filter(status=MatchStatus.INVITED)
-        .filter(Q(player_0=user) | Q(player_1=user))
-        .select_related("player_0__profile", "player_1__profile")
-        .order_by("-created_at")
-    )
+MATCH_LISTS = {
+    "invited": (MatchStatus.INVITED,),
+    "playing": (MatchStatus.PLAYING, MatchStatus.SUSPENDED),
+    "finished": (MatchStatus.FINISHED,),
+    "ended": (MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.ABORTED),
+}
 
 
-def live_matches(*, limit: int = 20) -> QuerySet[Match]:
-    return (
-        Match.objects.filter(status__in=[MatchStatus.PLAYING, MatchStatus.SUSPENDED], private=False)
-        .select_related("player_0__profile", "player_1__profile")
-        .order_by("-started_at")[:limit]
-    )
-
-
-def recent_results(*, limit: int = 10) -> QuerySet[Match]:
-    return (
-        Match.objects.filter(status=MatchStatus.FINISHED, private=False)
-        .select_related("player_0__profile", "player_1__profile")
-        .order_by("-finished_at")[:limit]
-    )
+def matches_of(*, user: User, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    """``user``'s matches, newest first, as rows for programs: invitations say whether they
+    came in or went out."""
+    matches = Match.objects.filter(Q(player_0=user) | Q(player_1=user))
+    if status is not None:
+        matches = matches.filter(status__in=MATCH_LISTS[status])
+    rows = []
+    for match in matches.select_related("player_0", "player_1").order_by("-created_at")[:limit]:
+        seat = match.seat_of(user)
+        assert seat is not None
+        rows.append(
+            {
+                "id": match.pk,
+                "status": match.status,
+                "kind": match.kind,
+                "length": match.length,
+                "opponent": match.player(1 - seat).username,
+                "seat": seat,
+                "direction": (
+                    ("outgoing" if seat == 0 else "incoming")
+                    if match.status == MatchStatus.INVITED
+                    else None
+                ),
+                "score": [match.score_0, match.score_1],
+                "winner_seat": match.winner_seat,
+                "currency": match.currency,
+                "stake_cents": match.stake_cents,
+                "tournament": match.tournament_id,
+                "created_at": match.created_at.isoformat(),
+            }
+        )
+    return rows
 
 
 def match_snapshot(match: Match, *, viewer: User | None) -> dict[str, Any]:
     """Everything a board needs, from ``viewer``'s side; legal plays only for the mover."""
     seat = match.seat_of(viewer) if viewer is not None else None
-    return _render(match, _SnapshotParts.load(match, with_last_seqs=seat is not None), seat)
+    return _render(match, _SnapshotParts.load(match), seat)
 
 
 BROADCAST_WATCHER = "watcher"
 
 
-def broadcast_snapshots(match_id_: int) -> dict[str, dict[str, Any]]:
-    """The snapshot of each seat and of a watcher, from one read of the match.
+def broadcast(
+    match_id_: int,
+    *,
+    since: int,
+    match: Match | None = None,
+    game: Game | None = None,
+    appended: list[Action] | None = None,
+) -> dict[str, Any] | None:
+    """What a change sends to every connection, from one read of the match; None when
+    nobody has the match open (a connection that opens later reads its own snapshot).
 
-    Sent inside the channel-layer event when a match changes, so that each connection
-    forwards its own viewer's snapshot instead of reading the database again; keyed by
-    ``"0"``, ``"1"`` and ``BROADCAST_WATCHER`` (anyone who is not playing).
+    ``snapshots``: each seat's and a watcher's, keyed ``"0"``, ``"1"`` and
+    ``BROADCAST_WATCHER`` (anyone not playing), so each connection forwards its own viewer's
+    without reading the database again. ``moves``: the move-list rows logged after ``since``,
+    so boards extend their move list without asking for it again.
+
+    ``match`` (with its players' profiles) and its current ``game``, as an action just saved
+    them, are used instead of reading them again while the match is being played; a match
+    that ended is read afresh (its ratings changed). ``appended``, every action logged after
+    ``since``, spares reading the new rows back.
     """
-    match = match_for_viewer(match_id_=match_id_)
-    parts = _SnapshotParts.load(match, with_last_seqs=True)
+    presence = presence_of(match_id_)
+    if not any(presence["connected"]) and not presence["spectators"]:
+        return None
+    if match is not None and game is not None and match.status == MatchStatus.PLAYING:
+        parts = _SnapshotParts(game=game, rating_changes=None, presence=presence)
+    else:
+        match = match_for_viewer(match_id_=match_id_)
+        parts = _SnapshotParts.load(match, presence=presence)
     snapshots = {str(seat): _render(match, parts, seat) for seat in (0, 1)}
     snapshots[BROADCAST_WATCHER] = _render(match, parts, None)
-    return snapshots
+    rows = move_list(match, after_seq=since) if appended is None else move_rows(match, appended)
+    return {"seq": match.last_seq, "snapshots": snapshots, "moves": {"since": since, "rows": rows}}
+
+
+def presence_of(match_id_: int) -> dict[str, Any]:
+    """Which seats are connected and how many watch, from the connection rows.
+
+    Read after every change, so written as the one plain statement it is.
+    """
+    table = MatchConnection._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT seat, COUNT(*) FROM {table} WHERE match_id = %s GROUP BY seat",  # noqa: S608
+            [match_id_],
+        )
+        counts = dict(cursor.fetchall())
+    return {
+        "connected": [counts.get(0, 0) > 0, counts.get(1, 0) > 0],
+        "spectators": counts.get(None, 0),
+    }
 
 
 @dataclass(frozen=True)
@@ -86,15 +153,14 @@ class _SnapshotParts:
 
     game: Game | None
     rating_changes: list[dict[str, Any]] | None
-    last_seqs: dict[int, int]  # each player's highest client seq, by user id
+    presence: dict[str, Any]
 
     @classmethod
-    def load(cls, match: Match, *, with_last_seqs: bool) -> _SnapshotParts:
-        not_started = (MatchStatus.INVITED, MatchStatus.DECLINED, MatchStatus.CANCELLED)
+    def load(cls, match: Match, *, presence: dict[str, Any] | None = None) -> _SnapshotParts:
         return cls(
-            game=None if match.status in not_started else current_game(match),
+            game=None if match.status in NOT_STARTED else current_game(match),
             rating_changes=_rating_changes(match),
-            last_seqs=_last_client_seqs(match) if with_last_seqs else {},
+            presence=presence if presence is not None else presence_of(match.pk),
         )
 
 
@@ -119,13 +185,15 @@ def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, 
         "options": {
             "jacoby": match.jacoby,
             "beavers": match.beavers,
+            "raccoons": match.raccoons,
+            "automatic_doubles": match.automatic_doubles,
             "max_cube": match.max_cube,
         },
         "crawford": False,
         "post_crawford": False,
         "winner": players[match.winner_seat].username if match.winner_seat is not None else None,
         "winner_seat": match.winner_seat,
-        "your_last_seq": (parts.last_seqs.get(players[seat].pk) if seat is not None else None),
+        "your_last_seq": match.last_client_seq(seat) if seat is not None else None,
         "rating_changes": parts.rating_changes,
         "finish_reason": match.finish_reason or None,
         "dice_check": {
@@ -140,15 +208,15 @@ def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, 
             "server_now": timezone.now().isoformat(),
         },
         "presence": {
-            "connected": [match.connections_0 > 0, match.connections_1 > 0],
+            **parts.presence,
             "grace_ends": [
                 match.grace_ends_0.isoformat() if match.grace_ends_0 else None,
                 match.grace_ends_1.isoformat() if match.grace_ends_1 else None,
             ],
-            "spectators": match.spectators,
         },
         "last_seq": match.last_seq,
         "game": None,
+        **_may(set()),
     }
     game = parts.game
     if game is None:
@@ -157,7 +225,23 @@ def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, 
     snapshot["crawford"] = game.crawford
     snapshot["post_crawford"] = match.crawford_played and not game.crawford and not match.is_money
     snapshot["game"] = _game_snapshot(match, game, state, seat, players)
+    if match.status == MatchStatus.PLAYING:
+        snapshot.update(
+            _may(allowed(state, _acting_seat(match, state, seat), game_rules(match, game)))
+        )
     return snapshot
+
+
+def _may(actions: set[PlayerAction] | frozenset[PlayerAction]) -> dict[str, bool]:
+    """``may_<action>`` for every player action: what the viewer may do now."""
+    return {f"may_{action.value}": action in actions for action in PlayerAction}
+
+
+def _acting_seat(match: Match, state: GameState, seat: int | None) -> int | None:
+    """The seat the viewer acts for: their own, or in pass and play whoever must act."""
+    if match.pass_and_play and seat is not None and state.to_act is not None:
+        return state.to_act
+    return seat
 
 
 def _game_snapshot(
@@ -166,7 +250,7 @@ def _game_snapshot(
     length = 0 if match.is_money else match.length
     score = (match.score_0, match.score_1)
     to_act = state.to_act
-    acting_seat = to_act if match.pass_and_play and to_act is not None else seat
+    acting_seat = _acting_seat(match, state, seat)
     view_seat = acting_seat if acting_seat is not None else 0
     mover_can_see = (
         acting_seat is not None and acting_seat == state.on_roll and state.phase is Phase.MOVE
@@ -196,7 +280,8 @@ def _game_snapshot(
             {
                 "by": players[state.resigned_by].username,
                 "by_seat": state.resigned_by,
-                "level": LEVEL_WORDS[state.resign_level],
+                "level": ResultKind(state.resign_level).name.lower(),
+                "points": game_points(state, state.resign_level, game_rules(match, game)),
             }
             if state.phase is Phase.RESIGNATION
             and state.resigned_by is not None
@@ -218,25 +303,13 @@ def _game_snapshot(
             {
                 "winner": players[game.winner_seat].username,
                 "winner_seat": game.winner_seat,
-                "level": LEVEL_WORDS.get(game.result_level or 1, "single"),
+                "level": ResultKind(game.result_level or 1).name.lower(),
                 "points": game.points,
             }
             if game.winner_seat is not None
             else None
         ),
     }
-
-
-def _last_client_seqs(match: Match) -> dict[int, int]:
-    """The highest action number each player has used, by user id, so a client can
-    continue after it."""
-    found = (
-        Action.objects.filter(match=match, client_seq__isnull=False)
-        .values("actor_id")
-        .annotate(last=Max("client_seq"))
-        .order_by()
-    )
-    return {row["actor_id"]: row["last"] for row in found}
 
 
 def _rating_changes(match: Match) -> list[dict[str, Any]] | None:
@@ -269,37 +342,61 @@ def board_for_view(board: Board) -> dict[str, Any]:
     return {"points": points, "bar": list(bar), "off": list(off)}
 
 
-def move_list(match: Match) -> list[dict[str, Any]]:
-    """The game records in standard notation: per game, each roll and play, and cube actions."""
-    rows = []
-    actions = Action.objects.filter(
-        match=match,
-        kind__in=[
-            ActionKind.OPENING,
-            ActionKind.PLAY,
-            ActionKind.DOUBLE,
-            ActionKind.TAKE,
-            ActionKind.DROP,
-            ActionKind.BEAVER,
-            ActionKind.PASS,
-            ActionKind.RESIGN,
-            ActionKind.ACCEPT_RESIGN,
-            ActionKind.GAME_OVER,
-            ActionKind.TIMEOUT,
-        ],
-    ).order_by("seq")
+MOVE_LIST_KINDS = (
+    ActionKind.OPENING,
+    ActionKind.PLAY,
+    ActionKind.DOUBLE,
+    ActionKind.TAKE,
+    ActionKind.DROP,
+    ActionKind.BEAVER,
+    ActionKind.RACCOON,
+    ActionKind.PASS,
+    ActionKind.RESIGN,
+    ActionKind.ACCEPT_RESIGN,
+    ActionKind.REJECT_RESIGN,
+    ActionKind.GAME_OVER,
+    ActionKind.TIMEOUT,
+)
+
+
+def move_list(match: Match, *, after_seq: int = 0) -> list[dict[str, Any]]:
+    """The game records in standard notation: per game, each roll and play, and cube actions.
+
+    ``after_seq`` leaves out the rows logged up to that sequence number.
+    """
+    actions = (
+        Action.objects.filter(match=match, kind__in=MOVE_LIST_KINDS, seq__gt=after_seq)
+        .only("seq", "game_number", "kind", "seat", "dice", "detail")
+        .order_by("seq")
+    )
+    return move_rows(match, actions)
+
+
+def move_rows(match: Match, actions: Iterable[Action]) -> list[dict[str, Any]]:
+    """The move-list rows of ``actions`` (those of the kinds a move list shows)."""
     names = [match.player_0.username, match.player_1.username]
-    for action in actions:
-        rows.append(
-            {
-                "seq": action.seq,
-                "game": action.game_number,
-                "kind": action.kind,
-                "player": names[action.seat] if action.seat is not None else None,
-                "text": _action_text(action),
-            }
-        )
-    return rows
+    return [
+        {
+            "seq": action.seq,
+            "game": action.game_number,
+            "kind": action.kind,
+            "player": names[action.seat] if action.seat is not None else None,
+            "seat": action.seat,
+            "text": _action_text(action),
+            **_game_result(action),
+        }
+        for action in actions
+        if action.kind in MOVE_LIST_KINDS
+    ]
+
+
+def _game_result(action: Action) -> dict[str, Any]:
+    """A game's end, as scored: ``{"result": {"points", "level"}}`` (the level of the win,
+    single, gammon or backgammon; the points after the cube and the Jacoby rule)."""
+    if action.kind != ActionKind.GAME_OVER or "points" not in action.detail:
+        return {}
+    level = ResultKind(action.detail["level"]).name.lower()
+    return {"result": {"points": action.detail["points"], "level": level}}
 
 
 def _action_text(action: Action) -> str:
@@ -318,6 +415,10 @@ def _action_text(action: Action) -> str:
         return "Drops"
     if action.kind == ActionKind.BEAVER:
         return f"Beavers => {detail.get('cube')}"
+    if action.kind == ActionKind.RACCOON:
+        return f"Raccoons => {detail.get('cube')}"
+    if action.kind == ActionKind.REJECT_RESIGN:
+        return "Rejects the resignation"
     if action.kind == ActionKind.PASS:
         return "Cannot move"
     if action.kind == ActionKind.RESIGN:

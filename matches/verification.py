@@ -13,12 +13,25 @@ from matches import dice as fair_dice
 from matches.models import Action, ActionKind, Match, MatchStatus
 
 
+@dataclass(frozen=True)
+class LoggedRoll:
+    """One throw of the dice as the log has it: an opening throw or a roll of a game."""
+
+    seq: int
+    game: int
+    number: int  # 0 for an opening throw, else the roll's number in its game
+    opening: bool
+    seat: int | None
+    dice: str
+
+
 @dataclass
 class DiceReport:
     checked: int = 0
     commitment_ok: bool = False
     revealed: bool = False
     mismatches: list[str] = field(default_factory=list)
+    rolls: list[LoggedRoll] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -30,45 +43,56 @@ class DiceReport:
             return "The seed is revealed when the match ends; the commitment is shown now."
         if not self.commitment_ok:
             return "The seed does not match the commitment shown at the start."
+        rolls = "roll" if self.checked == 1 else "rolls"
         if self.mismatches:
-            return f"{len(self.mismatches)} of {self.checked} rolls do not match the seed."
-        return f"All rolls verified: {self.checked} rolls match the seed."
+            return f"{len(self.mismatches)} of {self.checked} {rolls} do not match the seed."
+        verb = "matches" if self.checked == 1 else "match"
+        return f"All rolls verified: {self.checked} {rolls} {verb} the seed."
+
+
+def logged_rolls(match: Match) -> list[LoggedRoll]:
+    """Every throw of the dice in the log, in order, numbered per game as the seed numbers
+    them (opening throws are roll 0 of their game)."""
+    rolls: list[LoggedRoll] = []
+    seen: dict[int, int] = {}
+    actions = Action.objects.filter(
+        match=match, kind__in=[ActionKind.OPENING, ActionKind.ROLL]
+    ).order_by("seq")
+    for action in actions:
+        game = action.game_number
+        assert game is not None
+        opening = action.kind == ActionKind.OPENING
+        number = 0 if opening else seen.get(game, 0) + 1
+        if not opening:
+            seen[game] = number
+        rolls.append(LoggedRoll(action.seq, game, number, opening, action.seat, action.dice))
+    return rolls
 
 
 def verify_match_dice(match: Match, *, reveal: bool = False) -> DiceReport:
     """Check the log against the seed; ``reveal`` lets staff check a running match."""
     report = DiceReport(revealed=reveal or match.status == MatchStatus.FINISHED)
+    report.rolls = logged_rolls(match)
     if not report.revealed:
         return report
     report.commitment_ok = fair_dice.commitment(match.dice_seed) == match.dice_commitment
-    opening_throws: dict[int, list[tuple[int, int]]] = {}
     openings_seen: dict[int, int] = {}
-    rolls_seen: dict[int, int] = {}
-    actions = Action.objects.filter(
-        match=match, kind__in=[ActionKind.OPENING, ActionKind.ROLL]
-    ).order_by("seq")
-    for action in actions:
-        game_number = action.game_number
-        assert game_number is not None
-        if action.kind == ActionKind.OPENING:
-            throws = opening_throws.setdefault(
-                game_number, fair_dice.opening_throws(match.dice_seed, game_number)
-            )
-            index = openings_seen.get(game_number, 0)
-            openings_seen[game_number] = index + 1
+    for roll in report.rolls:
+        if roll.opening:
+            index = openings_seen.get(roll.game, 0)
+            openings_seen[roll.game] = index + 1
+            throws = fair_dice.opening_throws(match.dice_seed, roll.game)
             expected = throws[index] if index < len(throws) else None
-            label = f"game {game_number} opening throw {index + 1}"
+            label = f"game {roll.game} opening throw {index + 1}"
         else:
-            number = rolls_seen.get(game_number, 0) + 1
-            rolls_seen[game_number] = number
-            expected = fair_dice.turn_dice(match.dice_seed, game_number, number)
-            label = f"game {game_number} roll {number}"
+            expected = fair_dice.turn_dice(match.dice_seed, roll.game, roll.number)
+            label = f"game {roll.game} roll {roll.number}"
         report.checked += 1
-        logged = (int(action.dice[0]), int(action.dice[1])) if len(action.dice) == 2 else None
+        logged = (int(roll.dice[0]), int(roll.dice[1])) if len(roll.dice) == 2 else None
         if logged != expected:
             gives = f"{expected[0]}{expected[1]}" if expected else "no such throw"
             report.mismatches.append(
-                f"{label} (action {action.seq}): the log says {action.dice or 'nothing'}, "
+                f"{label} (action {roll.seq}): the log says {roll.dice or 'nothing'}, "
                 f"the seed gives {gives}"
             )
     return report

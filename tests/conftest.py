@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from channels.layers import channel_layers
-from django.conf import settings
 from django.db import connection
 from django.test.utils import override_settings
 
 from config.celery import app as celery_app
+from tests.workers import start_worker, stop_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,19 +30,23 @@ def fresh_channel_layer() -> None:
     channel_layers.backends.clear()
 
 
+@pytest.fixture
+def tasks_run_in_process() -> Iterator[None]:
+    """Celery tasks run in the test process, the moment their transaction commits.
+
+    With transactional test cases (``django_db(transaction=True)``) ``on_commit`` hooks fire
+    as in production and each task runs in its own transaction, as a worker would.
+    """
+    eager, propagates = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
+    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = eager, propagates
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "/tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
-
-
-def _test_database_url() -> str:
-    database = settings.DATABASES["default"]
-    user = database.get("USER") or "postgres"
-    password = f":{database['PASSWORD']}" if database.get("PASSWORD") else ""
-    host = database.get("HOST") or "127.0.0.1"
-    port = database.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}/{database['TEST']['NAME']}"
 
 
 @pytest.fixture(scope="session")
@@ -68,57 +68,12 @@ def other_processes_leave_the_test_database(
         )
 
 
-def _worker_answers() -> bool:
-    """Ping on a connection of its own, closed at once: one left in the pool waiting on
-    the reply queue hangs a live server forked later, when kombu closes it there."""
-    with celery_app.connection_for_read() as connection:
-        return bool(celery_app.control.ping(timeout=0.5, connection=connection))
-
-
 @pytest.fixture(scope="session")
 def celery_worker_process(other_processes_leave_the_test_database: None) -> Iterator[None]:
     """A real Celery worker process on Redis, using the test database, for the session."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": _test_database_url(),
-        "REDIS_URL": settings.REDIS_URL or "",
-        "SECRET_KEY": settings.SECRET_KEY,
-    }
     celery_app.control.purge()  # tasks left queued by earlier runs name rows of other databases
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--queues",
-            "default,analysis",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--hostname",
-            f"test-{os.getpid()}@%h",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    worker = start_worker(queues="default,analysis", name="test")
     try:
-        deadline = time.monotonic() + 60
-        while not _worker_answers():
-            if worker.poll() is not None:
-                raise RuntimeError(f"the Celery worker exited with code {worker.returncode}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("the Celery worker did not answer within 60 seconds")
         yield
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
+        stop_worker(worker)

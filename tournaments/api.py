@@ -10,156 +10,28 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.models import Currency, User
-from config.api import request_user, request_viewer
+from accounts.models import User
+from accounts.viewers import request_user, request_viewer
+from config.api import Api
 from config.errors import DomainError
-from matches.models import ClockKind, TimeoutLoses
-from matches.services import MAX_MATCH_LENGTH
 from tournaments import selectors, services
 from tournaments.errors import TournamentInvalid
-from tournaments.models import Seeding, TournamentAbandonPolicy, TournamentFormat
-from tournaments.services import TournamentSettings
-
-
-class TournamentClockSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=ClockKind.values, default=ClockKind.MOVE)
-    move_seconds = serializers.IntegerField(default=12, min_value=1, max_value=600)
-    reserve_seconds = serializers.IntegerField(default=60, min_value=0, max_value=24 * 3600)
-    delay_seconds = serializers.IntegerField(default=12, min_value=1, max_value=600)
-    timeout_loses = serializers.ChoiceField(choices=TimeoutLoses.values, default="match")
-
-
-class TournamentSettingsInputSerializer(serializers.Serializer):
-    """An organizer's settings; ``seats`` for a Sit & Go, ``target`` for a satellite."""
-
-    name = serializers.CharField(max_length=120)
-    format = serializers.ChoiceField(choices=TournamentFormat.values)
-    seats = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=64)
-    max_entrants = serializers.IntegerField(
-        required=False, allow_null=True, min_value=2, max_value=services.MAX_ENTRANTS
-    )
-    buy_in_cents = serializers.IntegerField(default=0, min_value=0)
-    fee_cents = serializers.IntegerField(default=0, min_value=0)
-    currency = serializers.CharField(default=Currency.FUN, help_text="FUN or REAL")
-    seeding = serializers.ChoiceField(choices=Seeding.values, default=Seeding.RATING)
-    round_lengths = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH),
-        min_length=1,
-        default=[5],
-        help_text="Points per round, first round to final; a bigger field repeats the first.",
-    )
-    clock = TournamentClockSerializer(required=False)
-    target = serializers.IntegerField(
-        required=False, allow_null=True, help_text="Satellite: the target tournament's id."
-    )
-    abandon_policy = serializers.ChoiceField(
-        choices=TournamentAbandonPolicy.values, default=TournamentAbandonPolicy.ENGINE
-    )
-    show_up_seconds = serializers.IntegerField(default=300, min_value=30, max_value=3600)
-    round_minutes = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    starts_at = serializers.DateTimeField(required=False, allow_null=True)
-    check_in_minutes = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-
-
-class TournamentEditInputSerializer(TournamentSettingsInputSerializer):
-    """Any settings to change; the others keep their values."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, partial=True, **kwargs)
-
-
-class TournamentEntrantOutputSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    display_name = serializers.CharField()
-    rating = serializers.FloatField()
-    place = serializers.CharField(allow_blank=True)
-    prize_cents = serializers.IntegerField()
-    ticket = serializers.BooleanField()
-    checked_in = serializers.BooleanField()
-
-
-class TournamentPrizeOutputSerializer(serializers.Serializer):
-    place = serializers.CharField()
-    cents = serializers.IntegerField()
-
-
-class TournamentTicketOutputSerializer(serializers.Serializer):
-    holder = serializers.CharField()
-    target = serializers.IntegerField()
-    value_cents = serializers.IntegerField()
-    used = serializers.BooleanField()
-
-
-class TournamentOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    format = serializers.CharField()
-    state = serializers.CharField()
-    organizer = serializers.CharField()
-    currency = serializers.CharField()
-    buy_in_cents = serializers.IntegerField()
-    fee_cents = serializers.IntegerField()
-    buy_in = serializers.CharField(help_text='As shown to players: "10.00 + 0.65".')
-    seats = serializers.IntegerField(allow_null=True)
-    max_entrants = serializers.IntegerField(allow_null=True)
-    seeding = serializers.CharField()
-    round_lengths = serializers.ListField(child=serializers.IntegerField())
-    clock = serializers.DictField()
-    abandon_policy = serializers.CharField()
-    target = serializers.IntegerField(allow_null=True)
-    starts_at = serializers.DateTimeField(allow_null=True)
-    entrants = TournamentEntrantOutputSerializer(many=True)
-    prize_pool_cents = serializers.IntegerField()
-    prizes = TournamentPrizeOutputSerializer(many=True)
-    tickets = TournamentTicketOutputSerializer(many=True)
-    champion = serializers.CharField(allow_null=True)
-
-
-class BracketSideOutputSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    display_name = serializers.CharField()
-
-
-class BracketSlotOutputSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
-    top = BracketSideOutputSerializer(allow_null=True)
-    bottom = BracketSideOutputSerializer(allow_null=True)
-    top_bye = serializers.BooleanField()
-    bottom_bye = serializers.BooleanField()
-    match_id = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField(
-        help_text="waiting, bye, live, suspended, finished, forfeit, adjudicated or not played"
-    )
-    score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    winner = serializers.CharField(allow_null=True)
-    late = serializers.BooleanField()
-
-
-class BracketRoundOutputSerializer(serializers.Serializer):
-    round = serializers.IntegerField()
-    name = serializers.CharField()
-    match_length = serializers.IntegerField()
-    slots = BracketSlotOutputSerializer(many=True)
-
-
-class TournamentBracketOutputSerializer(serializers.Serializer):
-    tournament = serializers.IntegerField()
-    state = serializers.CharField()
-    rounds = BracketRoundOutputSerializer(many=True)
-
-
-class TournamentPlayerInputSerializer(serializers.Serializer):
-    username = serializers.CharField()
-
-
-class TournamentReplaceInputSerializer(serializers.Serializer):
-    username = serializers.CharField(help_text="The player giving up the seat.")
-    replacement = serializers.CharField(help_text="The player taking it, who pays the buy-in.")
+from tournaments.options import TournamentSettings
+from tournaments.serializers import (
+    TournamentBracketOutputSerializer,
+    TournamentEditInputSerializer,
+    TournamentListQuerySerializer,
+    TournamentOutputSerializer,
+    TournamentPlayerInputSerializer,
+    TournamentReplaceInputSerializer,
+    TournamentRowSerializer,
+    TournamentSettingsInputSerializer,
+)
 
 
 def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
@@ -234,10 +106,47 @@ def player(username: str) -> User:
     return found
 
 
-class TournamentCreateApi(APIView):
-    """Create a draft tournament (organizers only); open it with ``/open/``."""
+class TournamentCreateApi(Api):
+    """Tournaments newest first (``GET``: by ``state``, or ``mine``), or create a draft
+    tournament (organizers only; open it with ``/open/``)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    query_serializer = TournamentListQuerySerializer
+
+    @extend_schema(
+        parameters=[TournamentListQuerySerializer],
+        responses={200: TournamentRowSerializer(many=True)},
+        operation_id="tournament_list",
+    )
+    def get(self, request: Request) -> Response:
+        viewer = request_viewer(request)
+        state = self.query.get("state", "")
+        if self.query.get("mine"):
+            if viewer is None:
+                raise NotAuthenticated("Log in to list your tournaments.")
+            found = selectors.tournaments_of(user=viewer)
+            if state:
+                found = found.filter(state__in=selectors.LOBBY_FILTERS[state])
+        else:
+            found = selectors.lobby(viewer=viewer, show=state or "all")
+        return Response(
+            [
+                {
+                    "id": t.pk,
+                    "name": t.name,
+                    "format": t.format,
+                    "state": t.state,
+                    "currency": t.currency,
+                    "buy_in_cents": t.buy_in_cents,
+                    "fee_cents": t.fee_cents,
+                    "seated": t.seated,  # type: ignore[attr-defined]  # counted by the selector
+                    "capacity": t.capacity,
+                    "starts_at": t.starts_at,
+                    "champion": t.champion.username if t.champion else None,
+                }
+                for t in found[:100]
+            ]
+        )
 
     @extend_schema(
         request=TournamentSettingsInputSerializer,
@@ -259,7 +168,7 @@ class TournamentCreateApi(APIView):
         )
 
 
-class TournamentDetailApi(APIView):
+class TournamentDetailApi(Api):
     """A tournament: state, entrants, prize pool, prizes and champion."""
 
     permission_classes = [AllowAny]
@@ -271,7 +180,7 @@ class TournamentDetailApi(APIView):
         return Response(tournament_data(tournament_id, viewer))
 
 
-class TournamentBracketApi(APIView):
+class TournamentBracketApi(Api):
     """Every round of the bracket with its slots: players or a bye, match, score, winner."""
 
     permission_classes = [AllowAny]
@@ -294,7 +203,7 @@ class TournamentBracketApi(APIView):
         )
 
 
-class TournamentEditApi(APIView):
+class TournamentEditApi(Api):
     """Change settings while a draft or open for registration (organizer)."""
 
     permission_classes = [IsAuthenticated]
@@ -317,7 +226,7 @@ class TournamentEditApi(APIView):
         return Response(tournament_data(tournament_id, user))
 
 
-class _TournamentActionApi(APIView):
+class _TournamentActionApi(Api):
     """A POST that runs one service for the caller and answers with the tournament."""
 
     permission_classes = [IsAuthenticated]

@@ -5,23 +5,23 @@ from tournaments import api
 urlpatterns = [
     path("tournaments/", api.TournamentCreateApi.as_view(), name="api-tournament-create"),
     path(
-        "tournaments/<int:tournament_id>/",
+        "tournaments/<id:tournament_id>/",
         api.TournamentDetailApi.as_view(),
         name="api-tournament-detail",
     ),
     path(
-        "tournaments/<int:tournament_id>/bracket/",
+        "tournaments/<id:tournament_id>/bracket/",
         api.TournamentBracketApi.as_view(),
         name="api-tournament-bracket",
     ),
     path(
-        "tournaments/<int:tournament_id>/edit/",
+        "tournaments/<id:tournament_id>/edit/",
         api.TournamentEditApi.as_view(),
         name="api-tournament-edit",
     ),
     *(
         path(
-            f"tournaments/<int:tournament_id>/{action}/",
+            f"tournaments/<id:tournament_id>/{action}/",
             view.as_view(),
             name=f"api-tournament-{action}",
         )

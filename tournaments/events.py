@@ -1,4 +1,4 @@
-"""The one publisher of live tournament events, always after the transaction commits.
+"""The one publisher of tournament events, always after the transaction commits.
 
 Each tournament has a channel-layer group ``tournament.<id>``. Its consumers are told that
 the tournament changed (an entry, a filled slot, a result, the end) and fetch the bracket
@@ -7,9 +7,11 @@ again; nothing is broadcast that a spectator could not read on the page.
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from dataclasses import dataclass
+
 from django.db import transaction
+
+from config import bus, live
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -22,8 +24,44 @@ def publish_tournament(tournament_id: int) -> None:
 
 
 def _send(tournament_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(
-            tournament_group(tournament_id), {"type": "tournament.changed"}
-        )
+    live.group_send(tournament_group(tournament_id), {"type": "tournament.changed"})
+
+
+# Domain events (``config.bus``), for the apps above: the lobby tells the players.
+
+
+@dataclass(frozen=True)
+class TournamentStarted:
+    tournament_id: int
+    entrant_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerEliminated:
+    """``user_id`` lost a match that left them no way on in the tournament."""
+
+    tournament_id: int
+    user_id: int
+
+
+@dataclass(frozen=True)
+class Finish:
+    """Where one entrant finished: place (to ``shared_to``), cash prize, a ticket won."""
+
+    user_id: int
+    place: int
+    shared_to: int
+    prize_cents: int
+    ticket: bool
+
+
+@dataclass(frozen=True)
+class TournamentFinished:
+    tournament_id: int
+    champion_id: int | None
+    currency: str
+    finishes: tuple[Finish, ...]
+
+
+def publish(event: TournamentStarted | PlayerEliminated | TournamentFinished) -> None:
+    bus.publish_on_commit(event)

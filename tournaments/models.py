@@ -9,8 +9,10 @@ Terms (the formats' own terms are defined in ``tournaments.formats``):
   the entry's user, so user ids travel through the draw.
 * *escrow*: every buy-in goes to the ledger escrow ``tournament:<id>``; the prize pool is
   what it holds when play starts.
-* *pairing*: one slot of the bracket, found by round and position. Each side holds a
-  player, a bye, or nothing yet (the winner of an earlier pairing will come); ``match_id``
+* *pairing*: one slot of the bracket, found by flight, round and position. Each side holds
+  a player, a bye, or nothing yet; its *source* (``top_source``, ``bottom_source``) says
+  where the player comes from, as the format laid it out: ``winner:<flight>:<round>:<pos>``
+  or ``loser:...`` of another pairing, empty for a side drawn at the start. ``match_id``
   names the match played for it, ``winner`` is set when it is decided.
 * *late*: a pairing whose match was not finished by the round's deadline.
 * *ticket*: a satellite prize, a seat in the target tournament that its holder takes
@@ -24,6 +26,9 @@ from django.db import models
 from django.db.models import Q
 
 from accounts.models import Currency
+
+SHOW_UP_SECONDS = 300
+"""How long a tournament's player has to reach the board, unless the organizer says."""
 
 
 class TournamentFormat(models.TextChoices):
@@ -77,7 +82,7 @@ class Tournament(models.Model):
         default=TournamentAbandonPolicy.ENGINE,
     )
     show_up_seconds = models.PositiveIntegerField(
-        default=300,
+        default=SHOW_UP_SECONDS,
         help_text="A player not at the board this long after their match starts forfeits.",
     )
     round_minutes = models.PositiveIntegerField(
@@ -151,6 +156,9 @@ class Entry(models.Model):
         max_length=10, choices=EntryStatus.choices, default=EntryStatus.REGISTERED
     )
     seed = models.PositiveIntegerField(null=True, blank=True, help_text="Set by the organizer.")
+    drawn_seed = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The seed the draw gave: 1 is the strongest."
+    )
     paid_cents = models.PositiveBigIntegerField(default=0, help_text="The buy-in paid in.")
     fee_cents = models.PositiveBigIntegerField(default=0)
     checked_in_at = models.DateTimeField(null=True, blank=True)
@@ -178,6 +186,7 @@ class Entry(models.Model):
 
 class Pairing(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    flight = models.CharField(max_length=12, default="main")
     round = models.PositiveSmallIntegerField()
     position = models.PositiveIntegerField()
     top = models.ForeignKey(
@@ -188,6 +197,10 @@ class Pairing(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     bottom_bye = models.BooleanField(default=False)
+    top_source = models.CharField(
+        max_length=40, blank=True, help_text="The pairing whose winner or loser takes the top."
+    )
+    bottom_source = models.CharField(max_length=40, blank=True)
     match_length = models.PositiveSmallIntegerField()
     match_id = models.BigIntegerField(null=True, blank=True, unique=True)
     winner = models.ForeignKey(
@@ -200,13 +213,15 @@ class Pairing(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["tournament", "round", "position"], name="pairing_one_per_slot"
+                fields=["tournament", "flight", "round", "position"], name="pairing_one_per_slot"
             ),
             models.CheckConstraint(
                 condition=~Q(top_bye=True, bottom_bye=True), name="pairing_not_two_byes"
             ),
         ]
         indexes = [
+            models.Index(fields=["tournament", "top_source"], name="pairing_top_source"),
+            models.Index(fields=["tournament", "bottom_source"], name="pairing_bottom_source"),
             models.Index(
                 fields=["deadline"],
                 name="pairing_deadline_due",
@@ -215,7 +230,10 @@ class Pairing(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"tournament {self.tournament_id} round {self.round} position {self.position}"
+        return (
+            f"tournament {self.tournament_id} {self.flight} round {self.round} "
+            f"position {self.position}"
+        )
 
 
 class Ticket(models.Model):

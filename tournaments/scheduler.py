@@ -9,8 +9,10 @@ Every function here expects the caller to hold the tournament row's lock
 (``locked_tournament``), so one tournament advances one result at a time; running any of
 them again after it succeeded changes nothing.
 
-All formats here are knockouts: a pending side of round r, position p waits for the winner
-of round r - 1, position 2p (top) or 2p + 1 (bottom).
+Where a pending side's player comes from is the format's to say: each row keeps its sides'
+sources as the format laid them out (``winner:<flight>:<round>:<position>``), so the draw
+read back from the rows is the one the format made, and bracket corrections
+(``tournaments.corrections``) follow the same sources instead of restating the geometry.
 """
 
 from __future__ import annotations
@@ -18,16 +20,19 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Iterable, Sequence
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.models import User
-from config.errors import DomainError, InternalError
-from matches.models import Match, MatchStatus
-from matches.services import ClockSettings, match_create_for_tournament
+from config.celery import enqueue_on_commit
+from config.errors import InternalError, NotFound
+from config.rows import insert_many, update_many
+from matches.creation import Pair, matches_create_for_tournament
+from matches.models import ClockSettings, Match, MatchStatus
 from tournaments import events
 from tournaments.formats.base import (
     BYE,
@@ -35,15 +40,15 @@ from tournaments.formats.base import (
     Entrant,
     Flight,
     Format,
-    FormatError,
+    LoserOf,
     PairingKey,
     Result,
     Side,
     WinnerOf,
 )
 from tournaments.formats.base import Pairing as DrawPairing
-from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding
-from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, Prize, cash_prizes, split_pool
+from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding, seed_order
+from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, Prize, cash_prizes
 from tournaments.formats.satellite import Satellite, SatelliteOptions, TargetTournament
 from tournaments.formats.sit_and_go import SitAndGo, SitAndGoOptions
 from tournaments.models import (
@@ -57,14 +62,19 @@ from tournaments.models import (
 )
 
 logger = logging.getLogger(__name__)
+USE_TICKET_TASK = "tournaments.use_ticket"
 
 
 def locked_tournament(tournament_id: int) -> Tournament:
-    """The tournament row, locked until the end of the caller's transaction."""
+    """The tournament row, locked until the end of the caller's transaction.
+
+    In the lock order a dispute and a match come before it, the next match after it
+    (``matches.state``).
+    """
     try:
         return Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise DomainError(f"There is no tournament {tournament_id}.") from None
+        raise NotFound(f"There is no tournament {tournament_id}.") from None
 
 
 def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:
@@ -100,23 +110,53 @@ def draw_bracket(tournament: Tournament, entries: Sequence[Entry]) -> Draw:
         for entry in entries
     ]
     draw = fmt.initial_draw(entrants, random.Random(tournament.draw_seed))
+    # The draw ranks the field first with the same random state; keep each entry's seed.
+    ranked = seed_order(entrants, Seeding(tournament.seeding), random.Random(tournament.draw_seed))
+    seeds = {entrant.id: number for number, entrant in enumerate(ranked, start=1)}
+    for entry in entries:
+        entry.drawn_seed = seeds.get(entry.user_id)
+    update_many(entries, ["drawn_seed"])
     now = timezone.now()
-    Pairing.objects.bulk_create(
-        Pairing(
-            tournament=tournament,
-            round=pairing.key.round,
-            position=pairing.key.position,
-            top_id=pairing.top if isinstance(pairing.top, int) else None,
-            top_bye=pairing.top is BYE,
-            bottom_id=pairing.bottom if isinstance(pairing.bottom, int) else None,
-            bottom_bye=pairing.bottom is BYE,
-            match_length=pairing.match_length,
-            winner_id=pairing.winner,
-            decided_at=now if pairing.winner is not None else None,
-        )
-        for pairing in draw.pairings
+    insert_many(
+        [
+            Pairing(
+                tournament=tournament,
+                flight=pairing.key.flight.value,
+                round=pairing.key.round,
+                position=pairing.key.position,
+                top_id=pairing.top if isinstance(pairing.top, int) else None,
+                top_bye=pairing.top is BYE,
+                top_source=source_text(draw.source(pairing.key, "top")),
+                bottom_id=pairing.bottom if isinstance(pairing.bottom, int) else None,
+                bottom_bye=pairing.bottom is BYE,
+                bottom_source=source_text(draw.source(pairing.key, "bottom")),
+                match_length=pairing.match_length,
+                winner_id=pairing.winner,
+                decided_at=now if pairing.winner is not None else None,
+            )
+            for pairing in draw.pairings
+        ]
     )
     return draw
+
+
+def key_text(key: PairingKey) -> str:
+    return f"{key.flight.value}:{key.round}:{key.position}"
+
+
+def source_text(side: WinnerOf | LoserOf | None) -> str:
+    """How a row stores where a side's player comes from ("" for a side drawn at once)."""
+    if isinstance(side, WinnerOf):
+        return f"winner:{key_text(side.key)}"
+    if isinstance(side, LoserOf):
+        return f"loser:{key_text(side.key)}"
+    return ""
+
+
+def _pending(source: str) -> WinnerOf | LoserOf:
+    which, flight, round_, position = source.split(":")
+    key = PairingKey(Flight(flight), int(round_), int(position))
+    return WinnerOf(key) if which == "winner" else LoserOf(key)
 
 
 def stored_draw(tournament: Tournament) -> tuple[Draw, dict[PairingKey, Pairing]]:
@@ -127,22 +167,25 @@ def stored_draw(tournament: Tournament) -> tuple[Draw, dict[PairingKey, Pairing]
             "pk",
             "round",
             "position",
+            "flight",
             "top_id",
             "top_bye",
+            "top_source",
             "bottom_id",
             "bottom_bye",
+            "bottom_source",
             "match_length",
             "match_id",
             "winner_id",
         )
-        .order_by("round", "position")
+        .order_by("pk")
     )
-    by_key = {PairingKey(Flight.MAIN, row.round, row.position): row for row in rows}
+    by_key = {PairingKey(Flight(row.flight), row.round, row.position): row for row in rows}
     pairings = [
         DrawPairing(
             key,
-            _side(row.top_id, row.top_bye, key, 0),
-            _side(row.bottom_id, row.bottom_bye, key, 1),
+            _side(row.top_id, row.top_bye, row.top_source),
+            _side(row.bottom_id, row.bottom_bye, row.bottom_source),
             row.match_length,
             row.winner_id,
         )
@@ -151,12 +194,14 @@ def stored_draw(tournament: Tournament) -> tuple[Draw, dict[PairingKey, Pairing]
     return Draw(tuple(pairings)), by_key
 
 
-def _side(user_id: int | None, bye: bool, key: PairingKey, offset: int) -> Side:
+def _side(user_id: int | None, bye: bool, source: str) -> Side:
     if bye:
         return BYE
     if user_id is not None:
         return user_id
-    return WinnerOf(PairingKey(key.flight, key.round - 1, 2 * key.position + offset))
+    if not source:
+        raise InternalError("a pairing side has neither a player, a bye nor a source")
+    return _pending(source)
 
 
 # ---------------------------------------------------------------- results
@@ -173,8 +218,8 @@ def record_match_result(tournament: Tournament, match: Match) -> bool:
     row = next((r for r in rows.values() if r.match_id == match.pk), None)
     if row is None or row.winner_id is not None:
         return False
-    winner = match.player_0_id if match.winner_seat == 0 else match.player_1_id
-    key = PairingKey(Flight.MAIN, row.round, row.position)
+    winner = match.player_id(match.winner_seat)
+    key = PairingKey(Flight(row.flight), row.round, row.position)
     advance(tournament, draw, rows, [Result(key, winner)])
     return True
 
@@ -187,14 +232,27 @@ def advance(
 ) -> Draw:
     """Feed ``results`` to the format, write the changed slots, start or finish what is due."""
     fmt = tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
+    results = list(results)
     after = fmt.advance(draw, results)
     _write_changes(draw, after, rows)
+    for result in results:
+        loser = after.pairing(result.key).loser
+        if isinstance(loser, int) and not _still_playing(after, loser):
+            events.publish(events.PlayerEliminated(tournament.pk, loser))
     if fmt.is_finished(after):
         _finish(tournament, fmt, after)
     else:
         start_ready_matches(tournament, fmt, after, rows)
     events.publish_tournament(tournament.pk)
     return after
+
+
+def _still_playing(draw: Draw, entrant: int) -> bool:
+    """Whether ``entrant`` holds a side of a pairing not yet decided."""
+    return any(
+        pairing.winner is None and entrant in (pairing.top, pairing.bottom)
+        for pairing in draw.pairings
+    )
 
 
 def _write_changes(before: Draw, after: Draw, rows: dict[PairingKey, Pairing]) -> None:
@@ -226,34 +284,113 @@ def start_ready_matches(
     ]
     if not waiting:
         return 0
-    player_ids = {side for pairing in waiting for side in (pairing.top, pairing.bottom)}
-    players = User.objects.select_related("profile").in_bulk(player_ids)
-    clock = ClockSettings(**tournament.clock) if tournament.clock else None
+    clock = ClockSettings.from_json(tournament.clock)
     deadline_after = (
         timedelta(minutes=tournament.round_minutes) if tournament.round_minutes else None
     )
+    pairs = []
     for pairing in waiting:
         assert isinstance(pairing.top, int)
         assert isinstance(pairing.bottom, int)
-        match = match_create_for_tournament(
-            tournament_id=tournament.pk,
-            player_0=players[pairing.top],
-            player_1=players[pairing.bottom],
-            length=pairing.match_length,
-            clock=clock,
-            show_up_seconds=tournament.show_up_seconds,
-            rated=True,
-            abandon_policy=tournament.abandon_policy,
-        )
-        row = rows[pairing.key]
-        deadline = timezone.now() + deadline_after if deadline_after else None
-        written = Pairing.objects.filter(pk=row.pk, match_id__isnull=True).update(
-            match_id=match.pk, deadline=deadline
-        )
-        if written != 1:
+        pairs.append(Pair(pairing.top, pairing.bottom, pairing.match_length))
+    matches = matches_create_for_tournament(
+        tournament_id=tournament.pk,
+        pairs=pairs,
+        clock_settings=clock,
+        show_up_seconds=tournament.show_up_seconds,
+        rated=True,
+        abandon_policy=tournament.abandon_policy,
+    )
+    # The tournament is locked: nobody else gives these pairings their matches meanwhile.
+    deadline = timezone.now() + deadline_after if deadline_after else None
+    started = [rows[pairing.key] for pairing in waiting]
+    for row, match in zip(started, matches, strict=True):
+        if row.match_id is not None:
             raise InternalError(f"{row} got a second match")
-        row.match_id = match.pk
+        row.match_id, row.deadline = match.pk, deadline
+    update_many(started, ["match_id", "deadline"])
     return len(waiting)
+
+
+# ---------------------------------------------------------------- tasks' entry points
+
+
+@transaction.atomic
+def match_finished(*, match_id: int) -> bool:
+    """Move the tournament on after one of its matches ended; False if there was nothing to do.
+
+    Locks the tournament, then reads the match: running this twice, or for a result already
+    recorded, changes nothing.
+    """
+    tournament_id = (
+        Match.objects.filter(pk=match_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        return False
+    tournament = locked_tournament(tournament_id)
+    match = Match.objects.get(pk=match_id)
+    return record_match_result(tournament, match)
+
+
+@transaction.atomic
+def matches_start(*, tournament_id: int) -> int:
+    """Create the matches of ready pairings that have none; returns how many were created."""
+    tournament = locked_tournament(tournament_id)
+    if tournament.state != TournamentState.RUNNING:
+        return 0
+    fmt = tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
+    draw, rows = stored_draw(tournament)
+    created = start_ready_matches(tournament, fmt, draw, rows)
+    if created:
+        events.publish_tournament(tournament.pk)
+    return created
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    late: int
+    results_redone: list[int]
+    tournaments_to_fill: list[int]
+    tournaments_to_start: list[int]
+
+
+def sweep(*, now: datetime | None = None) -> SweepReport:
+    """Mark overdue pairings late, and find work whose task was lost.
+
+    Returns the match ids whose result was never recorded, the running tournaments with a
+    ready pairing but no match, and the tournaments whose start time has come; the caller
+    enqueues their tasks.
+    """
+    moment = now or timezone.now()
+    with transaction.atomic():
+        overdue = list(
+            Pairing.objects.select_for_update(skip_locked=True)
+            .filter(deadline__lte=moment, late=False, winner__isnull=True)
+            .values_list("pk", "tournament_id")
+        )
+        Pairing.objects.filter(pk__in=[pk for pk, _ in overdue], late=False).update(late=True)
+        for tournament_id in {tournament_id for _, tournament_id in overdue}:
+            events.publish_tournament(tournament_id)
+    running = Pairing.objects.filter(tournament__state=TournamentState.RUNNING, winner__isnull=True)
+    finished_match = Match.objects.filter(pk=OuterRef("match_id"), status=MatchStatus.FINISHED)
+    unrecorded = list(
+        running.filter(match_id__isnull=False)
+        .filter(Exists(finished_match))
+        .values_list("match_id", flat=True)
+    )
+    unstarted = sorted(
+        set(
+            running.filter(
+                match_id__isnull=True, top__isnull=False, bottom__isnull=False
+            ).values_list("tournament_id", flat=True)
+        )
+    )
+    due = list(
+        Tournament.objects.filter(
+            state=TournamentState.REGISTRATION, starts_at__lte=moment
+        ).values_list("pk", flat=True)
+    )
+    return SweepReport(len(overdue), [m for m in unrecorded if m is not None], unstarted, due)
 
 
 # ---------------------------------------------------------------- the end
@@ -272,9 +409,7 @@ def _finish(tournament: Tournament, fmt: Format, draw: Draw) -> None:
         prize = prizes.get(placing.entrant, Prize(placing.entrant, 0))
         entry.place, entry.shared_to = placing.place, placing.shared_to
         entry.prize_cents, entry.won_ticket = prize.cash_cents, prize.ticket
-    Entry.objects.bulk_update(
-        entries.values(), ["place", "shared_to", "prize_cents", "won_ticket"], batch_size=1000
-    )
+    update_many(list(entries.values()), ["place", "shared_to", "prize_cents", "won_ticket"])
     payouts = {user_id: prize.cash_cents for user_id, prize in prizes.items() if prize.cash_cents}
     if payouts:
         ledger.prize_payout(
@@ -292,6 +427,20 @@ def _finish(tournament: Tournament, fmt: Format, draw: Draw) -> None:
     if finished != 1:
         raise InternalError(f"{tournament} finished twice")
     tournament.state = TournamentState.FINISHED
+    finishes = tuple(
+        events.Finish(
+            entry.user_id,
+            entry.place or 0,
+            entry.shared_to or entry.place or 0,
+            entry.prize_cents,
+            entry.won_ticket,
+        )
+        for entry in entries.values()
+        if entry.place is not None
+    )
+    events.publish(
+        events.TournamentFinished(tournament.pk, champion, tournament.currency, finishes)
+    )
 
 
 def _prizes(tournament: Tournament, fmt: Format, draw: Draw) -> tuple[Prize, ...]:
@@ -307,9 +456,7 @@ def _prizes(tournament: Tournament, fmt: Format, draw: Draw) -> tuple[Prize, ...
 
 
 def _issue_tickets(satellite: Tournament, holders: Sequence[int]) -> None:
-    """A ticket for each winner, used at once when the target is open for registration."""
-    from tournaments.services import ticket_use  # services build on the scheduler
-
+    """A ticket for each winner; each is used once this commits, if the target is open."""
     target = satellite.target
     assert target is not None
     for holder_id in holders:
@@ -322,29 +469,5 @@ def _issue_tickets(satellite: Tournament, holders: Sequence[int]) -> None:
                 "currency": satellite.currency,
             },
         )
-        if ticket.entry_id is not None:
-            continue
-        try:
-            with transaction.atomic():
-                ticket_use(ticket=ticket)
-        except DomainError as refusal:
-            logger.info("ticket %s kept for later: %s", ticket.pk, refusal)
-
-
-def prize_preview(tournament: Tournament, *, entrants: int, pool_cents: int) -> list[int]:
-    """Cents per place, best first, that a field of ``entrants`` would pay (cash formats)."""
-    if entrants < 2 or pool_cents <= 0:
-        return []
-    try:
-        if tournament.format == TournamentFormat.SIT_AND_GO and tournament.seats:
-            shares = DEFAULT_SIT_AND_GO_TABLE.shares_for(tournament.seats)
-        else:
-            shares = DEFAULT_SIT_AND_GO_TABLE.shares_for(entrants)
-    except FormatError:
-        return []
-    return list(split_pool(pool_cents, shares))
-
-
-def pool_so_far(tournament: Tournament) -> int:
-    """The buy-ins held for the tournament now: the escrow, whatever the state."""
-    return ledger.escrow_balance(escrow_ref=tournament.escrow_ref, currency=tournament.currency)
+        if ticket.entry_id is None:
+            enqueue_on_commit(USE_TICKET_TASK, ticket.pk)

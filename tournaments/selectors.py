@@ -7,14 +7,19 @@ both players' names (one query) and the tournament's matches (one query).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
+from accounts import ledger_reads
 from accounts.commission import format_buy_in
 from accounts.models import User
 from matches.models import FinishReason, Match, MatchStatus
-from tournaments import scheduler
+from matches.selectors import LIVE_WITHIN
+from tournaments.formats.base import FormatError
+from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, split_pool
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -30,6 +35,17 @@ LOBBY_FILTERS = {
     "running": (TournamentState.RUNNING,),
     "finished": (TournamentState.FINISHED, TournamentState.CANCELLED),
 }
+
+
+def seated_count(tournament: Tournament) -> int:
+    """How many players hold a seat in ``tournament``."""
+    return Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED).count()
+
+
+def check_in_opens(tournament: Tournament) -> datetime | None:
+    if tournament.check_in_minutes is None or tournament.starts_at is None:
+        return None
+    return tournament.starts_at - timedelta(minutes=tournament.check_in_minutes)
 
 
 def visible_tournaments(*, viewer: User | None) -> QuerySet[Tournament]:
@@ -77,6 +93,31 @@ class PrizeLine:
     cents: int
 
 
+@dataclass(frozen=True)
+class NextMatch:
+    """The viewer's match in the tournament waiting to be played (or being played)."""
+
+    match_id: int
+    opponent: str
+
+
+def next_match_of(tournament: Tournament, user: User) -> NextMatch | None:
+    """``user``'s undecided pairing that has a match, with the opponent's name."""
+    row = (
+        Pairing.objects.filter(tournament=tournament, winner__isnull=True, match_id__isnull=False)
+        .filter(Q(top=user) | Q(bottom=user))
+        .values_list(
+            "match_id", "top_id", "top__profile__display_name", "bottom__profile__display_name"
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    match_id, top_id, top_name, bottom_name = row
+    assert match_id is not None  # filtered above
+    return NextMatch(match_id, bottom_name if top_id == user.pk else top_name)
+
+
 @dataclass
 class TournamentView:
     """A tournament as its page and the API show it."""
@@ -89,6 +130,7 @@ class TournamentView:
     viewer_entry: Entry | None
     can_manage: bool
     match_counts: dict[str, int] = field(default_factory=dict)
+    next_match: NextMatch | None = None
 
     @property
     def buy_in(self) -> str:
@@ -112,13 +154,26 @@ def tournament_view(*, tournament_id: int, viewer: User | None) -> TournamentVie
         .order_by("place", "-user__profile__rating", "pk")
     )
     running_or_done = tournament.state in (TournamentState.RUNNING, TournamentState.FINISHED)
-    pool = tournament.prize_pool_cents if running_or_done else scheduler.pool_so_far(tournament)
+    pool = (
+        tournament.prize_pool_cents
+        if running_or_done
+        else ledger_reads.escrow_balance(
+            escrow_ref=tournament.escrow_ref, currency=tournament.currency
+        )
+    )
     tickets = (
         list(Ticket.objects.filter(satellite=tournament).select_related("holder__profile"))
         if tournament.format == TournamentFormat.SATELLITE
         else []
     )
     viewer_entry = next((e for e in entries if viewer and e.user_id == viewer.pk), None)
+    following = (
+        next_match_of(tournament, viewer)
+        if viewer is not None
+        and viewer_entry is not None
+        and tournament.state == TournamentState.RUNNING
+        else None
+    )
     can_manage = viewer is not None and (
         viewer.pk == tournament.organizer_id or viewer.is_superuser
     )
@@ -137,6 +192,7 @@ def tournament_view(*, tournament_id: int, viewer: User | None) -> TournamentVie
         viewer_entry=viewer_entry,
         can_manage=can_manage,
         match_counts=counts,
+        next_match=following,
     )
 
 
@@ -154,8 +210,20 @@ def _prize_lines(tournament: Tournament, entries: list[Entry], pool: int) -> lis
     entrants = field_size or len(entries)
     if tournament.state == TournamentState.REGISTRATION and field_size:
         pool = tournament.buy_in_cents * field_size
-    parts = scheduler.prize_preview(tournament, entrants=entrants, pool_cents=pool)
+    parts = prize_preview(tournament, entrants=entrants, pool_cents=pool)
     return [PrizeLine(_ordinal(place), cents) for place, cents in enumerate(parts, start=1)]
+
+
+def prize_preview(tournament: Tournament, *, entrants: int, pool_cents: int) -> list[int]:
+    """Cents per place, best first, that a field of ``entrants`` would pay (cash formats)."""
+    if entrants < 2 or pool_cents <= 0:
+        return []
+    field_size = tournament.seats if tournament.format == TournamentFormat.SIT_AND_GO else None
+    try:
+        shares = DEFAULT_SIT_AND_GO_TABLE.shares_for(field_size or entrants)
+    except FormatError:
+        return []
+    return list(split_pool(pool_cents, shares))
 
 
 def _place(entry: Entry) -> str:
@@ -186,6 +254,7 @@ class BracketSide:
     bye: bool
     won: bool
     lost: bool
+    seed: int | None = None
 
     @property
     def pending(self) -> bool:
@@ -213,17 +282,44 @@ class BracketRound:
     slots: list[BracketSlot]
 
 
-# How a slot reads: waiting for players, a bye, live, suspended, adjudicated, finished, or
-# skipped (a satellite stops once no match left can change who wins a ticket).
+# How a slot reads: waiting (its players come from earlier rounds), a bye, waiting for
+# players (its match started, but they have not both come to the board), live, in play,
+# suspended, adjudicated, forfeit, finished, or not played (the tournament ended first, as
+# a satellite does once no match left can change who wins a ticket).
 SLOT_STATUS = {
-    MatchStatus.PLAYING: "live",
     MatchStatus.SUSPENDED: "suspended",
     MatchStatus.FINISHED: "finished",
 }
+# Live as on the home page (``matches.selectors.LIVE_WITHIN``); both came and the turn
+# started longer ago than that: in play (a correspondence match).
+
+
+@dataclass(frozen=True)
+class _SlotMatch:
+    """The columns of a slot's match that the bracket shows."""
+
+    status: str
+    score: tuple[int, int]
+    finish_reason: str
+    both_came: bool
+    turn_started_at: datetime | None
+
+    def slot_status(self, *, live_since: datetime) -> str:
+        if self.finish_reason == FinishReason.ADJUDICATED:
+            return "adjudicated"
+        if self.finish_reason == FinishReason.FORFEIT:
+            return "forfeit"
+        if self.status != MatchStatus.PLAYING:
+            return SLOT_STATUS.get(MatchStatus(self.status), "waiting")
+        if not self.both_came:
+            return "waiting for players"
+        if self.turn_started_at is not None and self.turn_started_at >= live_since:
+            return "live"
+        return "in play"
 
 
 def bracket(tournament: Tournament) -> list[BracketRound]:
-    """Every round with its slots; two queries whatever the size."""
+    """Every round with its slots; three queries whatever the size."""
     rows = (
         Pairing.objects.filter(tournament=tournament)
         .order_by("round", "position")
@@ -244,12 +340,27 @@ def bracket(tournament: Tournament) -> list[BracketRound]:
             "late",
         )
     )
-    matches: dict[int, tuple[str, int, int, str]] = {
-        pk: (status, score_0, score_1, reason)
-        for pk, status, score_0, score_1, reason in Match.objects.filter(
-            tournament_id=tournament.pk
-        ).values_list("pk", "status", "score_0", "score_1", "finish_reason")
+    matches = {
+        pk: _SlotMatch(status, (score_0, score_1), reason, seen_0 and seen_1, turn_started_at)
+        for pk, status, score_0, score_1, reason, seen_0, seen_1, turn_started_at in (
+            Match.objects.filter(tournament_id=tournament.pk).values_list(
+                "pk",
+                "status",
+                "score_0",
+                "score_1",
+                "finish_reason",
+                "seen_0",
+                "seen_1",
+                "turn_started_at",
+            )
+        )
     }
+    live_since = timezone.now() - LIVE_WITHIN
+    seeds = dict(
+        Entry.objects.filter(tournament=tournament, drawn_seed__isnull=False).values_list(
+            "user_id", "drawn_seed"
+        )
+    )
     finished = tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED)
     rounds: list[BracketRound] = []
     for row in rows:
@@ -264,6 +375,7 @@ def bracket(tournament: Tournament) -> list[BracketRound]:
             top_bye,
             decided and winner_id == top_id,
             decided and top_id is not None and winner_id != top_id,
+            seeds.get(top_id),
         )
         bottom = BracketSide(
             bottom_id,
@@ -272,17 +384,14 @@ def bracket(tournament: Tournament) -> list[BracketRound]:
             bottom_bye,
             decided and winner_id == bottom_id,
             decided and bottom_id is not None and winner_id != bottom_id,
+            seeds.get(bottom_id),
         )
         match = matches.get(match_id) if match_id is not None else None
-        score = (match[1], match[2]) if match is not None else None
+        score = match.score if match is not None else None
         if top_bye or bottom_bye:
             status = "bye"
         elif match is not None:
-            status = SLOT_STATUS.get(MatchStatus(match[0]), "waiting")
-            if match[3] == FinishReason.ADJUDICATED:
-                status = "adjudicated"
-            elif match[3] == FinishReason.FORFEIT:
-                status = "forfeit"
+            status = match.slot_status(live_since=live_since)
         elif finished and not decided:
             status = "not played"
         else:
@@ -311,7 +420,7 @@ def bracket_data(rounds: list[BracketRound]) -> list[dict[str, Any]]:
     def side(s: BracketSide) -> dict[str, Any] | None:
         if s.user_id is None:
             return None
-        return {"username": s.username, "display_name": s.name}
+        return {"username": s.username, "display_name": s.name, "seed": s.seed}
 
     return [
         {

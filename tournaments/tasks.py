@@ -1,37 +1,49 @@
 """Celery tasks for tournaments: ids in, a service call, safe to run twice.
 
-``tournament_match_finished`` is enqueued by ``matches`` (on commit) when a tournament match
-ends; ``tournament_start_matches`` after a start; ``tournament_sweep`` runs on beat to mark
-late pairings and to redo any of the other two whose message was lost.
+``tournament_match_finished`` is queued when a tournament match ends (``on_match_finished``
+receives ``matches.events.MatchFinished`` once it is committed); ``tournament_start_matches``
+after a start; ``tournament_sweep`` runs on beat to mark late pairings and to redo any of the
+other two whose message was lost.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from celery import shared_task
 
 from config.errors import DomainError
-from tournaments import services
+from matches.events import MatchFinished
+from tournaments import scheduler, services
 
 logger = logging.getLogger(__name__)
 
 
+def on_match_finished(event: MatchFinished) -> None:
+    """Subscribed in ``TournamentsConfig.ready``: a committed result moves the bracket on."""
+    if event.tournament_id is not None:
+        tournament_match_finished.delay(event.match_id)
+
+
 @shared_task(name="tournaments.match_finished", ignore_result=True)
-def _tournament_match_finished(match_id: int) -> bool:
+def tournament_match_finished(match_id: int) -> bool:
     """Record a finished match in its tournament and start or finish what follows."""
-    return services.match_finished(match_id=match_id)
-
-
-# ``matches`` enqueues it with ``delay_on_commit``, which the Celery type stubs do not know yet.
-tournament_match_finished: Any = _tournament_match_finished
+    return scheduler.match_finished(match_id=match_id)
 
 
 @shared_task(name="tournaments.start_matches", ignore_result=True)
 def tournament_start_matches(tournament_id: int) -> int:
     """Create the matches of every ready pairing that has none yet."""
-    return services.matches_start(tournament_id=tournament_id)
+    return scheduler.matches_start(tournament_id=tournament_id)
+
+
+@shared_task(name="tournaments.use_ticket", ignore_result=True)
+def tournament_use_ticket(ticket_id: int) -> None:
+    """Seat a satellite's ticket holder in the target; a target not open keeps it for later."""
+    try:
+        services.ticket_use(ticket_id=ticket_id)
+    except DomainError as refusal:
+        logger.info("ticket %s kept for later: %s", ticket_id, refusal)
 
 
 @shared_task(name="tournaments.start", ignore_result=True)
@@ -46,7 +58,7 @@ def tournament_start_due(tournament_id: int) -> None:
 @shared_task(name="tournaments.sweep", ignore_result=True)
 def tournament_sweep() -> int:
     """Mark overdue pairings late; re-enqueue results, matches and starts that were missed."""
-    report = services.sweep()
+    report = scheduler.sweep()
     for match_id in report.results_redone:
         tournament_match_finished.delay(match_id)
     for tournament_id in report.tournaments_to_fill:

@@ -6,13 +6,13 @@ urlpatterns = [
     path("tournaments/", views.lobby, name="tournaments"),
     path("tournaments/mine/", views.mine, name="tournaments-mine"),
     path("tournaments/new/", views.create, name="tournament-create"),
-    path("tournaments/<int:tournament_id>/", views.detail, name="tournament"),
-    path("tournaments/<int:tournament_id>/edit/", views.edit, name="tournament-edit"),
-    path("tournaments/<int:tournament_id>/bracket/", views.bracket_page, name="tournament-bracket"),
+    path("tournaments/<id:tournament_id>/", views.detail, name="tournament"),
+    path("tournaments/<id:tournament_id>/edit/", views.edit, name="tournament-edit"),
+    path("tournaments/<id:tournament_id>/bracket/", views.bracket_page, name="tournament-bracket"),
     path(
-        "tournaments/<int:tournament_id>/bracket/fragment/",
+        "tournaments/<id:tournament_id>/bracket/fragment/",
         views.bracket_fragment,
         name="tournament-bracket-fragment",
     ),
-    path("tournaments/<int:tournament_id>/<str:action>/", views.act, name="tournament-act"),
+    path("tournaments/<id:tournament_id>/<str:action>/", views.act, name="tournament-act"),
 ]

@@ -11,12 +11,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from config.api import request_user, request_viewer
+from accounts.viewers import request_user, request_viewer
 from config.errors import DomainError
 from tournaments import selectors, services
 from tournaments.errors import TournamentInvalid
 from tournaments.forms import PlayerForm, TournamentForm
 from tournaments.models import Tournament, TournamentFormat
+from tournaments.options import check_settings
 
 SHOW_CHOICES = [("open", "Open"), ("running", "Running"), ("finished", "Finished")]
 
@@ -56,7 +57,7 @@ def create(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Only organizers can create tournaments.")
         return redirect("tournaments")
     form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and _checked(form, user, None):
         try:
             tournament = services.tournament_create(organizer=user, settings=form.settings())
         except TournamentInvalid as error:
@@ -75,7 +76,7 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     user = request_user(request)
     tournament = _visible(user, tournament_id)
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and _checked(form, user, tournament):
         try:
             services.tournament_edit(
                 tournament_id=tournament.pk, user=user, changes=form.settings().__dict__
@@ -104,7 +105,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         {
             "view": view,
             "tournament": view.tournament,
-            "check_in_opens": services.check_in_opens(view.tournament),
+            "check_in_opens": selectors.check_in_opens(view.tournament),
             "rounds": selectors.bracket(view.tournament),
         },
     )
@@ -195,3 +196,15 @@ def _visible(viewer: User | None, tournament_id: int) -> Tournament:
     if tournament is None:
         raise Http404("No such tournament")
     return tournament
+
+
+def _checked(form: TournamentForm, user: User, tournament: Tournament | None) -> bool:
+    """Whether the form is valid; if not, the settings' own checks have also spoken of the
+    fields that did parse, so every error shows in one pass."""
+    if form.is_valid():
+        return True
+    try:
+        check_settings(form.settings(), organizer=user, tournament=tournament)
+    except TournamentInvalid as error:
+        form.show_errors(error.errors)
+    return False

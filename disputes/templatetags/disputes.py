@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 
 from accounts.commission import money
-from config.api import request_viewer
+from accounts.viewers import request_viewer
 from disputes.models import Decision, DisputeState
 from disputes.selectors import can_file, disputes_about
 from matches.models import Match

@@ -20,6 +20,8 @@
 //   resignation        null | {side, level}: a resignation waiting for an answer
 //   notice             null | text across the middle of the board
 //   recent             Set of points the last play changed, marked on the frame
+//   flipped            the viewer's home board on the left (with the trays) instead of the
+//                      right: every place is mirrored, the writing and the dice are not
 
 /** A colour that stands apart from `colour` on the board, for the other player's checkers. */
 export function contrastingColour(colour) {
@@ -60,12 +62,21 @@ function palette(colour) {
   return PALETTE[colour] || PALETTE.white;
 }
 
+/**
+ * Where `x` (of the board with the home board on the right) lies on the board drawn; for a
+ * box, `x` is its left edge and the box is `width` wide.
+ */
+function across(model, x, width = 0) {
+  return model.flipped ? W - x - width : x;
+}
+
 /** The centre x of a point and whether it hangs from the top edge. */
-export function pointPlace(point) {
-  if (point <= 6) return { x: RIGHT_X + (6 - point) * POINT_W + POINT_W / 2, top: false };
-  if (point <= 12) return { x: LEFT_X + (12 - point) * POINT_W + POINT_W / 2, top: false };
-  if (point <= 18) return { x: LEFT_X + (point - 13) * POINT_W + POINT_W / 2, top: true };
-  return { x: RIGHT_X + (point - 19) * POINT_W + POINT_W / 2, top: true };
+function pointPlace(model, point) {
+  const place = (x, top) => ({ x: across(model, x + POINT_W / 2), top });
+  if (point <= 6) return place(RIGHT_X + (6 - point) * POINT_W, false);
+  if (point <= 12) return place(LEFT_X + (12 - point) * POINT_W, false);
+  if (point <= 18) return place(LEFT_X + (point - 13) * POINT_W, true);
+  return place(RIGHT_X + (point - 19) * POINT_W, true);
 }
 
 function stackY(top, index) {
@@ -127,21 +138,24 @@ function defs() {
   </defs>`;
 }
 
-function frame() {
+function frame(model) {
+  const field = (x) => across(model, x, 6 * POINT_W);
+  const bar = across(model, BAR_X, BAR_W);
+  const tray = across(model, TRAY_X, TRAY_W);
   return `
   <rect class="frame" x="0" y="0" width="${W}" height="${H}" rx="16" fill="url(#wood)"/>
   <rect x="0" y="0" width="${W}" height="${H}" rx="16" fill="url(#grain)"/>
-  <rect class="field" x="${LEFT_X}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="url(#felt)"/>
-  <rect class="field" x="${RIGHT_X}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="url(#felt)"/>
-  <rect class="bar" x="${BAR_X}" y="${TOP - 6}" width="${BAR_W}" height="${BOTTOM - TOP + 12}" fill="url(#bar-wood)"/>
-  <rect x="${BAR_X}" y="${TOP - 6}" width="${BAR_W}" height="${BOTTOM - TOP + 12}" fill="url(#grain)"/>
-  <line x1="${BAR_X + BAR_W / 2}" y1="${TOP}" x2="${BAR_X + BAR_W / 2}" y2="${BOTTOM}" stroke="rgba(0,0,0,.25)" stroke-width="2"/>
-  <rect class="tray" x="${TRAY_X}" y="${TOP}" width="${TRAY_W}" height="${MID - TOP - 8}" rx="6" fill="#0b2f23"/>
-  <rect class="tray" x="${TRAY_X}" y="${MID + 8}" width="${TRAY_W}" height="${BOTTOM - MID - 8}" rx="6" fill="#0b2f23"/>
-  <rect x="${LEFT_X}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="none" stroke="rgba(0,0,0,.45)" stroke-width="2"/>
-  <rect x="${RIGHT_X}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="none" stroke="rgba(0,0,0,.45)" stroke-width="2"/>
-  <rect x="${TRAY_X}" y="${TOP}" width="${TRAY_W}" height="${MID - TOP - 8}" rx="6" fill="none" stroke="rgba(0,0,0,.5)" stroke-width="2"/>
-  <rect x="${TRAY_X}" y="${MID + 8}" width="${TRAY_W}" height="${BOTTOM - MID - 8}" rx="6" fill="none" stroke="rgba(0,0,0,.5)" stroke-width="2"/>`;
+  <rect class="field" x="${field(LEFT_X)}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="url(#felt)"/>
+  <rect class="field" x="${field(RIGHT_X)}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="url(#felt)"/>
+  <rect class="bar" x="${bar}" y="${TOP - 6}" width="${BAR_W}" height="${BOTTOM - TOP + 12}" fill="url(#bar-wood)"/>
+  <rect x="${bar}" y="${TOP - 6}" width="${BAR_W}" height="${BOTTOM - TOP + 12}" fill="url(#grain)"/>
+  <line x1="${bar + BAR_W / 2}" y1="${TOP}" x2="${bar + BAR_W / 2}" y2="${BOTTOM}" stroke="rgba(0,0,0,.25)" stroke-width="2"/>
+  <rect class="tray" x="${tray}" y="${TOP}" width="${TRAY_W}" height="${MID - TOP - 8}" rx="6" fill="#0b2f23"/>
+  <rect class="tray" x="${tray}" y="${MID + 8}" width="${TRAY_W}" height="${BOTTOM - MID - 8}" rx="6" fill="#0b2f23"/>
+  <rect x="${field(LEFT_X)}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="none" stroke="rgba(0,0,0,.45)" stroke-width="2"/>
+  <rect x="${field(RIGHT_X)}" y="${TOP}" width="${6 * POINT_W}" height="${BOTTOM - TOP}" fill="none" stroke="rgba(0,0,0,.45)" stroke-width="2"/>
+  <rect x="${tray}" y="${TOP}" width="${TRAY_W}" height="${MID - TOP - 8}" rx="6" fill="none" stroke="rgba(0,0,0,.5)" stroke-width="2"/>
+  <rect x="${tray}" y="${MID + 8}" width="${TRAY_W}" height="${BOTTOM - MID - 8}" rx="6" fill="none" stroke="rgba(0,0,0,.5)" stroke-width="2"/>`;
 }
 
 function checker(colour, cx, cy, { label = "", owner, ring = "" } = {}) {
@@ -166,7 +180,7 @@ function ownerOf(count) {
 }
 
 function drawPoint(model, point) {
-  const { x, top } = pointPlace(point);
+  const { x, top } = pointPlace(model, point);
   const count = model.points[point - 1];
   const n = Math.abs(count);
   const colour = count > 0 ? model.colours.bottom : model.colours.top;
@@ -213,12 +227,12 @@ function group(point, label, body, { clickable, destination = false, extra = "" 
 }
 
 function drawBar(model) {
-  const x = BAR_X + BAR_W / 2;
+  const x = across(model, BAR_X + BAR_W / 2);
   // The viewer enters into the top right quarter, so their bar checkers wait in the top half.
   const mine = model.bar[0];
   const isSelected = model.selected === 25;
   const isMovable = model.showHints && model.selected === null && model.movable.has(25);
-  let body = `<rect class="hit-area" x="${BAR_X}" y="${TOP}" width="${BAR_W}" height="${MID - TOP}" fill="transparent"/>`;
+  let body = `<rect class="hit-area" x="${across(model, BAR_X, BAR_W)}" y="${TOP}" width="${BAR_W}" height="${MID - TOP}" fill="transparent"/>`;
   const shown = Math.min(mine, BAR_STACK);
   for (let index = 0; index < shown; index += 1) {
     const last = index === shown - 1;
@@ -246,24 +260,24 @@ function drawBar(model) {
   return out;
 }
 
-function slabs(colour, count, fromTop) {
+function slabs(model, colour, count, fromTop) {
   const p = palette(colour);
   let out = "";
   for (let index = 0; index < count; index += 1) {
     const y = fromTop ? TOP + 6 + index * (SLAB_H + 2) : BOTTOM - 6 - SLAB_H - index * (SLAB_H + 2);
-    out += `<rect class="slab" x="${TRAY_X + 8}" y="${y}" width="${TRAY_W - 16}" height="${SLAB_H}" rx="4" fill="url(#ck-${colour})" stroke="${p.edge}" stroke-width="1"/>`;
+    out += `<rect class="slab" x="${across(model, TRAY_X + 8, TRAY_W - 16)}" y="${y}" width="${TRAY_W - 16}" height="${SLAB_H}" rx="4" fill="url(#ck-${colour})" stroke="${p.edge}" stroke-width="1"/>`;
   }
   return out;
 }
 
 function drawTrays(model) {
-  const centre = TRAY_X + TRAY_W / 2;
+  const centre = across(model, TRAY_X + TRAY_W / 2);
   const isDestination = model.destinations.has(0);
-  let mine = `<rect class="hit-area" x="${TRAY_X}" y="${MID + 8}" width="${TRAY_W}" height="${BOTTOM - MID - 8}" fill="transparent"/>`;
+  let mine = `<rect class="hit-area" x="${across(model, TRAY_X, TRAY_W)}" y="${MID + 8}" width="${TRAY_W}" height="${BOTTOM - MID - 8}" fill="transparent"/>`;
   if (isDestination && model.showHints) {
-    mine += `<rect class="destination tray-destination" x="${TRAY_X + 2}" y="${MID + 10}" width="${TRAY_W - 4}" height="${BOTTOM - MID - 12}" rx="6"/>`;
+    mine += `<rect class="destination tray-destination" x="${across(model, TRAY_X + 2, TRAY_W - 4)}" y="${MID + 10}" width="${TRAY_W - 4}" height="${BOTTOM - MID - 12}" rx="6"/>`;
   }
-  mine += slabs(model.colours.bottom, model.off[0], false);
+  mine += slabs(model, model.colours.bottom, model.off[0], false);
   if (model.off[0]) {
     mine += `<text class="tray-count" x="${centre}" y="${BOTTOM - 14 - model.off[0] * (SLAB_H + 2)}" text-anchor="middle">${model.off[0]}</text>`;
   }
@@ -278,7 +292,7 @@ function drawTrays(model) {
     extra: `data-count="${model.off[0]}"`,
   });
 
-  let theirs = slabs(model.colours.top, model.off[1], true);
+  let theirs = slabs(model, model.colours.top, model.off[1], true);
   if (model.off[1]) {
     theirs += `<text class="tray-count" x="${centre}" y="${TOP + 26 + model.off[1] * (SLAB_H + 2)}" text-anchor="middle">${model.off[1]}</text>`;
   }
@@ -293,7 +307,7 @@ function drawTrays(model) {
 function drawNumbers(model) {
   let out = "";
   for (let point = 1; point <= 24; point += 1) {
-    const { x, top } = pointPlace(point);
+    const { x, top } = pointPlace(model, point);
     const recent = model.recent.has(point) ? " recent" : "";
     out += `<text class="point-number${recent}" x="${x}" y="${top ? 20 : H - 8}" text-anchor="middle" aria-hidden="true">${point}</text>`;
     if (recent) {
@@ -323,8 +337,9 @@ function die(colour, value, cx, cy, size, used) {
     ${spots}</g>`;
 }
 
-function halfCentre(side) {
-  return side === "bottom" ? RIGHT_X + 3 * POINT_W : LEFT_X + 3 * POINT_W;
+/** The middle of the viewer's half (their home board's side) or the opponent's. */
+function halfCentre(model, side) {
+  return across(model, side === "bottom" ? RIGHT_X + 3 * POINT_W : LEFT_X + 3 * POINT_W);
 }
 
 function drawDice(model) {
@@ -335,7 +350,7 @@ function drawDice(model) {
   const size = values.length > 2 ? 48 : 56;
   const gap = values.length > 2 ? 10 : 16;
   const width = values.length * size + (values.length - 1) * gap;
-  const start = halfCentre(dice.side) - width / 2 + size / 2;
+  const start = halfCentre(model, dice.side) - width / 2 + size / 2;
   const body = values
     .map((value, index) => die(colour, value, start + index * (size + gap), MID, size, Boolean(dice.used && dice.used[index])))
     .join("");
@@ -346,10 +361,10 @@ function drawDice(model) {
 function drawCube(model) {
   const cube = model.cube;
   if (!cube) return "";
-  let cx = BAR_X + BAR_W / 2;
+  let cx = across(model, BAR_X + BAR_W / 2);
   let cy = MID;
   if (cube.offered) {
-    cx = halfCentre(cube.place === "bottom" ? "bottom" : "top");
+    cx = halfCentre(model, cube.place === "bottom" ? "bottom" : "top");
   } else if (cube.place === "top") {
     cy = TOP + CUBE / 2 + 6;
   } else if (cube.place === "bottom") {
@@ -372,7 +387,7 @@ function drawCube(model) {
 function drawResignation(model) {
   const offer = model.resignation;
   if (!offer) return "";
-  const cx = halfCentre(offer.side);
+  const cx = halfCentre(model, offer.side);
   const width = 250;
   const left = cx - width / 2;
   return `<g class="resign-flag" role="img" aria-label="Offers to resign ${escapeText(offer.level)}">
@@ -386,7 +401,7 @@ function drawNotice(model) {
   if (!model.notice) return "";
   const width = Math.min(W - 160, 60 + model.notice.length * 13);
   // A short notice sits in the left half, clear of the cube on the bar.
-  const cx = width <= 6 * POINT_W - 16 ? halfCentre("top") : (FIELD_END + LEFT_X) / 2;
+  const cx = width <= 6 * POINT_W - 16 ? halfCentre(model, "top") : across(model, (FIELD_END + LEFT_X) / 2);
   return `<g class="board-notice" aria-hidden="true">
     <rect x="${cx - width / 2}" y="${MID - 30}" width="${width}" height="60" rx="12" fill="rgba(8,30,22,.82)" stroke="rgba(217,164,65,.7)" stroke-width="2"/>
     <text x="${cx}" y="${MID + 8}" text-anchor="middle" class="notice-text">${escapeText(model.notice)}</text>
@@ -408,6 +423,7 @@ function complete(model) {
     selected: null,
     resignation: null,
     notice: null,
+    flipped: false,
     ...model,
     movable: model.movable || new Set(),
     destinations: model.destinations || new Set(),
@@ -415,11 +431,11 @@ function complete(model) {
   };
 }
 
-export function boardMarkup(input) {
+function boardMarkup(input) {
   const model = complete(input);
   let points = "";
   for (let point = 1; point <= 24; point += 1) points += drawPoint(model, point);
-  return `${defs()}${frame()}${drawNumbers(model)}
+  return `${defs()}${frame(model)}${drawNumbers(model)}
     <g class="points">${points}</g>
     ${drawBar(model)}${drawTrays(model)}${drawCube(model)}${drawDice(model)}${drawResignation(model)}${drawNotice(model)}`;
 }

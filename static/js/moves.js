@@ -11,20 +11,20 @@
 // both dice in one click, and needs no second copy of the rules beyond how a single die
 // may move.
 
-export const BAR = 25;
-export const OFF = 0;
+const BAR = 25;
+const OFF = 0;
 const HOME = 6;
 
-export function cloneBoard(board) {
+function cloneBoard(board) {
   return { points: board.points.slice(), bar: board.bar.slice(), off: board.off.slice() };
 }
 
-export function boardKey(board) {
+function boardKey(board) {
   return `${board.points.join(",")}|${board.bar.join(",")}|${board.off.join(",")}`;
 }
 
 /** The board after moving one of the mover's checkers from `from` to `to`, hitting a blot there. */
-export function applyStep(board, from, to) {
+function applyStep(board, from, to) {
   const next = cloneBoard(board);
   if (from === BAR) next.bar[0] -= 1;
   else next.points[from - 1] -= 1;
@@ -100,6 +100,11 @@ function without(dice, die) {
   return dice.slice(0, index).concat(dice.slice(index + 1));
 }
 
+/**
+ * A turn is a value: moving a checker or undoing gives a new turn, so a store can keep the
+ * one on the board and tell when it changed. Turns of one roll share what they have worked
+ * out about the legal plays.
+ */
 export class Turn {
   /**
    * @param board the mover's board at the start of the turn
@@ -117,13 +122,19 @@ export class Turn {
       if (!this.results.has(key)) this.results.set(key, play);
     }
     this.reachable = new Map();
-    this.reset();
-  }
-
-  reset() {
-    this.board = cloneBoard(this.start);
+    this.board = this.start;
     this.left = this.dice.slice();
     this.steps = [];
+  }
+
+  /** The same roll at another point of the turn. */
+  at(board, left, steps) {
+    return Object.assign(Object.create(Turn.prototype), this, { board, left, steps });
+  }
+
+  /** The turn taken back to its start. */
+  undone() {
+    return this.at(this.start, this.dice.slice(), []);
   }
 
   /** Whether the dice `left` can still take `board` to a legal play's result. */
@@ -181,16 +192,16 @@ export class Turn {
     return routes;
   }
 
-  /** Move the checker on `source` to `destination`; false when that is not on offer. */
-  move(source, destination) {
+  /** The turn after moving the checker on `source` to `destination`; null when that is not on offer. */
+  moved(source, destination) {
     const route = this.destinations(source).get(destination);
-    if (!route) return false;
+    if (!route) return null;
+    let { board, left } = this;
     for (const step of route.steps) {
-      this.board = applyStep(this.board, step.from, step.to);
-      this.left = without(this.left, step.die);
-      this.steps.push(step);
+      board = applyStep(board, step.from, step.to);
+      left = without(left, step.die);
     }
-    return true;
+    return this.at(board, left, this.steps.concat(route.steps));
   }
 
   /** The legal play the moves so far amount to, or null while the turn is not complete. */

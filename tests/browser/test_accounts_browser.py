@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import ConsoleMessage, Page
 
 from tests.browser.base import BrowserTestCase
 from tests.factories import PASSWORD, UserFactory
+
+
+def csp_violations(page: Page) -> list[str]:
+    """Every message Chromium logs when the Content-Security-Policy refuses something."""
+    refused: list[str] = []
+
+    def note(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            refused.append(f"{page.url}: {message.text}")
+
+    page.on("console", note)
+    return refused
 
 
 @pytest.mark.browser
@@ -54,3 +67,23 @@ class AccountsInTheBrowser(BrowserTestCase):
         )
 
         assert echo == {"echo": "from the browser", "user": "pinger"}
+
+    def test_pages_and_the_api_docs_work_under_the_content_security_policy(self) -> None:
+        UserFactory(username="careful")
+        page = self.new_page()
+        refused = csp_violations(page)
+        for path in ("/", "/login/", "/signup/", "/ratings/", "/tournaments/"):
+            page.goto(self.url(path))
+        # The format filter sends its form from a module, not an onchange attribute.
+        with page.expect_navigation():
+            page.select_option("#format-filter", "knockout")
+        assert "format=knockout" in page.url
+        self.log_in(page, "careful", PASSWORD)
+        for path in ("/play/", "/profile/", "/wallet/", "/password/"):
+            page.goto(self.url(path))
+
+        page.goto(self.url("/api/docs/"))
+        page.wait_for_selector("text=/api/auth/token/")
+        self.screenshot(page, "api-docs")
+
+        assert refused == []

@@ -1,4 +1,5 @@
-"""In a real browser: a player disputes a result, staff decide it, the player sees it live."""
+"""In a real browser: a player disputes a result, staff decide it, the player is told live
+on their notification channel."""
 
 from __future__ import annotations
 
@@ -84,8 +85,9 @@ class DisputesInTheBrowser(BrowserTestCase):
         self.screenshot(desk, "dispute-5-decided")
 
         # the player, still on the dispute page, is told at once
-        expect(player.locator("[data-testid=dispute-live]")).to_contain_text(
-            "is decided: Result overturned"
+        expect(player.locator("[data-testid=notice-card]")).to_contain_text(
+            "Your dispute about your match against "
+            f"{winner.profile.display_name} is decided: Result overturned."
         )
         self.screenshot(player, "dispute-6-told")
         player.goto(self.url("/disputes/mine/"))

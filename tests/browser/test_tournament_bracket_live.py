@@ -1,11 +1,13 @@
-"""In a real browser: the tournament pages, the organizer's form, and a bracket that updates
-by itself when a match of the tournament is finished through the API."""
+"""In a real browser: the tournament pages, the organizer's form, and a bracket that shows
+which matches are live and updates by itself when one is finished through the API."""
 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from accounts.models import User
+from matches import presence
 from matches.models import Match, MatchStatus
 from tests.browser.base import BrowserTestCase, beside_the_browser
 from tests.factories import PASSWORD
@@ -16,7 +18,7 @@ from tests.integration.tournaments.helpers import (
     players,
     register_all,
 )
-from tournaments import services
+from tournaments import scheduler, services
 
 
 def running_knockout(name: str, count: int, **settings: object) -> int:
@@ -24,27 +26,40 @@ def running_knockout(name: str, count: int, **settings: object) -> int:
     tournament = open_tournament(owner, name=name, **settings)
     register_all(tournament, players(count))
     services.tournament_start(tournament_id=tournament.pk, user=owner)
-    services.matches_start(tournament_id=tournament.pk)
+    scheduler.matches_start(tournament_id=tournament.pk)
     return tournament.pk
+
+
+def come_to_the_board(match: Match) -> None:
+    """Both players open the match's board, so it is under way."""
+    for seat in (0, 1):
+        presence.connection_open(
+            match_id=match.pk, user=match.player(seat), channel=f"board-{match.pk}-{seat}"
+        )
 
 
 @pytest.mark.browser
 @pytest.mark.usefixtures("celery_worker_process")
 class TournamentInTheBrowser(BrowserTestCase):
     def test_the_bracket_shows_a_winner_without_reloading(self) -> None:
-        # given: a running 4-player knockout, its bracket open in the browser
+        # given: a running 4-player knockout whose first semi-final both players came to,
+        # its bracket open in the browser
         tournament_id = beside_the_browser(
             lambda: running_knockout("Thursday Knockout", 4, round_lengths=(3, 5))
         )
+        match = Match.objects.filter(tournament_id=tournament_id).order_by("pk").first()
+        assert match is not None
+        beside_the_browser(lambda: come_to_the_board(match))
         page = self.new_page()
         page.goto(self.url(f"/tournaments/{tournament_id}/bracket/"))
         page.wait_for_selector("[data-bracket-live][data-live=on]")
-        assert page.locator("[data-testid=slot-0-0][data-status=live]").count() == 1
+        expect(page.locator("[data-testid=slot-0-0]")).to_have_attribute("data-status", "live")
+        expect(page.locator("[data-testid=slot-0-1]")).to_have_attribute(
+            "data-status", "waiting for players"
+        )
         self.screenshot(page, "tournament-bracket-live-before")
 
         # when: the first semi-final ends through the match API
-        match = Match.objects.filter(tournament_id=tournament_id).order_by("pk").first()
-        assert match is not None
         loser = User.objects.get(pk=match.player_1_id)
         winner = User.objects.get(pk=match.player_0_id)
         for _ in range(3):  # a 3-point match: three single games conceded
@@ -57,11 +72,9 @@ class TournamentInTheBrowser(BrowserTestCase):
         page.wait_for_selector(
             f"[data-testid=slot-1-0] [data-username={winner.username}]", timeout=20_000
         )
-        assert (
-            page.locator("[data-testid=slot-0-0] .side-won")
-            .inner_text()
-            .startswith(winner.profile.display_name)
-        )
+        won = page.locator("[data-testid=slot-0-0] .side-won")
+        assert won.locator(".side-name").inner_text() == winner.profile.display_name
+        assert won.locator(".side-seed").inner_text().isdigit()  # seeds are shown
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
         self.screenshot(page, "tournament-bracket-live-after")
 
@@ -78,11 +91,16 @@ class TournamentInTheBrowser(BrowserTestCase):
         page.wait_for_selector(".field-invalid")
         self.screenshot(page, "tournament-form-errors")
 
-        assert "Write whole numbers of points" in page.inner_text(".field-invalid")
+        # every error in one pass, each beside its own field
+        invalid = page.locator(".field-invalid")
+        expect(invalid).to_have_count(2)
+        expect(invalid.filter(has=page.locator("#id_round_lengths"))).to_contain_text(
+            "Write whole numbers of points"
+        )
+        expect(invalid.filter(has=page.locator("#id_seats"))).to_contain_text(
+            "A Sit & Go has 2 to 64 seats."
+        )
         page.fill("#id_round_lengths", "3, 5")
-        page.click("text=Create the tournament")
-        page.wait_for_selector(".field-invalid #id_seats")
-        assert "A Sit & Go has 2 to 64 seats." in page.inner_text(".field-invalid")
         page.fill("#id_seats", "8")
         page.click("text=Create the tournament")
         page.wait_for_selector("[data-testid=open]")

@@ -147,6 +147,7 @@ class _Layout:
 
     index: dict[PairingKey, int]
     dependents: dict[PairingKey, tuple[tuple[int, str], ...]]
+    sources: dict[tuple[PairingKey, str], WinnerOf | LoserOf]
 
     @classmethod
     def of(cls, pairings: Sequence[Pairing]) -> _Layout:
@@ -154,6 +155,7 @@ class _Layout:
         if len(index) != len(pairings):
             raise DrawInvariantError("Two pairings share a key")
         dependents: dict[PairingKey, list[tuple[int, str]]] = {}
+        sources: dict[tuple[PairingKey, str], WinnerOf | LoserOf] = {}
         for i, pairing in enumerate(pairings):
             for side_name in ("top", "bottom"):
                 side = getattr(pairing, side_name)
@@ -161,7 +163,8 @@ class _Layout:
                     if side.key not in index:
                         raise DrawInvariantError(f"{pairing.key} waits for unknown {side.key}")
                     dependents.setdefault(side.key, []).append((i, side_name))
-        return cls(index, {key: tuple(deps) for key, deps in dependents.items()})
+                    sources[pairing.key, side_name] = side
+        return cls(index, {key: tuple(deps) for key, deps in dependents.items()}, sources)
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,11 @@ class Draw:
     def ready(self) -> tuple[Pairing, ...]:
         """The pairings whose matches can start now."""
         return tuple(pairing for pairing in self.pairings if pairing.is_ready)
+
+    def source(self, key: PairingKey, side_name: str) -> WinnerOf | LoserOf | None:
+        """Where the ``side_name`` ("top" or "bottom") of ``key`` takes its player from, as
+        the format laid it out (None for a side drawn at the start), even once filled."""
+        return self.layout.sources.get((key, side_name))
 
 
 def build_draw(pairings: Iterable[Pairing]) -> Draw:

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from accounts import ledger
 from accounts.models import LedgerTransaction, User
@@ -128,3 +128,88 @@ def test_money_games_settling_in_both_directions_at_once_never_deadlock() -> Non
     assert sum(ledger.balance(user=p, currency="FUN") for p in players) == 4 * 100000 - 24 * 66
     assert ledger.house_balance("FUN") == 24 * 66
     assert ledger.currency_total("FUN") == 0
+
+
+def test_stakes_racing_for_one_balance_take_only_what_is_there() -> None:
+    # given a player with 1,000.00 and four matches of 400.00 starting at once
+    player = UserFactory()
+
+    def stake(match: int) -> Callable[[], LedgerTransaction]:
+        return lambda: ledger.escrow_stake(
+            user=player,
+            currency="FUN",
+            amount_cents=40000,
+            escrow_ref=f"match:{match}",
+            key=f"match:{match}:stake",
+        )
+
+    # when all four stakes are taken at the same moment
+    results = run_at_once([stake(match) for match in range(4)])
+
+    # then two are paid, and the other two were refused with the balance they waited for
+    paid = [r for r in results if isinstance(r, LedgerTransaction)]
+    refused = [r for r in results if isinstance(r, ledger.InsufficientFunds)]
+    assert len(paid) == 2
+    assert len(refused) == 2
+    assert {str(error) for error in refused} == {"Your FUN balance is 200.00; this needs 400.00."}
+    assert ledger.balance(user=player, currency="FUN") == 20000
+    assert sum(
+        ledger.escrow_balance(escrow_ref=f"match:{m}", currency="FUN") for m in range(4)
+    ) == (80000)
+    assert ledger.currency_total("FUN") == 0
+
+
+def test_the_house_is_never_a_lock_that_payments_wait_on() -> None:
+    # given a house that has taken commission before
+    alice, bruno, carla, dario = (UserFactory() for _ in range(4))
+    ledger.transfer_between_players(
+        payer=bruno,
+        payee=alice,
+        currency="FUN",
+        amount_cents=1000,
+        commission_cents=130,
+        key="session:0:game:1",
+    )
+    # and a money game whose settlement, commission included, is not committed yet
+    settled, finish = threading.Event(), threading.Event()
+
+    def slow_settlement() -> None:
+        try:
+            with transaction.atomic():
+                ledger.transfer_between_players(
+                    payer=alice,
+                    payee=bruno,
+                    currency="FUN",
+                    amount_cents=1000,
+                    commission_cents=130,
+                    key="session:1:game:1",
+                )
+                settled.set()
+                finish.wait(timeout=10)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        first = pool.submit(slow_settlement)
+        assert settled.wait(timeout=10)
+
+        # when another game pays commission meanwhile, refusing to wait for any lock
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '1s'")
+                ledger.transfer_between_players(
+                    payer=carla,
+                    payee=dario,
+                    currency="FUN",
+                    amount_cents=1000,
+                    commission_cents=130,
+                    key="session:2:game:1",
+                )
+        finally:
+            finish.set()
+            first.result()
+
+    # then both are paid
+    assert ledger.house_balance("FUN") == 3 * 130
+    assert ledger.balance(user=dario, currency="FUN") == 100000 + 870

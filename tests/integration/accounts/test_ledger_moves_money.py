@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
 import pytest
 
 from accounts import ledger
@@ -178,3 +181,51 @@ def test_every_transaction_is_kept_with_its_key() -> None:
     player = UserFactory()
 
     assert LedgerTransaction.objects.get(key=f"grant:{player.pk}").kind == TransactionKind.GRANT
+
+
+def test_a_settlement_is_one_statement_and_a_capped_buy_in_three(
+    django_assert_num_queries: Callable[[int], AbstractContextManager[object]],
+) -> None:
+    # Round trips are most of what a movement costs (bench/bench_ledger.py).
+    alice, bruno = UserFactory(), UserFactory()
+    for player in (alice, bruno):
+        ledger.escrow_stake(
+            user=player,
+            currency="FUN",
+            amount_cents=1000,
+            escrow_ref="match:1",
+            key=f"s{player.pk}",
+        )
+    ledger.tournament_buy_in(
+        user=alice,
+        currency="FUN",
+        buy_in_cents=1000,
+        fee_cents=65,
+        escrow_ref="tournament:1",
+        key="t1:alice",
+        max_entries=8,
+    )
+
+    with django_assert_num_queries(1):  # lock, check, key, balances and entries
+        ledger.settle_match(
+            escrow_ref="match:1",
+            currency="FUN",
+            payouts={alice.pk: 1870},
+            commission_cents=130,
+            key="settle:1",
+        )
+    with django_assert_num_queries(3):  # lock, count the seats, then as above
+        ledger.tournament_buy_in(
+            user=bruno,
+            currency="FUN",
+            buy_in_cents=1000,
+            fee_cents=65,
+            escrow_ref="tournament:1",
+            key="t1:bruno",
+            max_entries=8,
+        )
+
+    assert ledger.balance(user=alice, currency="FUN") == 100000 - 1000 + 1870 - 1065
+    assert ledger.balance(user=bruno, currency="FUN") == 100000 - 1000 - 1065
+    assert ledger.escrow_balance(escrow_ref="tournament:1", currency="FUN") == 2000
+    assert ledger.house_balance("FUN") == 130 + 2 * 65

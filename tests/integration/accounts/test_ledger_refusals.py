@@ -6,7 +6,7 @@ import pytest
 from django.db import transaction
 
 from accounts import ledger
-from accounts.models import LedgerTransaction
+from accounts.models import LedgerAccount, LedgerTransaction
 from accounts.roles import Role
 from config.errors import DomainError, InternalError
 from tests.factories import UserFactory
@@ -180,3 +180,79 @@ def test_a_full_tournament_refuses_the_next_player_and_a_refund_frees_a_seat() -
 
     assert ledger.balance(user=third, currency="FUN") == 100000 - 1065
     assert ledger.escrow_balance(escrow_ref="tournament:2", currency="FUN") == 2000
+
+
+def test_a_caller_may_catch_a_refusal_and_go_on_in_the_same_transaction() -> None:
+    player = UserFactory()
+
+    with transaction.atomic():
+        with pytest.raises(ledger.InsufficientFunds):
+            ledger.escrow_stake(
+                user=player, currency="FUN", amount_cents=500000, escrow_ref="match:3", key="big"
+            )
+        ledger.escrow_stake(
+            user=player, currency="FUN", amount_cents=500, escrow_ref="match:3", key="small"
+        )
+
+    assert ledger.balance(user=player, currency="FUN") == 100000 - 500
+    assert ledger.escrow_balance(escrow_ref="match:3", currency="FUN") == 500
+    assert not LedgerTransaction.objects.filter(key="big").exists()
+
+
+def test_a_refused_stake_into_a_new_escrow_leaves_no_escrow_behind() -> None:
+    player = UserFactory()
+
+    with transaction.atomic(), pytest.raises(ledger.InsufficientFunds):
+        ledger.escrow_stake(
+            user=player, currency="REAL", amount_cents=100, escrow_ref="match:4", key="s4"
+        )
+
+    assert not LedgerAccount.objects.filter(escrow_ref="match:4").exists()
+    assert not LedgerAccount.objects.filter(user=player, currency="REAL").exists()
+
+
+def test_a_replayed_stake_is_answered_even_once_the_money_has_moved_on() -> None:
+    # given a stake, after which the player lost nearly everything
+    player = UserFactory()
+    first = ledger.escrow_stake(
+        user=player, currency="FUN", amount_cents=1000, escrow_ref="match:5", key="stake:5"
+    )
+    ledger.transfer_between_players(
+        payer=player,
+        payee=UserFactory(),
+        currency="FUN",
+        amount_cents=98900,
+        commission_cents=0,
+        key="lost",
+    )
+
+    # when the stake is asked for again with its key
+    again = ledger.escrow_stake(
+        user=player, currency="FUN", amount_cents=1000, escrow_ref="match:5", key="stake:5"
+    )
+
+    # then it is the first one, and nothing moved
+    assert again.pk == first.pk
+    assert ledger.balance(user=player, currency="FUN") == 100
+    assert ledger.escrow_balance(escrow_ref="match:5", currency="FUN") == 1000
+
+
+def test_a_replayed_buy_in_is_answered_even_once_the_tournament_is_full() -> None:
+    first, second = UserFactory(), UserFactory()
+
+    def buy_in(player: object, key: str) -> LedgerTransaction:
+        return ledger.tournament_buy_in(
+            user=player,  # type: ignore[arg-type]
+            currency="FUN",
+            buy_in_cents=1000,
+            fee_cents=65,
+            escrow_ref="tournament:9",
+            key=key,
+            max_entries=2,
+        )
+
+    entered = buy_in(first, "t9:first")
+    buy_in(second, "t9:second")
+
+    assert buy_in(first, "t9:first").pk == entered.pk
+    assert ledger.balance(user=first, currency="FUN") == 100000 - 1065

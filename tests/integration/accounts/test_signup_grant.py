@@ -61,7 +61,7 @@ def test_the_navigation_balance_costs_one_query(django_assert_num_queries: Any) 
     request.user = player
     with django_assert_num_queries(1):
         context = navigation(request)
-    assert context["nav_fun_balance"] == 100000
+    assert (context["nav_balance"], context["nav_currency"]) == (100000, "FUN")
 
     request.user = AnonymousUser()
-    assert "nav_fun_balance" not in navigation(request)
+    assert "nav_balance" not in navigation(request)

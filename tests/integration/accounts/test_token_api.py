@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.management import call_command
 from django.test import Client
@@ -9,6 +11,16 @@ from django.test import Client
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
+
+
+def issue(client: Client, username: str) -> dict[str, Any]:
+    response = client.post(
+        "/api/auth/token/",
+        {"username": username, "password": PASSWORD},
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.json()
+    return dict(response.json())
 
 
 def test_token_for_a_good_password_authenticates_later_calls(client: Client) -> None:
@@ -30,14 +42,15 @@ def test_token_for_a_good_password_authenticates_later_calls(client: Client) -> 
     assert me.json()["rating"] == 1500.0
 
 
-def test_the_same_token_is_returned_each_time(client: Client) -> None:
+def test_each_log_in_gets_a_token_of_its_own_and_both_work(client: Client) -> None:
     UserFactory(username="bot")
-    body = {"username": "bot", "password": PASSWORD}
 
-    first = client.post("/api/auth/token/", body, content_type="application/json").json()["token"]
-    second = client.post("/api/auth/token/", body, content_type="application/json").json()["token"]
+    first, second = issue(client, "bot"), issue(client, "bot")
 
-    assert first == second
+    assert first["token"] != second["token"]
+    for issued in (first, second):
+        me = Client().get("/api/me/", HTTP_AUTHORIZATION=f"Token {issued['token']}")
+        assert me.status_code == 200
 
 
 def test_a_wrong_password_gets_400_with_a_message(client: Client) -> None:

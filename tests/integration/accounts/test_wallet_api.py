@@ -128,3 +128,108 @@ def test_adjusting_an_unknown_player_gets_404(client: Client) -> None:
     )
 
     assert response.status_code == 404
+
+
+def test_the_same_key_with_another_body_is_refused_with_409_and_moves_nothing(
+    client: Client,
+) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+    url = "/api/wallets/erin/adjust/"
+    first = client.post(url, adjustment(key="k1"), content_type="application/json")
+
+    other = client.post(
+        url, adjustment(key="k1", amount_cents=9000), content_type="application/json"
+    )
+
+    assert first.status_code == 201
+    assert other.status_code == 409
+    assert other.json()["detail"] == (
+        "That key was already used for another adjustment of this wallet (a deposit of"
+        " 50.00 REAL): send a new key for a new adjustment."
+    )
+    assert ledger.balance(user=erin, currency="REAL") == 5000
+
+
+def test_reusing_a_deposits_key_for_a_withdrawal_is_a_409_not_a_500(client: Client) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+    url = "/api/wallets/erin/adjust/"
+    client.post(url, adjustment(key="k2"), content_type="application/json")
+
+    response = client.post(
+        url, adjustment(key="k2", direction="withdraw"), content_type="application/json"
+    )
+
+    assert response.status_code == 409
+    assert ledger.balance(user=erin, currency="REAL") == 5000
+    assert WalletAdjustment.objects.count() == 1
+
+
+def test_a_key_belongs_to_its_wallet_so_another_wallet_may_use_it(client: Client) -> None:
+    erin, finn = UserFactory(username="erin"), UserFactory(username="finn")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    for_erin = client.post(
+        "/api/wallets/erin/adjust/", adjustment(key="k3"), content_type="application/json"
+    )
+    for_finn = client.post(
+        "/api/wallets/finn/adjust/",
+        adjustment(key="k3", amount_cents=700),
+        content_type="application/json",
+    )
+
+    assert (for_erin.status_code, for_finn.status_code) == (201, 201)
+    assert for_erin.json()["transaction_id"] != for_finn.json()["transaction_id"]
+    assert ledger.balance(user=erin, currency="REAL") == 5000
+    assert ledger.balance(user=finn, currency="REAL") == 700
+
+
+@pytest.mark.parametrize("amount", [2**63, 2**63 - 1, 10**11 + 1, 10**40])
+def test_an_amount_past_the_largest_is_refused_with_400(client: Client, amount: int) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    response = client.post(
+        "/api/wallets/erin/adjust/",
+        adjustment(amount_cents=amount),
+        content_type="application/json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "amount_cents: Ensure this value is less than or equal to 100000000000."
+    )
+    assert ledger.balance(user=erin, currency="REAL") == 0
+
+
+def test_the_largest_amount_is_accepted(client: Client) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    response = client.post(
+        "/api/wallets/erin/adjust/",
+        adjustment(amount_cents=10**11),
+        content_type="application/json",
+    )
+
+    assert response.status_code == 201
+    assert ledger.balance(user=erin, currency="REAL") == 10**11
+
+
+def test_a_long_input_is_echoed_cut_short(client: Client) -> None:
+    UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    response = client.post(
+        "/api/wallets/erin/adjust/",
+        adjustment(currency="G" * 100_000),
+        content_type="application/json",
+    )
+
+    assert response.status_code == 400
+    detail = response.json()["detail"]
+    assert detail.startswith('currency: "GGGG')
+    assert detail.endswith("…")
+    assert len(detail) <= 220
+    assert len(response.json()["errors"]["currency"][0]) == 200

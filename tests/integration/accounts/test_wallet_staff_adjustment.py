@@ -8,6 +8,7 @@ from django.test import Client
 from accounts import ledger
 from accounts.models import WalletAdjustment
 from accounts.roles import Role
+from config.errors import DomainError
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -123,3 +124,68 @@ def test_the_ledger_itself_refuses_an_adjustment_by_someone_without_the_permissi
             staff=erin,
             key="sneaky",
         )
+
+
+def test_an_amount_past_the_largest_is_refused_beside_the_form(client: Client) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    response = client.post("/wallet/erin/adjust/", form(amount="9223372036854775.81"))
+
+    assert response.status_code == 400
+    assert "Ensure this value is less than or equal to 1000000000" in response.content.decode()
+    assert ledger.balance(user=erin, currency="REAL") == 0
+
+
+def test_the_forms_key_belongs_to_the_wallet(client: Client) -> None:
+    erin, finn = UserFactory(username="erin"), UserFactory(username="finn")
+    client.force_login(UserFactory(role=Role.STAFF))
+
+    client.post("/wallet/erin/adjust/", form(key="same"))
+    client.post("/wallet/finn/adjust/", form(key="same"))
+
+    assert ledger.balance(user=erin, currency="REAL") == 2500
+    assert ledger.balance(user=finn, currency="REAL") == 2500
+
+
+def test_the_same_form_key_with_another_amount_is_refused(client: Client) -> None:
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+    client.post("/wallet/erin/adjust/", form(key="once"))
+
+    response = client.post("/wallet/erin/adjust/", form(key="once", amount="30.00"))
+
+    assert response.status_code == 400
+    assert "That key was already used for another adjustment of this wallet" in (
+        response.content.decode()
+    )
+    assert ledger.balance(user=erin, currency="REAL") == 2500
+
+
+def test_the_ledger_refuses_an_amount_past_the_largest() -> None:
+    erin, staff = UserFactory(), UserFactory(role=Role.STAFF)
+
+    with pytest.raises(DomainError, match=r"The amount must be at most 1,000,000,000.00\."):
+        ledger.deposit(
+            user=erin,
+            currency="REAL",
+            amount_cents=2**63,
+            reason="overflow",
+            staff=staff,
+            key="huge",
+        )
+
+
+def test_adjustments_made_before_requests_were_kept_are_answered_on_a_retry() -> None:
+    erin, staff = UserFactory(), UserFactory(role=Role.STAFF)
+    first = ledger.deposit(
+        user=erin, currency="REAL", amount_cents=100, reason="old", staff=staff, key="old"
+    )
+    WalletAdjustment.objects.update(request_hash="")
+
+    again = ledger.deposit(
+        user=erin, currency="REAL", amount_cents=100, reason="old, retold", staff=staff, key="old"
+    )
+
+    assert again.pk == first.pk
+    assert ledger.balance(user=erin, currency="REAL") == 100

@@ -24,7 +24,7 @@ def _session_cookie(user: object) -> bytes:
 
 
 async def test_the_layer_is_redis() -> None:
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    assert type(get_channel_layer()).__name__ == "RedisPubSubChannelLayer"
 
 
 async def test_a_logged_in_player_gets_the_message_back_through_the_layer() -> None:

@@ -14,12 +14,11 @@ from analysis.splits import pot_split
 from config.errors import Conflict, DomainError, Forbidden
 from disputes import services
 from disputes.models import AuditEntry, Dispute
-from matches import services as match_services
 from matches.models import Action, ActionKind, Adjudication, Match, MatchStatus
 from matches.tasks import adjudicate_match, sweep_deadlines
 from tests.factories import UserFactory
 from tests.integration.disputes.helpers import file, finished_match, staff
-from tests.integration.matches.helpers import Bot, api_for, start_match
+from tests.integration.matches.helpers import Bot, api_for, board_left, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -233,8 +232,7 @@ def _adjudicated_pot_match(alice: object, bruno: object) -> Match:
     for _ in range(6):
         bot.step(match_id)
     match = Match.objects.get(pk=match_id)
-    match_services.presence_connect(match_id=match_id, user=match.player_0)
-    match_services.presence_disconnect(match_id=match_id, user=match.player_0)
+    board_left(match_id, match.player_0)
     past = timezone.now() - timedelta(seconds=1)
     Match.objects.filter(pk=match_id).update(grace_ends_0=past, deadline=past)
     sweep_deadlines()

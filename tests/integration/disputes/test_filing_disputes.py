@@ -81,7 +81,9 @@ def test_a_dispute_needs_a_category_and_a_description() -> None:
     unknown = file(bruno, match, category="luck")
 
     assert blank.status_code == 400
-    assert blank.json()["detail"] == "Describe what went wrong: staff read it first."
+    assert blank.json()["errors"]["description"] == [
+        "Describe what went wrong: staff read it first."
+    ]
     assert unknown.status_code == 400
     assert unknown.json()["detail"].startswith("category:")
 

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from matches import presence
 from matches.models import Match
 
 TEST_SEED = "5eed" * 16
@@ -94,3 +95,15 @@ class Bot:
                 return state
             state = self.step(match_id)
         raise AssertionError("the match did not finish")
+
+
+def board_opened(match_id: int, user: User) -> str:
+    """``user`` opens the match page (a socket connects); returns the connection's name."""
+    channel = f"test-{match_id}-{user.pk}"
+    presence.connection_open(match_id=match_id, user=user, channel=channel)
+    return channel
+
+
+def board_left(match_id: int, user: User) -> None:
+    """``user`` opens the match page and closes it again: their reconnection grace starts."""
+    presence.connection_close(channel=board_opened(match_id, user))

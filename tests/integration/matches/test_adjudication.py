@@ -7,9 +7,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
@@ -18,12 +21,13 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.commission import commission_cents
 from accounts.roles import Role
-from matches import adjudication, services
+from matches import adjudication, deadlines
 from matches.engine import engine
 from matches.models import Adjudication, FinishReason, Match, MatchStatus
 from matches.tasks import adjudicate_match, sweep_deadlines
 from tests.factories import UserFactory
-from tests.integration.matches.helpers import Bot, start_match
+from tests.integration.matches.helpers import Bot, board_left, start_match
+from tests.workers import queue_paused, start_worker
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -32,8 +36,7 @@ def _abandon(match_id: int, seat: int) -> None:
     """``seat`` leaves and their grace runs out; the sweeper suspends the match."""
     match = Match.objects.get(pk=match_id)
     player = match.player(seat)
-    services.presence_connect(match_id=match_id, user=player)
-    services.presence_disconnect(match_id=match_id, user=player)
+    board_left(match_id, player)
     past = timezone.now() - timedelta(seconds=1)
     field = "grace_ends_0" if seat == 0 else "grace_ends_1"
     Match.objects.filter(pk=match_id).update(**{field: past, "deadline": past})
@@ -248,3 +251,63 @@ def test_staff_see_the_adjudication_page_and_rerun_deeper_from_it(client: object
     assert b"2 ply" in page.content
     assert b"3 ply" in rerun.content
     assert Adjudication.objects.filter(match_id=match_id).count() == 2
+
+
+@contextmanager
+def _match_row_held(match_id: int) -> Iterator[None]:
+    """The match row locked by a connection of its own, as another server would hold it."""
+    database = settings.DATABASES["default"]
+    with psycopg.connect(
+        host=database["HOST"] or "127.0.0.1",
+        port=database["PORT"] or 5432,
+        user=database["USER"] or "postgres",
+        dbname=database["NAME"],
+    ) as holder:
+        holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match_id])
+        yield
+        holder.rollback()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("celery_worker_process")
+def test_an_adjudication_lost_with_its_killed_worker_is_queued_again_and_settles_once() -> None:
+    # given a suspended match whose adjudication a worker took from the analysis queue and
+    # was settling when it was killed: the broker would redeliver it only after an hour
+    match_id, _ = _played_a_little(length=3, stake_cents=500, currency="FUN")
+    with queue_paused("analysis"):
+        _abandon(match_id, 1)
+        with _match_row_held(match_id):
+            doomed = start_worker(queues="analysis", name="doomed", wait=False)
+            deadline = time.monotonic() + 60
+            while not _waiting_for_a_lock():
+                assert doomed.poll() is None, "the worker ended before it reached the settlement"
+                assert time.monotonic() < deadline, "the worker never reached the settlement"
+                time.sleep(0.1)
+            doomed.send_signal(signal.SIGKILL)
+            doomed.wait()
+    assert Match.objects.get(pk=match_id).status == MatchStatus.SUSPENDED
+    assert not Adjudication.objects.filter(match_id=match_id).exists()
+
+    # when the sweep runs a while later (and again, as beat would)
+    later = timezone.now() + deadlines.REQUEUE_AFTER * 2
+    requeued = deadlines.adjudication_requeue(now=later)
+    deadlines.adjudication_requeue(now=later)
+
+    # then a live worker settles it exactly once, and no money was made or lost
+    assert requeued == [match_id]
+    deadline = time.monotonic() + 60
+    while Match.objects.get(pk=match_id).status != MatchStatus.FINISHED:
+        assert time.monotonic() < deadline, "the re-queued adjudication never settled"
+        time.sleep(0.2)
+    assert Adjudication.objects.filter(match_id=match_id).count() == 1
+    assert ledger.escrow_balance(escrow_ref=f"match:{match_id}", currency="FUN") == 0
+    assert ledger.currency_total("FUN") == 0
+    assert deadlines.adjudication_requeue(now=later) == []
+
+
+@pytest.mark.django_db
+def test_a_match_suspended_only_a_moment_ago_is_left_to_its_worker() -> None:
+    match_id, _ = _played_a_little(length=3)
+    _abandon(match_id, 1)
+
+    assert deadlines.adjudication_requeue() == []

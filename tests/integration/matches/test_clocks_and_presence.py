@@ -7,36 +7,53 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from matches import services
+from matches import creation
 from matches.models import (
+    DEFAULT_CLOCK,
     Action,
     ActionKind,
     ClockKind,
+    ClockSettings,
     FinishReason,
     Match,
     MatchStatus,
     TimeoutLoses,
 )
-from matches.services import ClockSettings
 from matches.tasks import sweep_deadlines
 from tests.factories import UserFactory
-from tests.integration.matches.helpers import Bot, api_for
+from tests.integration.matches.helpers import Bot, api_for, board_left, board_opened
 
 pytestmark = pytest.mark.django_db
 
 
-def _playing(*, clock: ClockSettings | None = None, money: bool = False, length: int = 3) -> Match:
+def _playing(
+    *,
+    clock: ClockSettings | None = None,
+    money: bool = False,
+    length: int = 3,
+    under_way: bool = True,
+) -> Match:
     alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
-    match = services.match_challenge(
+    match = creation.match_challenge(
         challenger=alice,
         opponent=bruno,
         length=None if money else length,
-        money=money,
+        money_play=money,
         stake_cents=100 if money else 0,
         max_cube=2 if money else None,
-        clock=clock,
+        clock_settings=clock or DEFAULT_CLOCK,
     )
-    return services.match_accept(match_id=match.pk, user=bruno)
+    creation.match_accept(match_id=match.pk, user=bruno)
+    if not under_way:
+        match.refresh_from_db()
+        return match
+    # both come to the board and the first move is made: the clocks run from here
+    board_opened(match.pk, alice)
+    board_opened(match.pk, bruno)
+    Bot({"alice": alice, "bruno": bruno}).step(match.pk)
+    match.refresh_from_db()
+    assert match.show_up_by is None
+    return match
 
 
 def _backdate(match: Match, seconds: float) -> None:
@@ -118,15 +135,14 @@ def test_the_delay_clock_gives_a_match_reserve_per_point() -> None:
 
 
 def test_a_player_who_leaves_gets_a_grace_and_returning_resumes_the_match() -> None:
-    match = _playing()
+    match = _playing(under_way=False)
     alice = match.player_0
-    services.presence_connect(match_id=match.pk, user=alice)
-    services.presence_disconnect(match_id=match.pk, user=alice)
+    board_left(match.pk, alice)
     match.refresh_from_db()
     assert match.grace_ends_0 is not None
     assert match.deadline <= match.grace_ends_0
 
-    services.presence_connect(match_id=match.pk, user=alice)
+    board_opened(match.pk, alice)
 
     match.refresh_from_db()
     assert match.grace_ends_0 is None
@@ -136,10 +152,9 @@ def test_a_player_who_leaves_gets_a_grace_and_returning_resumes_the_match() -> N
 
 
 def test_when_the_grace_runs_out_the_match_is_suspended_for_staff() -> None:
-    match = _playing()
+    match = _playing(under_way=False)
     Match.objects.filter(pk=match.pk).update(abandon_policy="suspend")
-    services.presence_connect(match_id=match.pk, user=match.player_1)
-    services.presence_disconnect(match_id=match.pk, user=match.player_1)
+    board_left(match.pk, match.player_1)
     Match.objects.filter(pk=match.pk).update(
         grace_ends_1=timezone.now() - timedelta(seconds=1),
         deadline=timezone.now() - timedelta(seconds=1),
@@ -154,14 +169,10 @@ def test_when_the_grace_runs_out_the_match_is_suspended_for_staff() -> None:
 
 def test_a_tournament_player_who_never_shows_forfeits() -> None:
     alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
-    match = services.match_create_for_tournament(
-        tournament_id=None,  # type: ignore[arg-type]
-        player_0=alice,
-        player_1=bruno,
-        length=1,
-        show_up_seconds=60,
+    (match,) = creation.matches_create_for_tournament(
+        tournament_id=1, pairs=[creation.Pair(alice.pk, bruno.pk, 1)], show_up_seconds=60
     )
-    services.presence_connect(match_id=match.pk, user=alice)
+    board_opened(match.pk, alice)
     Match.objects.filter(pk=match.pk).update(
         show_up_by=timezone.now() - timedelta(seconds=1),
         deadline=timezone.now() - timedelta(seconds=1),
@@ -192,7 +203,7 @@ def test_forced_moves_are_played_for_a_player_who_asked() -> None:
 
 def test_pass_and_play_turns_the_board_to_whoever_is_on_roll() -> None:
     host = UserFactory(username="host")
-    match = services.pass_and_play_create(user=host, length=1)
+    match = creation.pass_and_play_create(user=host, length=1)
     client = api_for(host)
 
     first = client.get(f"/api/matches/{match.pk}/").json()

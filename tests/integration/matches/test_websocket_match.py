@@ -6,58 +6,27 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.test import Client
 
-from config.asgi import application
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import quick_play, start_match
+from tests.integration.matches.sockets import latest_state, next_frame, open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-ORIGIN = (b"origin", b"http://127.0.0.1")
-
-
-def _cookie(user: Any) -> bytes:
-    client = Client()
-    client.force_login(user)
-    name = settings.SESSION_COOKIE_NAME
-    return f"{name}={client.cookies[name].value}".encode()
-
-
-async def _connect(match_id: int, user: Any | None) -> WebsocketCommunicator:
-    headers = [ORIGIN]
-    if user is not None:
-        headers.append((b"cookie", await sync_to_async(_cookie)(user)))
-    socket = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=headers)
-    connected, _ = await socket.connect()
-    assert connected
-    return socket
-
-
-async def _next(socket: WebsocketCommunicator, kind: str) -> dict[str, Any]:
-    while True:
-        frame = await socket.receive_json_from(timeout=10)
-        if frame["type"] == kind:
-            return frame
-
-
-async def _latest_state(socket: WebsocketCommunicator, at_least_seq: int) -> dict[str, Any]:
-    while True:
-        frame = await _next(socket, "state")
-        if frame["state"]["last_seq"] >= at_least_seq:
-            return frame["state"]
 
 
 async def test_two_players_play_a_match_to_the_end_over_websocket() -> None:
     alice = await sync_to_async(UserFactory)(username="alice")
     bruno = await sync_to_async(UserFactory)(username="bruno")
     match_id = await sync_to_async(start_match)(alice, bruno, length=1)
-    sockets = {"alice": await _connect(match_id, alice), "bruno": await _connect(match_id, bruno)}
-    states = {name: (await _next(socket, "state"))["state"] for name, socket in sockets.items()}
+    sockets = {
+        "alice": await open_socket(match_id, alice),
+        "bruno": await open_socket(match_id, bruno),
+    }
+    states = {
+        name: (await next_frame(socket, "state"))["state"] for name, socket in sockets.items()
+    }
     for socket in sockets.values():
-        assert (await _next(socket, "chat_history"))["messages"] == []
+        assert (await next_frame(socket, "chat_history"))["messages"] == []
     for seq in range(1, 600):
         state = states["alice"]
         if state["status"] != "playing":
@@ -70,10 +39,10 @@ async def test_two_players_play_a_match_to_the_end_over_websocket() -> None:
         else:
             action = {"type": "play", "seq": seq, "play": quick_play(game["legal_plays"])}
         await sockets[player].send_json_to(action)
-        ack = await _next(sockets[player], "ack")
+        ack = await next_frame(sockets[player], "ack")
         assert ack == {"type": "ack", "seq": seq, "applied": True}
         last = state["last_seq"] + 1
-        states = {name: await _latest_state(socket, last) for name, socket in sockets.items()}
+        states = {name: await latest_state(socket, last) for name, socket in sockets.items()}
         assert states["alice"]["game"]["position_id"] == states["bruno"]["game"]["position_id"]
     final = states["bruno"]
     assert final["status"] == "finished"
@@ -87,16 +56,19 @@ async def test_a_repeated_seq_is_acknowledged_without_applying_it_again() -> Non
     alice = await sync_to_async(UserFactory)(username="alice")
     bruno = await sync_to_async(UserFactory)(username="bruno")
     match_id = await sync_to_async(start_match)(alice, bruno, length=1)
-    sockets = {"alice": await _connect(match_id, alice), "bruno": await _connect(match_id, bruno)}
-    state = (await _next(sockets["alice"], "state"))["state"]
+    sockets = {
+        "alice": await open_socket(match_id, alice),
+        "bruno": await open_socket(match_id, bruno),
+    }
+    state = (await next_frame(sockets["alice"], "state"))["state"]
     mover = state["game"]["turn"]
-    mine = (await _next(sockets[mover], "state"))["state"] if mover == "bruno" else state
+    mine = (await next_frame(sockets[mover], "state"))["state"] if mover == "bruno" else state
     play = {"type": "play", "seq": 7, "play": quick_play(mine["game"]["legal_plays"])}
 
     await sockets[mover].send_json_to(play)
-    first = await _next(sockets[mover], "ack")
+    first = await next_frame(sockets[mover], "ack")
     await sockets[mover].send_json_to(play)
-    second = await _next(sockets[mover], "ack")
+    second = await next_frame(sockets[mover], "ack")
 
     assert first["applied"] is True
     assert second["applied"] is False
@@ -108,13 +80,13 @@ async def test_errors_come_back_as_frames_with_the_rule() -> None:
     alice = await sync_to_async(UserFactory)(username="alice")
     bruno = await sync_to_async(UserFactory)(username="bruno")
     match_id = await sync_to_async(start_match)(alice, bruno, length=1)
-    socket = await _connect(match_id, alice)
-    state = (await _next(socket, "state"))["state"]
+    socket = await open_socket(match_id, alice)
+    state = (await next_frame(socket, "state"))["state"]
 
     await socket.send_json_to({"type": "play", "seq": 1, "play": "24/23"})
-    error = await _next(socket, "error")
+    error = await next_frame(socket, "error")
     await socket.send_json_to({"type": "fly"})
-    unknown = await _next(socket, "error")
+    unknown = await next_frame(socket, "error")
 
     if state["game"]["turn"] == "alice":
         assert error["status"] == 400
@@ -128,18 +100,19 @@ async def test_spectators_watch_without_controls_and_are_counted() -> None:
     alice = await sync_to_async(UserFactory)(username="alice")
     bruno = await sync_to_async(UserFactory)(username="bruno")
     match_id = await sync_to_async(start_match)(alice, bruno, length=1)
-    player = await _connect(match_id, alice)
-    await _next(player, "state")
+    player = await open_socket(match_id, alice)
+    await next_frame(player, "state")
 
-    spectator = await _connect(match_id, None)
-    seen = (await _next(spectator, "state"))["state"]
-    counted = await _latest_state(player, seen["last_seq"])
-    while counted["presence"]["spectators"] < 1:
-        counted = (await _next(player, "state"))["state"]
+    spectator = await open_socket(match_id, None)
+    seen = (await next_frame(spectator, "state"))["state"]
+    counted = (await next_frame(player, "presence"))["presence"]
     await spectator.send_json_to({"type": "roll", "seq": 1})
-    refused = await _next(spectator, "error")
+    refused = await next_frame(spectator, "error")
 
+    assert counted == {"connected": [True, False], "spectators": 1}
+    assert seen["presence"]["spectators"] == 1
     assert seen["seat"] is None
+    assert not any(value for key, value in seen.items() if key.startswith("may_"))
     assert seen["game"]["legal_plays"] == []
     assert refused["message"] == "Log in to play"
     await spectator.disconnect()
@@ -150,11 +123,11 @@ async def test_chat_reaches_the_other_player_but_not_spectators() -> None:
     alice = await sync_to_async(UserFactory)(username="alice")
     bruno = await sync_to_async(UserFactory)(username="bruno")
     match_id = await sync_to_async(start_match)(alice, bruno, length=1)
-    a, b = await _connect(match_id, alice), await _connect(match_id, bruno)
-    watcher = await _connect(match_id, None)
+    a, b = await open_socket(match_id, alice), await open_socket(match_id, bruno)
+    watcher = await open_socket(match_id, None)
 
     await a.send_json_to({"type": "chat", "text": "good luck"})
-    heard = await _next(b, "chat")
+    heard = await next_frame(b, "chat")
 
     assert heard["message"]["text"] == "good luck"
     assert heard["message"]["author"] == "alice"
@@ -175,22 +148,22 @@ async def test_each_connection_is_pushed_its_own_viewers_snapshot() -> None:
     wendy = await sync_to_async(UserFactory)(username="wendy")
     viewers = {"alice": alice, "bruno": bruno, "wendy": wendy, "anonymous": None}
     match_id = await sync_to_async(start_match)(alice, bruno, length=3)
-    sockets = {who: await _connect(match_id, user) for who, user in viewers.items()}
-    first = {who: (await _next(socket, "state"))["state"] for who, socket in sockets.items()}
+    sockets = {who: await open_socket(match_id, user) for who, user in viewers.items()}
+    first = {who: (await next_frame(socket, "state"))["state"] for who, socket in sockets.items()}
     mover = first["alice"]["game"]["turn"]
     play = quick_play(first[mover]["game"]["legal_plays"])
     await sockets[mover].send_json_to({"type": "play", "seq": 1, "play": play})
-    assert (await _next(sockets[mover], "ack"))["applied"]
+    assert (await next_frame(sockets[mover], "ack"))["applied"]
     roller = "bruno" if mover == "alice" else "alice"
     await sockets[roller].send_json_to({"type": "roll", "seq": 1})
-    assert (await _next(sockets[roller], "ack"))["applied"]
+    assert (await next_frame(sockets[roller], "ack"))["applied"]
 
     def own_snapshot(user: Any) -> dict[str, Any]:
         match = Match.objects.select_related("player_0__profile", "player_1__profile")
         return match_snapshot(match.get(pk=match_id), viewer=user)
 
     own = {who: await sync_to_async(own_snapshot)(user) for who, user in viewers.items()}
-    pushed = {who: await _latest_state(sockets[who], own[who]["last_seq"]) for who in viewers}
+    pushed = {who: await latest_state(sockets[who], own[who]["last_seq"]) for who in viewers}
     for socket in sockets.values():
         await socket.disconnect()
     for who in viewers:

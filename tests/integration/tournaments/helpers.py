@@ -11,7 +11,7 @@ from tests.factories import UserFactory
 from tests.integration.matches.helpers import Bot, api_for
 from tournaments import services
 from tournaments.models import Pairing, Tournament
-from tournaments.services import TournamentSettings
+from tournaments.options import TournamentSettings
 
 
 def organizer(username: str = "orla") -> User:

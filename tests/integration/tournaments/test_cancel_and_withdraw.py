@@ -9,13 +9,13 @@ from config.errors import Conflict, Forbidden
 from matches.models import Match, MatchStatus
 from tests.integration.matches.helpers import api_for
 from tests.integration.tournaments.helpers import open_tournament, organizer, players, register_all
-from tournaments import services
+from tournaments import scheduler, services
 from tournaments.models import Entry, EntryStatus, TournamentState
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_cancelling_during_registration_refunds_every_buy_in() -> None:
+def test_cancelling_during_registration_refunds_every_buy_in_and_fee() -> None:
     owner = organizer()
     tournament = open_tournament(owner, buy_in_cents=1000, fee_cents=65)
     field = players(5)
@@ -27,7 +27,7 @@ def test_cancelling_during_registration_refunds_every_buy_in() -> None:
     assert response.status_code == 200
     assert response.json()["state"] == "cancelled"
     for player in field:
-        assert ledger.balance(user=player, currency="FUN") == start[player.pk] - 65
+        assert ledger.balance(user=player, currency="FUN") == start[player.pk]
     assert ledger.escrow_balance(escrow_ref=tournament.escrow_ref, currency="FUN") == 0
     assert ledger.currency_total("FUN") == 0
     again = api_for(owner).post(f"/api/tournaments/{tournament.pk}/cancel/")
@@ -51,10 +51,11 @@ def test_cancelling_a_running_tournament_refunds_and_its_matches_no_longer_count
     tournament.refresh_from_db()
     assert tournament.state == TournamentState.CANCELLED
     for player in field:
-        assert ledger.balance(user=player, currency="FUN") == start[player.pk] - 65
+        assert ledger.balance(user=player, currency="FUN") == start[player.pk]
+    assert ledger.currency_total("FUN") == 0
     match = Match.objects.filter(tournament_id=tournament.pk, status=MatchStatus.PLAYING).first()
     assert match is not None
-    assert services.match_finished(match_id=match.pk) is False
+    assert scheduler.match_finished(match_id=match.pk) is False
 
 
 def test_only_the_organizer_cancels() -> None:
@@ -65,7 +66,7 @@ def test_only_the_organizer_cancels() -> None:
         services.tournament_cancel(tournament_id=tournament.pk, user=intruder)
 
 
-def test_the_organizer_withdraws_a_player_who_is_refunded() -> None:
+def test_the_organizer_withdraws_a_player_who_gets_buy_in_and_fee_back() -> None:
     owner = organizer()
     tournament = open_tournament(owner)
     leaving, staying = players(2)
@@ -78,7 +79,8 @@ def test_the_organizer_withdraws_a_player_who_is_refunded() -> None:
 
     assert response.status_code == 200, response.json()
     assert [e["username"] for e in response.json()["entrants"]] == [staying.username]
-    assert ledger.balance(user=leaving, currency="FUN") == start - 65
+    assert ledger.balance(user=leaving, currency="FUN") == start
+    assert ledger.currency_total("FUN") == 0
 
 
 def test_the_organizer_replaces_a_player_and_the_replacement_pays() -> None:

@@ -13,6 +13,7 @@ from tests.integration.tournaments.helpers import (
     register_all,
 )
 from tournaments import services
+from tournaments.errors import TournamentInvalid
 from tournaments.models import Entry, EntryStatus, Ticket, TournamentState
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -86,7 +87,7 @@ def test_a_satellite_whose_full_field_cannot_buy_one_seat_is_refused() -> None:
     owner = organizer()
     main_event = open_tournament(owner, name="Main Event", buy_in_cents=10_000)
 
-    with pytest.raises(services.TournamentInvalid) as refused:
+    with pytest.raises(TournamentInvalid) as refused:
         open_tournament(
             owner,
             format="satellite",
@@ -96,3 +97,21 @@ def test_a_satellite_whose_full_field_cannot_buy_one_seat_is_refused() -> None:
         )
 
     assert "does not cover one seat in Main Event" in refused.value.errors["buy_in_cents"][0]
+
+
+def test_an_organizer_cannot_point_a_satellite_at_someone_elses_tournament() -> None:
+    main_event = open_tournament(organizer("orla"), name="Orla's Main Event", buy_in_cents=2000)
+    rival = organizer("rita")
+
+    with pytest.raises(TournamentInvalid) as refused:
+        open_tournament(
+            rival,
+            format="satellite",
+            target_id=main_event.pk,
+            max_entrants=8,
+            buy_in_cents=500,
+        )
+
+    assert refused.value.errors["target"] == [
+        "Orla's Main Event is not yours: a satellite gives seats in your own."
+    ]

@@ -6,11 +6,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from matches import services as match_services
+from matches import deadlines
 from matches.models import FinishReason, Match, MatchStatus
+from tests.integration.matches.helpers import board_opened
 from tests.integration.tournaments.helpers import (
     bracket_rows,
     concede,
@@ -20,7 +22,7 @@ from tests.integration.tournaments.helpers import (
     players,
     register_all,
 )
-from tournaments import services
+from tournaments import scheduler, services
 from tournaments.models import Pairing
 from tournaments.tasks import tournament_match_finished, tournament_sweep
 
@@ -41,11 +43,11 @@ def test_a_player_who_never_shows_forfeits_and_the_opponent_moves_on() -> None:
     tournament, _ = started(4, show_up_seconds=60)
     match = live_matches(tournament)[0]
     present = User.objects.get(pk=match.player_0_id)
-    match_services.presence_connect(match_id=match.pk, user=present)
+    board_opened(match.pk, present)
 
     # when
     later = timezone.now() + timedelta(seconds=61)
-    assert match_services.no_show_expire(match_id=match.pk, now=later)
+    assert deadlines.no_show_expire(match_id=match.pk, now=later)
 
     # then
     match.refresh_from_db()
@@ -105,9 +107,35 @@ def test_a_match_past_the_round_deadline_is_marked_late() -> None:
     pairing = Pairing.objects.get(match_id=match.pk)
     assert pairing.deadline is not None
 
-    report = services.sweep(now=pairing.deadline + timedelta(seconds=1))
+    report = scheduler.sweep(now=pairing.deadline + timedelta(seconds=1))
 
     assert report.late == 2
     pairing.refresh_from_db()
     assert pairing.late
-    assert services.sweep(now=pairing.deadline + timedelta(seconds=2)).late == 0
+    assert scheduler.sweep(now=pairing.deadline + timedelta(seconds=2)).late == 0
+
+
+def test_an_entrant_sees_their_next_match_and_the_bracket_shows_seeds(client: Client) -> None:
+    owner = organizer()
+    tournament = open_tournament(owner)
+    field = players(4)
+    register_all(tournament, field)
+    services.tournament_start(tournament_id=tournament.pk, user=owner)
+    top_seed = field[-1]  # the highest rated
+    match = next(
+        m for m in live_matches(tournament) if top_seed.pk in (m.player_0_id, m.player_1_id)
+    )
+    client.force_login(top_seed)
+
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    bracket = client.get(f"/api/tournaments/{tournament.pk}/bracket/").json()
+
+    assert f'href="/matches/{match.pk}/" data-testid="your-next-match"' in page
+    seeds = {
+        side["username"]: side["seed"]
+        for slot in bracket["rounds"][0]["slots"]
+        for side in (slot["top"], slot["bottom"])
+        if side
+    }
+    assert seeds[top_seed.username] == 1
+    assert sorted(seeds.values()) == [1, 2, 3, 4]

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.integration.matches.helpers import api_for
-from tests.integration.tournaments.helpers import organizer, players
+from tests.integration.tournaments.helpers import open_tournament, organizer, players
+from tournaments import services
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +74,10 @@ def test_a_player_may_not_create_a_tournament() -> None:
         ({"format": "satellite", "target": 99999}, "target", "There is no such tournament"),
         ({"format": "bingo"}, "format", "is not a valid choice"),
         ({"currency": "EUR"}, "currency", "Use one of FUN, REAL."),
+        ({"show_up_seconds": 3_000_000_000}, "show_up_seconds", "less than or equal to 3600"),
+        ({"round_minutes": 2**31}, "round_minutes", "less than or equal to 20160"),
+        ({"buy_in_cents": 2**63}, "buy_in_cents", "less than or equal to"),
+        ({"max_entrants": 2**31}, "max_entrants", "less than or equal to 8192"),
     ],
 )
 def test_bad_settings_are_refused_with_a_message_for_the_field(
@@ -116,3 +123,49 @@ def test_a_knockout_needs_two_players_to_start() -> None:
 
     assert response.status_code == 409
     assert response.json()["detail"] == "Autumn Open needs at least 2 players to start; it has 0."
+
+
+def test_programs_list_tournaments_by_state_and_their_own() -> None:
+    owner = organizer()
+    open_one = open_tournament(owner, name="Open Knockout")
+    player = players(1)[0]
+    services.entry_register(tournament_id=open_one.pk, user=player)
+
+    listed = api_for(player).get("/api/tournaments/?state=open").json()
+    mine = api_for(player).get("/api/tournaments/?mine=true").json()
+    mine_as_one = api_for(player).get("/api/tournaments/?mine=1").json()
+    anonymous_mine = APIClient().get("/api/tournaments/?mine=true")
+
+    assert [(row["name"], row["seated"]) for row in listed] == [("Open Knockout", 1)]
+    assert [row["id"] for row in mine] == [open_one.pk]
+    assert mine_as_one == mine
+    assert anonymous_mine.status_code == 401
+
+
+def test_the_organizer_form_refuses_numbers_out_of_range_beside_their_fields() -> None:
+    owner = organizer()
+    client = Client()
+    client.force_login(owner)
+    form = {
+        "name": "Friday Night",
+        "format": "knockout",
+        "buy_in": "10.00",
+        "fee": "0.65",
+        "currency": "FUN",
+        "seeding": "rating",
+        "round_lengths": "5, 7",
+        "clock_kind": "move",
+        "move_seconds": "15",
+        "reserve_seconds": "90",
+        "abandon_policy": "engine",
+        "show_up_seconds": "3000000000",
+        "round_minutes": "99999999999",
+        "max_entrants": "2147483648",
+    }
+
+    response = client.post("/tournaments/new/", form)
+
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert set(errors) == {"show_up_seconds", "round_minutes", "max_entrants"}
+    assert not Tournament.objects.exists()

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from backgammon import Board, Move
 from backgammon.errors import NotationError
 from backgammon.moves import apply_play, legal_plays
-from backgammon.notation import format_play, parse_moves, parse_play
+from backgammon.notation import format_play, parse_moves
+from backgammon.validate import parse_play
 
 START = Board.initial()
 

@@ -7,6 +7,7 @@ import pytest
 from backgammon.board import Board
 from backgammon.cube import Cube, CubeRules, Offer
 from backgammon.errors import BackgammonError
+from backgammon.moves import apply_play
 from backgammon.turns import (
     EndReason,
     GameRules,
@@ -65,12 +66,13 @@ def test_automatic_doubles_turn_the_centred_cube_on_equal_opening_throws() -> No
 def test_a_play_passes_the_turn_with_the_board_seen_by_the_next_player() -> None:
     state = opening([(6, 5)], MATCH)
 
-    after, mover_board = play(state, 0, "24/13", MATCH)
+    after, played = play(state, 0, "24/13", MATCH)
 
     assert after.on_roll == 1
     assert after.phase is Phase.ROLL
     assert after.dice is None
-    assert after.board == mover_board.swapped()
+    assert after.board == apply_play(state.board, played).swapped()
+    assert (played[0].from_point, played[-1].to_point, len(played)) == (24, 13, 2)
 
 
 def test_an_illegal_play_is_refused_with_the_rule() -> None:

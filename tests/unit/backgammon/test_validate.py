@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from backgammon import Board, Move
 from backgammon.errors import BackgammonError, IllegalPlay, NotationError
 from backgammon.moves import apply_play, legal_plays, legal_positions
-from backgammon.notation import format_play, parse_play
-from backgammon.validate import validate_play
+from backgammon.notation import format_play
+from backgammon.validate import parse_play, validate_play
 
 START = Board.initial()
 START_POINTS = {6: 5, 8: 3, 13: 5, 24: 2}

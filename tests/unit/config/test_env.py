@@ -14,8 +14,10 @@ from config.env import (
     REDIS_SCHEMES,
     SettingError,
     env_bool,
+    env_header,
     env_int,
     env_list,
+    env_rate,
     env_str,
     env_url,
 )
@@ -105,20 +107,47 @@ def test_redis_url_unset_means_not_configured() -> None:
         env_url("REDIS_URL", schemes=REDIS_SCHEMES, environ={"REDIS_URL": "http://127.0.0.1:6379"})
 
 
-def _load_settings(**overrides: str) -> subprocess.CompletedProcess[str]:
+@pytest.mark.parametrize("rate", ["10/minute", "1/second", "500/hour", "5/day"])
+def test_env_rate_reads_requests_per_period(rate: str) -> None:
+    assert env_rate("RATE", "1/day", environ={"RATE": rate}) == rate
+    assert env_rate("RATE", "1/day", environ={}) == "1/day"
+
+
+@pytest.mark.parametrize("rate", ["ten/minute", "10", "10/fortnight", "0/minute", "-1/hour"])
+def test_env_rate_refuses_what_is_not_a_rate(rate: str) -> None:
+    with pytest.raises(SettingError, match="RATE must be a number of requests per second"):
+        env_rate("RATE", "1/day", environ={"RATE": rate})
+
+
+def test_env_header_names_the_header_as_django_keeps_it() -> None:
+    assert env_header("H", environ={"H": "X-Forwarded-Proto=https"}) == (
+        "HTTP_X_FORWARDED_PROTO",
+        "https",
+    )
+    assert env_header("H", environ={}) is None
+    for bad in ("X-Forwarded-Proto", "=https", "X Forwarded=https"):
+        with pytest.raises(SettingError, match="H must be a header and the value"):
+            env_header("H", environ={"H": bad})
+
+
+SETTINGS_SHOWN = (
+    "import config.settings as s; print(s.DATABASES['default']['ENGINE'],"
+    " s.CELERY_TASK_ALWAYS_EAGER, s.CHANNEL_LAYERS['default']['BACKEND'])"
+)
+
+
+def _load_settings(
+    show: str = SETTINGS_SHOWN, **overrides: str
+) -> subprocess.CompletedProcess[str]:
     env = {
         k: v
         for k, v in os.environ.items()
         if k not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL"}
+        and not k.startswith(("SECURE_", "CRAWFORD_"))
     }
     env.update(overrides)
     return subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import config.settings as s; print(s.DATABASES['default']['ENGINE'],"
-            " s.CELERY_TASK_ALWAYS_EAGER, s.CHANNEL_LAYERS['default']['BACKEND'])",
-        ],
+        [sys.executable, "-c", show],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -153,7 +182,7 @@ def test_redis_url_switches_celery_and_channels_to_redis() -> None:
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
         "False",
-        "channels_redis.core.RedisChannelLayer",
+        "channels_redis.pubsub.RedisPubSubChannelLayer",
     ]
 
 
@@ -161,3 +190,68 @@ def test_bad_debug_value_stops_start_up_with_its_name() -> None:
     result = _load_settings(DEBUG="sometimes", SECRET_KEY="k")
     assert result.returncode != 0
     assert "DEBUG must be one of" in result.stderr
+
+
+def test_the_cache_is_redis_when_redis_is_configured_and_local_memory_otherwise() -> None:
+    show = "import config.settings as s; print(s.CACHES['default']['BACKEND'])"
+
+    embedded = _load_settings(show, DEBUG="true")
+    production = _load_settings(show, SECRET_KEY="k", REDIS_URL="redis://127.0.0.1:6379/0")
+
+    assert embedded.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
+    assert production.stdout.strip() == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_https_settings_come_from_the_environment() -> None:
+    show = (
+        "import config.settings as s; print(s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS,"
+        " s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD, s.SECURE_PROXY_SSL_HEADER)"
+    )
+
+    default = _load_settings(show, DEBUG="true")
+    behind_a_proxy = _load_settings(
+        show,
+        DEBUG="true",
+        SECURE_SSL_REDIRECT="true",
+        SECURE_HSTS_SECONDS="31536000",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="true",
+        SECURE_HSTS_PRELOAD="yes",
+        SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto=https",
+    )
+
+    assert default.stdout.split() == ["False", "0", "False", "False", "None"]
+    assert behind_a_proxy.stdout.strip() == (
+        "True 31536000 True True ('HTTP_X_FORWARDED_PROTO', 'https')"
+    )
+
+
+def test_rate_limits_and_token_lifetime_come_from_the_environment() -> None:
+    show = (
+        "import config.settings as s; r = s.CRAWFORD_THROTTLE_RATES;"
+        " print(r['login'], r['signup'], r['chat'], s.API_TOKEN_TTL.total_seconds(),"
+        " s.AXES_FAILURE_LIMIT, s.AXES_COOLOFF_TIME.total_seconds())"
+    )
+
+    default = _load_settings(show, DEBUG="true")
+    changed = _load_settings(
+        show,
+        DEBUG="true",
+        CRAWFORD_THROTTLE_LOGIN="3/minute",
+        CRAWFORD_THROTTLE_SIGNUP="1/day",
+        CRAWFORD_THROTTLE_CHAT="5/second",
+        CRAWFORD_API_TOKEN_HOURS="2",
+        CRAWFORD_LOGIN_FAILURE_LIMIT="4",
+        CRAWFORD_LOGIN_LOCKOUT_MINUTES="30",
+    )
+    refused = _load_settings(show, DEBUG="true", CRAWFORD_THROTTLE_CHAT="lots")
+
+    assert default.stdout.split() == [
+        "20/minute",
+        "20/hour",
+        "20/minute",
+        "604800.0",
+        "10",
+        "900.0",
+    ]
+    assert changed.stdout.split() == ["3/minute", "1/day", "5/second", "7200.0", "4", "1800.0"]
+    assert "CRAWFORD_THROTTLE_CHAT must be a number of requests" in refused.stderr

@@ -1,0 +1,103 @@
+"""Pages for getting in: sign-up, log-in, password change, and the answers to too many tries.
+
+Log-in and sign-up are rate limited per address (``config.throttles``, scopes ``login``
+and ``signup``; the log-in form shares its budget with ``POST /api/auth/token/``), and
+repeated failed log-ins lock out the account and the address (django-axes, which calls
+``locked_out`` for the answer). Both answers are 429 with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import PasswordChangeForm
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+
+from accounts.forms import SignUpForm
+from accounts.services import password_change, user_create
+from config.errors import DomainError
+from config.throttles import address_of, retry_after, throttle
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    if request.method == "POST" and (wait := throttle("signup", address_of(request))):
+        return _too_many(
+            request, wait, "Too many accounts have been made from your address just now."
+        )
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = user_create(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data["email"],
+                display_name=form.cleaned_data["display_name"],
+            )
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to Crawford, {user.profile.display_name}!")
+            return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+class LogInView(auth_views.LoginView):
+    """Django's log-in page, rate limited per address."""
+
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if wait := throttle("login", address_of(request)):
+            return _too_many(request, wait, "Too many log-ins have been tried from your address.")
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change page; the new password also revokes every API token."""
+
+    success_url = reverse_lazy("password_change_done")
+
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
+        password_change(user=form.user, new_password=form.cleaned_data["new_password1"])
+        # Keep this browser logged in; sessions elsewhere end with the old password.
+        update_session_auth_hash(self.request, form.user)
+        return HttpResponseRedirect(self.get_success_url())
+
+
+def locked_out(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    """django-axes' answer to a log-in from a locked-out account or address.
+
+    Every failure during the lockout starts it again, so the wait is the whole of it.
+    (Axes passes the original response and credentials, differently when async: unused.)
+    """
+    wait = settings.AXES_COOLOFF_TIME.total_seconds()
+    reason = "Too many failed log-ins for this account or from your address."
+    return _too_many(request, wait, reason)
+
+
+def _too_many(request: HttpRequest, wait: float, reason: str) -> HttpResponse:
+    seconds = retry_after(wait)
+    minutes = -(-seconds // 60)
+    when = f"{seconds} seconds" if seconds < 60 else f"{minutes} minute{'s' * (minutes > 1)}"
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"detail": f"{reason} Try again in {when}."}, status=429
+        )
+    else:
+        response = render(
+            request,
+            "registration/too_many_attempts.html",
+            {"reason": reason, "when": when},
+            status=429,
+        )
+    response["Retry-After"] = str(seconds)
+    return response

@@ -1,0 +1,99 @@
+"""GET /api/asyncapi.json: the WebSocket messages, as an AsyncAPI 3 document.
+
+The REST API is described by OpenAPI at /api/schema/; the sockets by this document, built
+from the message schemas each app keeps beside its consumer (``matches.asyncapi``,
+``tournaments.asyncapi``, ``lobby.asyncapi``), so the description and the code live
+together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from lobby import asyncapi as lobby_messages
+from matches import asyncapi as match_messages
+from tournaments import asyncapi as tournament_messages
+
+Schema = dict[str, Any]
+
+
+def _messages(prefix: str, schemas: dict[str, Schema]) -> dict[str, Schema]:
+    return {
+        f"{prefix}_{name}": {"name": name, "contentType": "application/json", "payload": schema}
+        for name, schema in schemas.items()
+    }
+
+
+def _channel(address: str, description: str, messages: dict[str, Schema]) -> Schema:
+    return {
+        "address": address,
+        "description": description,
+        "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in messages},
+    }
+
+
+def _operation(action: str, channel: str, messages: dict[str, Schema]) -> Schema:
+    return {
+        "action": action,
+        "channel": {"$ref": f"#/channels/{channel}"},
+        "messages": [{"$ref": f"#/channels/{channel}/messages/{name}"} for name in messages],
+    }
+
+
+def document() -> Schema:
+    """The AsyncAPI document of every socket."""
+    match_out = _messages("match", match_messages.SENT)
+    match_in = _messages("match_in", match_messages.RECEIVED)
+    tournament_out = _messages("tournament", tournament_messages.SENT)
+    me_out = _messages("me", lobby_messages.ME_SENT)
+    me_in = _messages("me_in", lobby_messages.ME_RECEIVED)
+    lobby_out = _messages("lobby", lobby_messages.LOBBY_SENT)
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "Crawford live updates",
+            "version": "1",
+            "description": (
+                "WebSockets on the same host as the site, authenticated by the session "
+                "cookie; the Origin must be this site. Every frame is a JSON object with a "
+                "`type`; a frame the server cannot use is answered with an `error` frame."
+            ),
+        },
+        "channels": {
+            "match": _channel(
+                "/ws/matches/{match_id}/",
+                "A match: snapshots out after every change, actions and chat in.",
+                {**match_out, **match_in},
+            ),
+            "tournament": _channel(
+                "/ws/tournaments/{tournament_id}/",
+                "A tournament: told when it changes.",
+                tournament_out,
+            ),
+            "me": _channel(
+                "/ws/me/",
+                "The logged-in player's notices (one socket per tab; 4401 for a visitor).",
+                {**me_out, **me_in},
+            ),
+            "lobby": _channel("/ws/lobby/", "The play lobby: told when seeks change.", lobby_out),
+        },
+        "operations": {
+            "matchUpdates": _operation("receive", "match", match_out),
+            "matchActions": _operation("send", "match", match_in),
+            "tournamentUpdates": _operation("receive", "tournament", tournament_out),
+            "noticeUpdates": _operation("receive", "me", me_out),
+            "noticeRequests": _operation("send", "me", me_in),
+            "seekUpdates": _operation("receive", "lobby", lobby_out),
+        },
+        "components": {
+            "messages": {**match_out, **match_in, **tournament_out, **me_out, **me_in, **lobby_out}
+        },
+    }
+
+
+@require_GET
+def asyncapi(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(document())

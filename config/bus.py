@@ -1,0 +1,37 @@
+"""Domain events: a lower app tells higher ones what happened, without importing them.
+
+An event is a frozen dataclass (``matches.events.MatchFinished``, say). The app that
+cares subscribes a handler to its type in its ``AppConfig.ready``; the app where it
+happened publishes it with ``publish_on_commit``, and the handlers run once the
+transaction commits, never for one that rolls back. Handlers should be quick (they
+usually queue a task by name) and safe to run twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.db import transaction
+
+Event = TypeVar("Event")
+_handlers: dict[type[Any], list[Callable[[Any], None]]] = {}
+
+
+def subscribe(event_type: type[Event], handler: Callable[[Event], None]) -> None:
+    """Call ``handler`` with every committed event of ``event_type`` (once per handler)."""
+    handlers = _handlers.setdefault(event_type, [])
+    if handler not in handlers:
+        handlers.append(handler)
+
+
+def publish_on_commit(event: object) -> None:
+    """Hand ``event`` to its subscribers once the current transaction commits."""
+    handlers = tuple(_handlers.get(type(event), ()))
+    if handlers:
+        transaction.on_commit(lambda: _deliver(event, handlers))
+
+
+def _deliver(event: object, handlers: tuple[Callable[[Any], None], ...]) -> None:
+    for handler in handlers:
+        handler(event)

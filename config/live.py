@@ -1,0 +1,113 @@
+"""Live messages to channel-layer groups, and the database work of sockets.
+
+Synchronous code (services, their ``on_commit`` hooks) sends to a group with
+``group_send``. Called from a request or a task it sends at once. Called from a socket
+through ``run``, it only collects: the work runs on the database threads, commits, and
+returns; then the socket's event loop sends what was collected. The database threads
+never wait on Redis, and a message always leaves after the commit it tells of.
+
+``run`` uses a pool of database threads (``LIVE_DB_THREADS`` a process, each with its own
+connection), so one slow action does not hold up every other socket of the process the way
+a single database thread would. Actions on one match still go one at a time: they take
+the match's row lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import orjson
+from asgiref.sync import async_to_sync
+from channels.db import DatabaseSyncToAsync
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+Result = TypeVar("Result")
+Send = tuple[str, dict[str, Any]]
+
+_collecting = threading.local()
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def group_send(group: str, event: dict[str, Any]) -> None:
+    """Send ``event`` to ``group`` now, or after ``run``'s work when called within it."""
+    sends: list[Send] | None = getattr(_collecting, "sends", None)
+    if sends is not None:
+        sends.append((group, event))
+        return
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, event)
+
+
+def group_send_many(sends: list[Send]) -> None:
+    """``group_send`` for many events, sent together (over one connection) when not
+    collected."""
+    collecting: list[Send] | None = getattr(_collecting, "sends", None)
+    if collecting is not None:
+        collecting.extend(sends)
+        return
+    if sends and get_channel_layer() is not None:
+        async_to_sync(send_all)(sends)
+
+
+@contextmanager
+def collected() -> Iterator[list[Send]]:
+    """Within the block, ``group_send`` on this thread collects instead of sending."""
+    outer = getattr(_collecting, "sends", None)
+    sends: list[Send] = []
+    _collecting.sends = sends
+    try:
+        yield sends
+    finally:
+        _collecting.sends = outer
+
+
+async def send_all(sends: list[Send]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, event in sends:
+        await layer.group_send(group, event)
+
+
+async def run(work: Callable[..., Result], /, **kwargs: Any) -> Result:
+    """Run ``work(**kwargs)`` on a database thread, then send what it published.
+
+    What was published is sent even when ``work`` fails after committing part of it.
+    """
+
+    def collecting() -> tuple[Result | None, BaseException | None, list[Send]]:
+        with collected() as sends:
+            try:
+                return work(**kwargs), None, sends
+            except Exception as error:  # handed back to the caller once the sends are out
+                return None, error, sends
+
+    result, error, sends = await DatabaseSyncToAsync(
+        collecting, thread_sensitive=False, executor=database_threads()
+    )()
+    await send_all(sends)
+    if error is not None:
+        raise error
+    return result
+
+
+def database_threads() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(
+                max_workers=settings.LIVE_DB_THREADS, thread_name_prefix="live-db"
+            )
+        return _pool
+
+
+def frame_text(frame: dict[str, Any]) -> str:
+    """A frame as the JSON text a socket sends (encoded once, however many receive it)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()

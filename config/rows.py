@@ -1,0 +1,248 @@
+"""Whole model rows read and written in one plain statement, for the hottest paths.
+
+Building a query through the ORM costs more CPU than PostgreSQL spends running it (about
+a millisecond for a row with its joins, against a tenth of that for the same statement as
+text). The few statements every live action runs are therefore written out here once, and
+their rows made into model instances the way the ORM makes them (``Model.from_db``, each
+field's ``from_db_value``); what they write goes through each field's
+``get_db_prep_save``, as ``Model.save`` would. They run on SQLite as on PostgreSQL.
+
+``remember`` notes a row's values as read; ``save_changed`` then writes only the columns
+that changed since, in one ``UPDATE``: a column another statement wrote meanwhile (an
+``UPDATE`` with ``F()``) is left alone unless this object changed it too.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import Any, TypeVar
+
+from django.db import connection, connections, models
+from django.db.models.expressions import RawSQL
+
+Row = TypeVar("Row", bound=models.Model)
+
+_LOADED = "_loaded_values"
+_MUTABLE = (dict, list)
+
+
+@dataclass(frozen=True, eq=False)
+class Columns:
+    """The concrete columns of ``model`` under a table alias, in a SELECT list."""
+
+    model: type[models.Model]
+    alias: str
+    fields: tuple[models.Field[Any, Any], ...]
+
+    @property
+    def sql(self) -> str:
+        name = connection.ops.quote_name
+        return ", ".join(f"{self.alias}.{name(field.column)}" for field in self.fields)
+
+    @cached_property
+    def converters(self) -> tuple[tuple[int, Any, tuple[Any, ...]], ...]:
+        """Per column that needs it, the converters the ORM would apply: the database
+        backend's (SQLite's dates, say), then the field's own (``from_db_value``)."""
+        found = []
+        for index, field in enumerate(self.fields):
+            expression = field.get_col(self.alias)
+            chain = tuple(
+                connection.ops.get_db_converters(expression)
+                + expression.get_db_converters(connection)
+            )
+            if chain:
+                found.append((index, expression, chain))
+        return tuple(found)
+
+    def build(self, values: Sequence[Any]) -> models.Model:
+        """The instance these columns' ``values`` make, remembered for ``save_changed``."""
+        converted = list(values)
+        for index, expression, chain in self.converters:
+            for convert in chain:
+                converted[index] = convert(converted[index], expression, connection)
+        row = self.model.from_db(
+            connection.alias, [field.attname for field in self.fields], converted
+        )
+        return remember(row)
+
+
+@cache
+def columns(model: type[models.Model], alias: str) -> Columns:
+    return Columns(model, alias, tuple(model._meta.concrete_fields))
+
+
+def table(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def column(model: type[models.Model], field_name: str) -> str:
+    field = model._meta.get_field(field_name)
+    assert isinstance(field, models.Field)
+    assert field.column
+    return connection.ops.quote_name(field.column)
+
+
+def remember(row: Row) -> Row:
+    """Note ``row``'s values as they are, so ``save_changed`` writes only later changes."""
+    values = {}
+    for field in row._meta.concrete_fields:
+        value = getattr(row, field.attname)
+        values[field.attname] = copy.deepcopy(value) if isinstance(value, _MUTABLE) else value
+    setattr(row, _LOADED, values)
+    return row
+
+
+def save_changed(row: models.Model) -> None:
+    """Write the columns of ``row`` that changed since ``remember``, in one ``UPDATE``; the
+    whole row through ``save()`` when it was never remembered (a new row, say)."""
+    loaded: dict[str, Any] | None = getattr(row, _LOADED, None)
+    if loaded is None:
+        row.save()
+        remember(row)
+        return
+    changed = [
+        field
+        for field in row._meta.concrete_fields
+        if not field.primary_key and getattr(row, field.attname) != loaded[field.attname]
+    ]
+    if not changed:
+        return
+    name = connection.ops.quote_name
+    assignments = ", ".join(f"{name(field.column)} = %s" for field in changed)
+    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in changed]
+    primary = row._meta.pk
+    assert primary is not None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table(type(row))} SET {assignments} WHERE {name(primary.column)} = %s",  # noqa: S608
+            [*values, row.pk],
+        )
+        if cursor.rowcount != 1:
+            raise models.ObjectDoesNotExist(f"{type(row).__name__} {row.pk} is gone")
+    remember(row)
+
+
+def insert(row: Row) -> Row:
+    """Insert a new ``row`` in one statement, as ``save()`` would (defaults, ``auto_now_add``),
+    and set its primary key."""
+    primary = row._meta.pk
+    assert primary is not None
+    if not connection.features.can_return_columns_from_insert or row.pk is not None:
+        row.save(force_insert=True)
+        return row
+    fields = [field for field in row._meta.concrete_fields if field is not primary]
+    name = connection.ops.quote_name
+    values = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table(type(row))} ({', '.join(name(f.column) for f in fields)})"  # noqa: S608
+            f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {name(primary.column)}",
+            values,
+        )
+        (key,) = cursor.fetchone()
+    setattr(row, primary.attname, key)
+    row._state.adding = False
+    row._state.db = connection.alias
+    return row
+
+
+def insert_many(new_rows: Sequence[models.Model]) -> None:
+    """Insert new rows of one model, setting their keys, as ``bulk_create`` does but in one
+    statement however many, and without its per-value query building (which costs more than
+    the database's work): on PostgreSQL each column travels as one array, unnested into
+    rows. A foreign key to a row saved since the object was made is taken from that row."""
+    if not new_rows:
+        return
+    model = type(new_rows[0])
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_create(new_rows)
+        return
+    primary = model._meta.pk
+    assert primary is not None
+    fields = [field for field in model._meta.concrete_fields if field is not primary]
+    for row in new_rows:
+        row._prepare_related_fields_for_save(operation_name="insert_many")  # type: ignore[attr-defined]
+    name = connection.ops.quote_name
+    listed = ", ".join(name(field.column) for field in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table(model)} ({listed}) SELECT * FROM {_unnested(fields)}"  # noqa: S608
+            f" RETURNING {name(primary.column)}",
+            [_column_values(field, new_rows, adding=True) for field in fields],
+        )
+        keys = [key for (key,) in cursor.fetchall()]
+    for row, key in zip(new_rows, keys, strict=True):
+        setattr(row, primary.attname, key)
+        row._state.adding = False
+        row._state.db = connection.alias
+
+
+def update_many(saved: Sequence[models.Model], field_names: Sequence[str]) -> None:
+    """Write ``field_names`` of saved rows of one model, each its own values, in one
+    ``UPDATE`` from the columns' arrays unnested (``bulk_update`` on other databases)."""
+    if not saved:
+        return
+    model = type(saved[0])
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_update(saved, field_names)
+        return
+    primary = model._meta.pk
+    assert primary is not None
+    fields = []
+    for field_name in field_names:
+        field = model._meta.get_field(field_name)
+        assert isinstance(field, models.Field)
+        fields.append(field)
+    name = connection.ops.quote_name
+    key = name(primary.column)
+    columns = [primary, *fields]
+    assignments = ", ".join(f"{name(f.column)} = v.{name(f.column)}" for f in fields)
+    named = ", ".join(name(field.column) for field in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table(model)} AS t SET {assignments}"  # noqa: S608
+            f" FROM {_unnested(columns)} AS v({named}) WHERE t.{key} = v.{key}",
+            [_column_values(field, saved, adding=False) for field in columns],
+        )
+
+
+def among(values: Collection[Any], sql_type: str = "bigint") -> Any:
+    """For ``field__in=among(values)``: on PostgreSQL the values travel as one array parameter
+    of ``sql_type`` (a list of thousands costs more to write out and parse as placeholders
+    than to look up); elsewhere the list itself."""
+    if connection.vendor != "postgresql":
+        return list(values)
+    return RawSQL(f"SELECT unnest(%s::{sql_type}[])", [list(values)])
+
+
+# Fields whose values go to the database as they are (no conversion, no pre-save step).
+_PLAIN = (models.IntegerField, models.CharField, models.TextField, models.BooleanField)
+
+
+def _unnested(fields: Sequence[models.Field[Any, Any]]) -> str:
+    return "unnest(" + ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields) + ")"
+
+
+def _column_values(
+    field: models.Field[Any, Any], of: Sequence[models.Model], *, adding: bool
+) -> list[Any]:
+    target = field.target_field if isinstance(field, models.ForeignKey) else field
+    if isinstance(target, _PLAIN) and not isinstance(field, models.JSONField):
+        return [getattr(row, field.attname) for row in of]
+    database = connections[connection.alias]  # once, not through the proxy for every value
+    return [field.get_db_prep_save(field.pre_save(row, adding), database) for row in of]
+
+
+def for_update_of(alias: str, *, skip_locked: bool = False) -> str:
+    """The locking clause for the row of ``alias`` (nothing where the database has none);
+    ``skip_locked``: a row another transaction holds is left out rather than waited for."""
+    features = connection.features
+    if not features.has_select_for_update:
+        return ""
+    clause = f" FOR UPDATE OF {alias}" if features.has_select_for_update_of else " FOR UPDATE"
+    if skip_locked and features.has_select_for_update_skip_locked:
+        clause += " SKIP LOCKED"
+    return clause

@@ -1,0 +1,271 @@
+"""WebSocket plumbing every consumer shares: frames a client cannot break, origins checked.
+
+``JsonSocket`` is the base of every consumer. Whatever a client sends (text that is not
+JSON, a frame too big or nested too deep, bytes, a value of the wrong type, or something
+that makes a handler fail), the answer is an error frame ``{"type": "error", "message"}``
+and the socket stays open: nothing a client sends closes it with 1011. Handlers raise
+``FrameError`` for input they refuse.
+
+A consumer joins its groups with ``join_group`` and leaves them however the socket ends.
+(On the Redis pub/sub layer a group's members are the subscriptions of live servers, so a
+server that dies leaves no member behind either.)
+
+An address may hold at most ``ANONYMOUS_PER_ADDRESS`` anonymous sockets of one kind on
+one server process (``accept_if_room``): a reconnecting crowd cannot fill a server.
+
+``SameOriginValidator`` accepts a browser's socket only from a page of this site: the
+``Origin`` header's scheme, host and port must be the request's own (``ws`` goes with
+``http``, ``wss`` with ``https``), on a host of ``ALLOWED_HOSTS``, or one of
+``CSRF_TRUSTED_ORIGINS``. Programs that send no ``Origin`` are let through, as for HTTP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import Counter
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.security.websocket import WebsocketDenier
+from django.conf import settings
+from django.http.request import validate_host
+
+logger = logging.getLogger(__name__)
+
+MAX_FRAME_CHARS = 16_384
+MAX_DEPTH = 16
+SHOWN_CHARS = 40
+ANONYMOUS_PER_ADDRESS = 16
+TOO_MANY = 4429
+
+
+class Members:
+    """This server process's open sockets: the groups each belongs to, and how many
+    anonymous sockets of each kind every address holds."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, set[str]] = {}
+        self.anonymous: Counter[tuple[str, str]] = Counter()
+
+    def joined(self, channel: str, group: str) -> None:
+        self.groups.setdefault(channel, set()).add(group)
+
+    def left(self, channel: str) -> set[str]:
+        return self.groups.pop(channel, set())
+
+
+_members: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Members] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def members() -> Members:
+    """The open sockets of the running event loop (one per server process)."""
+    return _members.setdefault(asyncio.get_running_loop(), Members())
+
+
+class FrameError(Exception):
+    """A frame the client sent that the server refuses; the message says why."""
+
+
+class JsonSocket(AsyncJsonWebsocketConsumer):
+    """A JSON WebSocket consumer that answers every bad frame with an error frame.
+
+    Its ``disconnect`` runs once for every socket that was accepted (or said it ``holds``
+    something, such as a presence row, before that) however the socket ends: also when a
+    send finds the client gone, or the server stops while a handler runs. Channels would
+    skip it then, leaving the socket's rows to the sweep.
+    """
+
+    holds = False
+    _disconnected = False
+    _counted: tuple[str, str] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.holds and not self._disconnected:
+                self._disconnected = True
+                await self.disconnect(1006)
+            await self._forget()
+
+    async def join_group(self, group: str) -> None:
+        """Join ``group`` for as long as this socket is open (see the module docstring)."""
+        await self.channel_layer.group_add(group, self.channel_name)
+        members().joined(self.channel_name, group)
+
+    async def accept_if_room(self) -> bool:
+        """Accept the socket, unless its anonymous address holds too many of this kind
+        already (closed with 4429)."""
+        user = self.scope.get("user")
+        client = self.scope.get("client")
+        if (user is None or not user.is_authenticated) and client:
+            key = (type(self).__name__, str(client[0]))
+            if members().anonymous[key] >= ANONYMOUS_PER_ADDRESS:
+                await self.close(code=TOO_MANY)
+                return False
+            members().anonymous[key] += 1
+            self._counted = key
+        await self.accept()
+        return True
+
+    async def _forget(self) -> None:
+        channel = getattr(self, "channel_name", None)
+        here = members()
+        if self._counted is not None:
+            here.anonymous[self._counted] -= 1
+            if here.anonymous[self._counted] <= 0:
+                del here.anonymous[self._counted]
+            self._counted = None
+        for group in here.left(channel) if channel else ():
+            try:
+                await self.channel_layer.group_discard(group, channel)
+            except Exception:  # the layer is down: the member goes with the connection
+                logger.exception("socket %s could not leave %s", channel, group)
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        self.holds = True
+        await super().accept(subprotocol, headers)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self._disconnected = True
+        await super().websocket_disconnect(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            content = self._decoded(text_data, bytes_data)
+            await self.receive_json(content)
+        except FrameError as refusal:
+            await self.send_error(str(refusal))
+        except Exception:
+            logger.exception("a socket frame could not be handled")
+            await self.send_error("Something went wrong with that message; nothing was done")
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+
+    async def send_error(self, message: str, **fields: Any) -> None:
+        await self.send_json({"type": "error", "message": message, **fields})
+
+    def _decoded(self, text_data: str | None, bytes_data: bytes | None) -> Any:
+        if text_data is None:
+            raise FrameError("Send JSON text frames")
+        if len(text_data) > MAX_FRAME_CHARS:
+            raise FrameError(f"A message is at most {MAX_FRAME_CHARS:,} characters")
+        try:
+            content = orjson.loads(text_data)
+        except orjson.JSONDecodeError as error:
+            if "recursion" in str(error).lower():
+                raise FrameError("That JSON is nested too deep") from None
+            raise FrameError(f"Send JSON: {shorten(text_data)!r} is not") from None
+        if nesting(content) > MAX_DEPTH:
+            raise FrameError("That JSON is nested too deep")
+        return content
+
+
+def nesting(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (0 for a plain value)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        else:
+            deepest = max(deepest, depth)
+            continue
+        deepest = max(deepest, depth + 1)
+    return deepest
+
+
+def shorten(text: str) -> str:
+    """Echo at most ``SHOWN_CHARS`` of what a client sent."""
+    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}…"
+
+
+def whole_number(value: Any, name: str, *, low: int = 0, high: int = 2**31 - 1) -> int:
+    """``value`` as an integer in ``low..high``, or ``FrameError`` naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise FrameError(f'"{name}" must be a whole number from {low} to {high:,}')
+    return value
+
+
+def text(value: Any, name: str, *, limit: int, required: bool = True) -> str | None:
+    """``value`` as a string of at most ``limit`` characters, without NUL characters."""
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise FrameError(f'"{name}" must be text')
+    if len(value) > limit:
+        raise FrameError(f'"{name}" is at most {limit} characters')
+    return value.replace("\x00", "")
+
+
+class SameOriginValidator:
+    """ASGI middleware: refuse a WebSocket whose Origin is not this site."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if scope["type"] == "websocket" and not allowed_origin(scope):
+            denier = WebsocketDenier()
+            return await denier(scope, receive, send)
+        return await self.application(scope, receive, send)
+
+
+def allowed_origin(scope: dict[str, Any]) -> bool:
+    """Whether the socket's Origin (if any) is this site, or a trusted origin."""
+    headers = dict(scope.get("headers") or [])
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    key = _origin_key(origin.decode("latin1"))
+    if key is None:
+        return False
+    trusted = {_origin_key(url) for url in settings.CSRF_TRUSTED_ORIGINS}
+    host = headers.get(b"host", b"").decode("latin1")
+    if not host:  # no Host header (an in-process client): the origin's host must be ours
+        return key in trusted or validate_host(key[1], _allowed_hosts())
+    own = _origin_key(f"{_page_scheme(scope, headers)}://{host}")
+    if own is None or not validate_host(own[1], _allowed_hosts()):
+        return False
+    return key == own or key in trusted
+
+
+def _allowed_hosts() -> list[str]:
+    if settings.DEBUG and not settings.ALLOWED_HOSTS:
+        return [".localhost", "127.0.0.1", "[::1]"]
+    return list(settings.ALLOWED_HOSTS)
+
+
+def _page_scheme(scope: dict[str, Any], headers: dict[bytes, bytes]) -> str:
+    """The scheme of the page that opened the socket: https for wss, or behind a proxy that
+    ends TLS and says so in the header ``SECURE_PROXY_SSL_HEADER`` names."""
+    if scope.get("scheme") in ("wss", "https"):
+        return "https"
+    proxy = settings.SECURE_PROXY_SSL_HEADER
+    if proxy:
+        name = proxy[0].removeprefix("HTTP_").replace("_", "-").lower().encode("latin1")
+        if headers.get(name, b"").decode("latin1") == proxy[1]:
+            return "https"
+    return "http"
+
+
+def _origin_key(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin, the port filled in; None when unreadable."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname, port

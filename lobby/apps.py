@@ -1,0 +1,37 @@
+from django.apps import AppConfig
+
+
+class LobbyConfig(AppConfig):
+    name = "lobby"
+    verbose_name = "Lobby"
+
+    def ready(self) -> None:
+        from accounts.ledger_reads import name_escrows
+        from config import bus
+        from disputes.events import DisputeDecided
+        from lobby import (
+            selectors,
+            subscribers,
+            tasks,  # noqa: F401 - registers the tasks the subscribers queue by name
+        )
+        from matches.events import (
+            ChallengeAnswered,
+            ChallengeIssued,
+            MatchesReady,
+            MatchFinished,
+            PlayerAwaited,
+        )
+        from tournaments.events import PlayerEliminated, TournamentFinished, TournamentStarted
+
+        bus.subscribe(ChallengeIssued, subscribers.on_challenge_issued)
+        bus.subscribe(ChallengeAnswered, subscribers.on_challenge_answered)
+        bus.subscribe(MatchesReady, subscribers.on_matches_ready)
+        bus.subscribe(PlayerAwaited, subscribers.on_player_awaited)
+        bus.subscribe(MatchFinished, subscribers.on_match_finished)
+        bus.subscribe(TournamentStarted, subscribers.on_tournament_started)
+        bus.subscribe(PlayerEliminated, subscribers.on_player_eliminated)
+        bus.subscribe(TournamentFinished, subscribers.on_tournament_finished)
+        bus.subscribe(DisputeDecided, subscribers.on_dispute_decided)
+        # Wallet lines name the match or tournament their money was for.
+        name_escrows("match", selectors.match_escrow_names)
+        name_escrows("tournament", selectors.tournament_escrow_names)

@@ -1,0 +1,148 @@
+"""The messages of /ws/me/ and /ws/lobby/, as JSON Schemas for the AsyncAPI document.
+
+A notice's ``data`` has one shape per kind, the one ``lobby.subscribers`` gives it: the ids
+and times a page needs to act on the notice without reading it again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.models import Currency
+from disputes.models import Decision
+from lobby.models import NoticeKind
+
+Schema = dict[str, Any]
+
+ID: Schema = {"type": "integer", "minimum": 1}
+TIME: Schema = {"type": "string", "format": "date-time"}
+
+
+def _closed(description: str, **properties: Schema) -> Schema:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+_ABOUT_A_MATCH = _closed("The match it is about.", match_id=ID)
+_READY = _closed(
+    "The match, ready: both players must come to the board by `show_up_by` (null: no time set).",
+    match_id=ID,
+    show_up_by={"anyOf": [TIME, {"type": "null"}]},
+)
+_ABOUT_A_TOURNAMENT = _closed("The tournament it is about.", tournament_id=ID)
+
+NOTICE_DATA: dict[str, Schema] = {
+    NoticeKind.CHALLENGE: _ABOUT_A_MATCH,
+    NoticeKind.CHALLENGE_ACCEPTED: _READY,
+    NoticeKind.CHALLENGE_DECLINED: _ABOUT_A_MATCH,
+    NoticeKind.CHALLENGE_WITHDRAWN: _ABOUT_A_MATCH,
+    NoticeKind.SEEK_TAKEN: _READY,
+    NoticeKind.MATCH_READY: _closed(
+        "A tournament's match, ready: both players must come by `show_up_by`.",
+        **_READY["properties"],
+        tournament_id=ID,
+    ),
+    NoticeKind.TURN: _ABOUT_A_MATCH,
+    NoticeKind.TOURNAMENT_STARTED: _ABOUT_A_TOURNAMENT,
+    NoticeKind.ELIMINATED: _ABOUT_A_TOURNAMENT,
+    NoticeKind.PRIZE: _closed(
+        "Where the player finished and what they won: cents of `currency`, and whether "
+        "a seat in the tournament's target (a satellite's ticket).",
+        tournament_id=ID,
+        place={"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+        prize_cents={"type": "integer", "minimum": 0},
+        currency={"type": "string", "enum": Currency.values},
+        ticket={"type": "boolean"},
+    ),
+    NoticeKind.DISPUTE_DECIDED: _closed(
+        "The dispute decided, the match it was about, and the decision.",
+        dispute_id=ID,
+        match_id=ID,
+        decision={"type": "string", "enum": Decision.values},
+    ),
+}
+"""A notice's ``data``, by its ``kind``."""
+
+
+def _notice_of(kind: NoticeKind) -> Schema:
+    return {
+        "type": "object",
+        "title": kind.label,
+        "properties": {
+            "id": ID,
+            "kind": {"const": kind.value},
+            "text": {"type": "string"},
+            "url": {"type": "string"},
+            "data": NOTICE_DATA[kind],
+            "created_at": TIME,
+            "read": {"type": "boolean"},
+        },
+        "required": ["id", "kind", "text", "url", "data", "created_at", "read"],
+        "additionalProperties": False,
+    }
+
+
+NOTICE: Schema = {
+    "description": (
+        "One thing the player is told, as GET /api/notifications/ lists it; `kind` says "
+        "what, and `data` has that kind's shape."
+    ),
+    "oneOf": [_notice_of(kind) for kind in NoticeKind],
+}
+UNREAD: Schema = {"type": "integer", "minimum": 0, "description": "Notices not read yet."}
+ERROR: Schema = {
+    "type": "object",
+    "properties": {"type": {"const": "error"}, "message": {"type": "string"}},
+    "required": ["type", "message"],
+    "additionalProperties": False,
+}
+
+
+def _frame(kind: str, description: str, **fields: Schema) -> Schema:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {"type": {"const": kind}, **fields},
+        "required": ["type", *fields],
+        "additionalProperties": False,
+    }
+
+
+ME_SENT: dict[str, Schema] = {
+    "notice": _frame("notice", "A new notice, live.", notice=NOTICE, unread=UNREAD),
+    "unread": _frame("unread", "Notices were read (in any of the player's tabs).", unread=UNREAD),
+    "page": _frame(
+        "page",
+        "The answer to a page opening: the unread count after reading the notices that point "
+        "to it, and the matches still waiting for the player to come to the board.",
+        unread=UNREAD,
+        waiting={"type": "array", "items": NOTICE},
+    ),
+    "error": ERROR,
+}
+ME_RECEIVED: dict[str, Schema] = {
+    "page": _frame(
+        "page",
+        "Sent by each page as it opens: the notices pointing to it are read.",
+        url={"type": "string", "maxLength": 200},
+    ),
+    "read": _frame(
+        "read",
+        "These notices are read (a card dismissed).",
+        ids={"type": "array", "maxItems": 100, "items": {"type": "integer", "minimum": 1}},
+    ),
+}
+LOBBY_SENT: dict[str, Schema] = {
+    "seek": _frame(
+        "seek",
+        "A seek was posted, taken or cancelled: read GET /api/seeks/ again.",
+        event={"enum": ["posted", "taken", "cancelled"]},
+        seek={"type": "integer"},
+    ),
+    "error": ERROR,
+}

@@ -1,0 +1,213 @@
+"""Forms for challenges and seeks; they validate input only, services do the work."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+
+from accounts.models import Currency, User
+from config.errors import DomainError
+from lobby.seeks import MAX_RATING
+from matches.clock import (
+    CLOCK_PRESETS,
+    MAX_CORRESPONDENCE_SECONDS,
+    MAX_MOVE_SECONDS,
+    MAX_RESERVE_SECONDS,
+    check_clock,
+)
+from matches.creation import MAX_MATCH_LENGTH
+from matches.models import DEFAULT_CLOCK, ClockKind, ClockSettings, TimeoutLoses
+from matches.money import DEFAULT_MAX_CUBE
+
+CUSTOM = "custom"
+
+
+class OpponentField(forms.ModelChoiceField[User]):
+    def label_from_instance(self, obj: User) -> str:
+        return f"{obj.profile.display_name} ({obj.profile.rating:.0f})"
+
+
+class ChallengeForm(forms.Form):
+    opponent = OpponentField(queryset=User.objects.none(), to_field_name="username")
+    kind = forms.ChoiceField(
+        choices=[("match", "Match to N points"), ("money", "Money session")], initial="match"
+    )
+    length = forms.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, initial=5, required=False)
+    stake = forms.DecimalField(
+        min_value=Decimal("0"),
+        max_digits=10,
+        decimal_places=2,
+        initial=Decimal("0"),
+        required=False,
+        help_text="Each player's stake for a match, or the value of a point in a money session.",
+    )
+    currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.FUN)
+    clock = forms.ChoiceField(
+        choices=[
+            *((name, label) for name, (label, _) in CLOCK_PRESETS.items()),
+            (CUSTOM, "My own: the clock below"),
+        ],
+        initial="standard",
+        help_text="Correspondence is for a few moves a day: leaving the board costs nothing.",
+    )
+    clock_kind = forms.ChoiceField(
+        choices=ClockKind.choices, initial=DEFAULT_CLOCK.kind, label="My own clock"
+    )
+    move_seconds = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_CORRESPONDENCE_SECONDS,
+        initial=DEFAULT_CLOCK.move_seconds,
+        label="Seconds a move",
+        help_text="Free each move (a delay clock's delay); correspondence: 86400 a day.",
+    )
+    reserve_seconds = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_RESERVE_SECONDS,
+        initial=DEFAULT_CLOCK.reserve_seconds,
+        label="Reserve seconds",
+        help_text="A delay clock: per point of the match (for the whole of a money session).",
+    )
+    timeout_loses = forms.ChoiceField(
+        choices=TimeoutLoses.choices, initial=DEFAULT_CLOCK.timeout_loses, label="Running out loses"
+    )
+    rated = forms.BooleanField(required=False, initial=True)
+    private = forms.BooleanField(required=False, help_text="Nobody else can watch.")
+    jacoby = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Jacoby rule",
+        help_text="Money sessions: gammons count only once the cube was turned.",
+    )
+    beavers = forms.BooleanField(
+        required=False, help_text="Money sessions: a player doubled may redouble and keep the cube."
+    )
+    raccoons = forms.BooleanField(
+        required=False, help_text="Money sessions, with beavers: the beavered player may redouble."
+    )
+    max_cube = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(value, str(value)) for value in (2, 4, 8, 16, 32, 64)],
+        initial=DEFAULT_MAX_CUBE,
+        label="Highest cube",
+        help_text="Money sessions: what each player escrows a game is 3 × this × the stake.",
+    )
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        others = User.objects.filter(
+            is_active=True, groups__name__in=["player", "organizer"]
+        ).distinct()
+        if user is not None:
+            others = others.exclude(pk=user.pk)
+        opponent = self.fields["opponent"]
+        assert isinstance(opponent, OpponentField)
+        opponent.queryset = others.select_related("profile").order_by("username")
+
+    # Shown folded under the main fields: few challenges need them.
+    MORE = (
+        "clock_kind",
+        "move_seconds",
+        "reserve_seconds",
+        "timeout_loses",
+        "jacoby",
+        "beavers",
+        "raccoons",
+        "max_cube",
+    )
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [field for field in self.visible_fields() if field.name not in self.MORE]
+
+    def more_fields(self) -> list[forms.BoundField]:
+        return [field for field in self.visible_fields() if field.name in self.MORE]
+
+    def more_errors(self) -> bool:
+        return any(self.errors.get(name) for name in self.MORE)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        stake = data.get("stake") or Decimal("0")
+        data["stake_cents"] = int(stake * 100)
+        data["clock_settings"] = self._clock(data)
+        if data.get("kind") == "match" and not data.get("length"):
+            self.add_error("length", "Say how many points the match is played to.")
+        if data.get("kind") == "money" and data["stake_cents"] <= 0:
+            self.add_error("stake", "A money session needs a stake per point.")
+        if data.get("raccoons") and not data.get("beavers"):
+            self.add_error("raccoons", "Raccoons answer beavers: allow beavers to allow raccoons.")
+        return data
+
+    def _clock(self, data: dict[str, Any]) -> ClockSettings:
+        if data.get("clock") != CUSTOM:
+            return CLOCK_PRESETS[data.get("clock") or "standard"][1]
+        seconds = data.get("move_seconds") or DEFAULT_CLOCK.move_seconds
+        custom = ClockSettings(
+            kind=data.get("clock_kind") or DEFAULT_CLOCK.kind,
+            move_seconds=seconds,
+            delay_seconds=min(seconds, MAX_MOVE_SECONDS),
+            reserve_seconds=data.get("reserve_seconds") or 0,
+            timeout_loses=data.get("timeout_loses") or DEFAULT_CLOCK.timeout_loses,
+        )
+        try:
+            check_clock(custom)
+        except DomainError as refusal:
+            self.add_error("clock_kind", f"{refusal}.")
+        return custom
+
+
+class PassAndPlayForm(forms.Form):
+    length = forms.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, initial=3)
+
+
+class SeekForm(forms.Form):
+    # The play lobby shows this form beside the challenge form, whose fields share names.
+    prefix = "seek"
+
+    kind = forms.ChoiceField(
+        choices=[("match", "Match to N points"), ("money", "Money session")], initial="match"
+    )
+    length = forms.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, initial=5, required=False)
+    stake = forms.DecimalField(
+        min_value=Decimal("0"),
+        max_digits=10,
+        decimal_places=2,
+        initial=Decimal("0"),
+        required=False,
+        help_text="Each player's stake for a match, or the value of a point in a money session.",
+    )
+    currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.FUN)
+    clock = forms.ChoiceField(
+        choices=[(name, label) for name, (label, _) in CLOCK_PRESETS.items()], initial="standard"
+    )
+    rated = forms.BooleanField(
+        required=False, initial=True, help_text="Money sessions are unrated."
+    )
+    min_rating = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_RATING,
+        required=False,
+        label="Lowest opponent rating",
+        help_text="Leave empty for anyone.",
+    )
+    max_rating = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_RATING,
+        required=False,
+        label="Highest opponent rating",
+        help_text="Leave empty for anyone.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        stake = data.get("stake") or Decimal("0")
+        data["stake_cents"] = int(stake * 100)
+        if data.get("kind") == "match" and not data.get("length"):
+            self.add_error("length", "Say how many points the match is played to.")
+        if data.get("kind") == "money" and data["stake_cents"] <= 0:
+            self.add_error("stake", "A money session needs a stake per point.")
+        low, high = data.get("min_rating"), data.get("max_rating")
+        if low is not None and high is not None and low > high:
+            self.add_error("max_rating", "The highest rating must not be below the lowest.")
+        return data

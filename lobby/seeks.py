@@ -1,0 +1,255 @@
+"""Writes for seeks: post one, cancel it, take someone's, or "Play now".
+
+A seek taken becomes an ordinary challenge, accepted at once: ``matches.creation``'s
+``match_challenge`` (the seek's creator in seat 0) and ``match_accept`` (the taker), so the
+rules of challenges, the clocks and the stakes' escrow are the ones every match follows.
+
+Locks: ``seek_accept`` locks the seek row, then the new match (``match_accept``): a seek
+comes before its match in the lock order. Every change of state is a compare-and-set on
+the seek being open, so two takers, or a taker and a cancellation, never both win. The
+lobby's page is told of every change once it is committed (``lobby.events``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.db.models.functions import Abs
+from django.utils import timezone
+
+from accounts import ledger
+from accounts.commission import money
+from accounts.models import Currency, User
+from config.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
+from config.rows import among
+from lobby import events
+from lobby.models import Seek
+from lobby.terms import clock_of, cover_cents, offer_text, refusal, with_article
+from matches import creation
+from matches.clock import check_clock
+from matches.models import DEFAULT_CLOCK, ClockSettings, Match, MatchKind
+
+MAX_RATING = 5000
+# "Play now" looks at this many of the closest seeks before posting one: a seek taken by
+# someone else in the meantime is passed over for the next.
+PLAY_NOW_TRIES = 3
+
+
+@dataclass(frozen=True)
+class SeekTerms:
+    """What a seek offers; the defaults are what "Play now" posts when nobody is waiting."""
+
+    kind: str = MatchKind.MATCH
+    length: int = 5
+    stake_cents: int = 0
+    currency: str = Currency.FUN
+    clock: ClockSettings = DEFAULT_CLOCK
+    rated: bool = True
+    min_rating: int | None = None
+    max_rating: int | None = None
+
+
+QUICK_TERMS = SeekTerms()
+
+
+def _open() -> Q:
+    return Q(taken_by__isnull=True, cancelled_at__isnull=True)
+
+
+@transaction.atomic
+def seek_post(*, user: User, terms: SeekTerms) -> Seek:
+    """Offer ``terms`` to anyone eligible; the player must be able to cover them."""
+    _check_terms(terms)
+    what = offer_text(
+        kind=terms.kind,
+        length=terms.length,
+        stake_cents=terms.stake_cents,
+        currency=terms.currency,
+    )
+    needed = cover_cents(kind=terms.kind, stake_cents=terms.stake_cents)
+    have = ledger.balance(user=user, currency=terms.currency)
+    if have < needed:
+        raise DomainError(
+            f"You have {money(have)} {terms.currency}; {with_article(what)} needs "
+            f"{money(needed)} {terms.currency}."
+        )
+    if Seek.objects.filter(_open(), creator=user).exists():
+        raise Conflict("You already have an open seek: cancel it to post another.")
+    money_play = terms.kind == MatchKind.MONEY
+    try:
+        with transaction.atomic():
+            seek = Seek.objects.create(
+                creator=user,
+                kind=terms.kind,
+                length=0 if money_play else terms.length,
+                stake_cents=terms.stake_cents,
+                currency=terms.currency,
+                clock=asdict(terms.clock),
+                rated=terms.rated and not money_play,
+                min_rating=terms.min_rating,
+                max_rating=terms.max_rating,
+            )
+    except IntegrityError:  # the same player posting twice at once
+        raise Conflict("You already have an open seek: cancel it to post another.") from None
+    events.publish_seek(seek.pk, "posted")
+    return seek
+
+
+def _check_terms(terms: SeekTerms) -> None:
+    if terms.kind not in MatchKind.values:
+        raise DomainError(f"A seek is for one of {', '.join(MatchKind.values)}")
+    if terms.currency not in Currency.values:
+        raise DomainError(f"Currency must be one of {', '.join(Currency.values)}")
+    if terms.kind == MatchKind.MATCH:
+        creation.checked_length(terms.length)
+    if terms.kind == MatchKind.MONEY and terms.stake_cents <= 0:
+        raise DomainError("A money session needs a stake per point of at least 0.01")
+    if terms.stake_cents < 0:
+        raise DomainError("The stake cannot be negative")
+    check_clock(terms.clock)
+    for bound in (terms.min_rating, terms.max_rating):
+        if bound is not None and not 0 <= bound <= MAX_RATING:
+            raise DomainError(f"A rating bound is 0 to {MAX_RATING}")
+    low, high = terms.min_rating, terms.max_rating
+    if low is not None and high is not None and low > high:
+        raise DomainError("The lowest rating must not be above the highest")
+
+
+@transaction.atomic
+def seek_cancel(*, seek_id: int, user: User) -> Seek:
+    """The creator withdraws their open seek."""
+    seek = _locked(seek_id)
+    if seek.creator_id != user.pk:
+        raise Forbidden("This seek is not yours to cancel")
+    _require_open(seek)
+    _cancel(seek)
+    return seek
+
+
+def seek_accept(*, seek_id: int, user: User) -> Match:
+    """Take the seek: its match starts at once, its creator in seat 0.
+
+    A creator who can no longer cover their own seek has it withdrawn, and the taker is
+    told so (409); the refusal says nothing of the creator's balance.
+    """
+    with transaction.atomic():
+        seek = _locked(seek_id)
+        _require_open(seek)
+        why_not = refusal(
+            seek,
+            user_id=user.pk,
+            rating=user.profile.rating,
+            balance_cents=ledger.balance(user=user, currency=seek.currency),
+        )
+        if why_not is not None:
+            raise DomainError(why_not)
+        needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
+        creator_covers = ledger.balance(user=seek.creator, currency=seek.currency) >= needed
+        if creator_covers:
+            match = _start(seek, taker=user)
+        else:
+            _cancel(seek)
+    if not creator_covers:
+        creator = seek.creator.profile.display_name
+        raise Conflict(f"{creator} can no longer cover this seek, so it is withdrawn.")
+    return match
+
+
+def _start(seek: Seek, *, taker: User) -> Match:
+    money_play = seek.kind == MatchKind.MONEY
+    invited = creation.match_challenge(
+        challenger=seek.creator,
+        opponent=taker,
+        length=None if money_play else seek.length,
+        money_play=money_play,
+        stake_cents=seek.stake_cents,
+        currency=seek.currency,
+        rated=seek.rated,
+        clock_settings=clock_of(seek),
+    )
+    match = creation.match_accept(match_id=invited.pk, user=taker)
+    taken = Seek.objects.filter(_open(), pk=seek.pk).update(
+        taken_by=taker, match=match, taken_at=timezone.now()
+    )
+    if taken != 1:
+        raise InternalError(f"seek {seek.pk} changed under its lock")
+    events.publish_seek(seek.pk, "taken")
+    return match
+
+
+def play_now(*, user: User) -> Match | Seek:
+    """Take the open seek whose creator's rating is closest to the player's among those
+    they may take, in play money or without a stake (real money is never staked without
+    asking); when there is none, keep or post a seek of ``QUICK_TERMS``. Returns the
+    match started, or the player's seek."""
+    for seek_id in _closest_takeable(user):
+        try:
+            return seek_accept(seek_id=seek_id, user=user)
+        except Conflict:  # taken or withdrawn since it was read: try the next
+            continue
+    mine = Seek.objects.filter(_open(), creator=user).first()
+    return mine if mine is not None else seek_post(user=user, terms=QUICK_TERMS)
+
+
+def _closest_takeable(user: User) -> list[int]:
+    rating = user.profile.rating
+    fun = ledger.balance(user=user, currency=Currency.FUN)
+    money_cover = cover_cents(kind=MatchKind.MONEY, stake_cents=1)
+    seeks = (
+        Seek.objects.filter(_open(), currency=Currency.FUN)
+        .exclude(creator=user)
+        .filter(Q(min_rating__isnull=True) | Q(min_rating__lte=rating))
+        .filter(Q(max_rating__isnull=True) | Q(max_rating__gte=rating))
+        .filter(
+            Q(kind=MatchKind.MATCH, stake_cents__lte=fun)
+            | Q(kind=MatchKind.MONEY, stake_cents__lte=fun // money_cover)
+        )
+        .annotate(distance=Abs(F("creator__profile__rating") - rating))
+        .order_by("distance", "created_at")
+    )
+    return list(seeks.values_list("pk", flat=True)[:PLAY_NOW_TRIES])
+
+
+def seeks_withdraw(*, user_ids: Iterable[int]) -> int:
+    """Cancel the open seeks of players whose match just started; returns how many."""
+    with transaction.atomic():
+        ids = list(
+            Seek.objects.select_for_update()
+            .filter(_open(), creator_id__in=among(list(user_ids)))
+            .values_list("pk", flat=True)
+        )
+        Seek.objects.filter(_open(), pk__in=ids).update(cancelled_at=timezone.now())
+        for seek_id in ids:
+            events.publish_seek(seek_id, "cancelled")
+    return len(ids)
+
+
+def _locked(seek_id: int) -> Seek:
+    # Only the seek's row is locked, not the creator's rows joined to it.
+    seek = (
+        Seek.objects.select_for_update(of=("self",))
+        .select_related("creator__profile")
+        .filter(pk=seek_id)
+        .first()
+    )
+    if seek is None:
+        raise NotFound("There is no such seek")
+    return seek
+
+
+def _require_open(seek: Seek) -> None:
+    if seek.taken_by_id is not None:
+        raise Conflict("Someone took this seek already")
+    if seek.cancelled_at is not None:
+        raise Conflict("This seek is cancelled")
+
+
+def _cancel(seek: Seek) -> None:
+    """Expects the seek row locked and open."""
+    cancelled = Seek.objects.filter(_open(), pk=seek.pk).update(cancelled_at=timezone.now())
+    if cancelled != 1:
+        raise InternalError(f"seek {seek.pk} changed under its lock")
+    events.publish_seek(seek.pk, "cancelled")

@@ -1,0 +1,318 @@
+"""Reads for the home page, the play lobby and the bell: what is on now, what just
+finished, the open seeks and a player's notices; and what a wallet's lines were for.
+
+Everything here reads (the lobby's rows and the apps below) and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.ledger_reads import EscrowName, balances
+from accounts.models import Profile, User
+from accounts.selectors import top_rated_players
+from config.rows import among
+from disputes.models import Dispute
+from lobby.models import NoticeKind, Notification, Seek
+from lobby.terms import clock_of, range_text, refusal, terms_text
+from matches.clock import clock_words
+from matches.models import Match, MatchConnection, MatchKind, MatchStatus
+from matches.selectors import LIVE_WITHIN
+from tournaments.models import Entry, EntryStatus, Tournament
+from tournaments.selectors import lobby as tournament_lobby
+
+
+def open_challenges(*, user: User) -> QuerySet[Match]:
+    """Invitations ``user`` sent or received that nobody has answered yet, newest first."""
+    return (
+        Match.objects.filter(status=MatchStatus.INVITED)
+        .filter(Q(player_0=user) | Q(player_1=user))
+        .select_related("player_0__profile", "player_1__profile")
+        .order_by("-created_at")
+    )
+
+
+def live_matches(*, limit: int = 20) -> QuerySet[Match]:
+    """Public matches being played now, the latest move first, with ``watching`` counted.
+
+    Live means both players came to the board and someone moved in the last
+    ``LIVE_WITHIN`` (a suspended match counts while staff look at it): a tournament match
+    nobody has come to is not shown as live.
+    """
+    recent = timezone.now() - LIVE_WITHIN
+    return (
+        Match.objects.filter(private=False)
+        .filter(
+            Q(status=MatchStatus.SUSPENDED)
+            | Q(status=MatchStatus.PLAYING, seen_0=True, seen_1=True, turn_started_at__gte=recent)
+        )
+        .select_related("player_0__profile", "player_1__profile")
+        .annotate(watching=Count("connections", filter=Q(connections__seat__isnull=True)))
+        .order_by("-turn_started_at")[:limit]
+    )
+
+
+def recent_results(*, limit: int = 10) -> QuerySet[Match]:
+    """Public matches that finished, newest first."""
+    return (
+        Match.objects.filter(status=MatchStatus.FINISHED, private=False)
+        .select_related("player_0__profile", "player_1__profile")
+        .order_by("-finished_at")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class HomePage:
+    top_players: list[Profile]
+    live_matches: QuerySet[Match]
+    recent_results: QuerySet[Match]
+    filling_tournaments: QuerySet[Tournament]
+    running_tournaments: QuerySet[Tournament]
+
+
+def home_page(*, viewer: User | None) -> HomePage:
+    """What the home page shows a visitor, logged in or not."""
+    return HomePage(
+        top_players=list(top_rated_players(limit=8)),
+        live_matches=live_matches(limit=6),
+        recent_results=recent_results(limit=6),
+        filling_tournaments=tournament_lobby(viewer=viewer, show="open", limit=6),
+        running_tournaments=tournament_lobby(viewer=viewer, show="running", limit=6),
+    )
+
+
+# ---------------------------------------------------------------- notices
+
+
+def notice_data(notice: Notification) -> dict[str, Any]:
+    """A notice as the bell, the socket and the API show it."""
+    return {
+        "id": notice.pk,
+        "kind": notice.kind,
+        "text": notice.text,
+        "url": notice.url,
+        "data": notice.data,
+        "created_at": notice.created_at.isoformat(),
+        "read": notice.read_at is not None,
+    }
+
+
+def notices_of(
+    *, user_id: int, unread_only: bool = False, before: int | None = None, limit: int = 50
+) -> list[Notification]:
+    """The player's notices, newest first; ``before`` the last notice of the page before
+    (the next page starts after it in that order)."""
+    notices = Notification.objects.filter(user_id=user_id)
+    if unread_only:
+        notices = notices.filter(read_at__isnull=True)
+    if before is not None:
+        last = Notification.objects.filter(user_id=user_id, pk=before).values("created_at").first()
+        if last is None:
+            return []
+        moment = last["created_at"]
+        notices = notices.filter(Q(created_at__lt=moment) | Q(created_at=moment, pk__lt=before))
+    return list(notices.order_by("-created_at", "-pk")[:limit])
+
+
+def unread_count(*, user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+
+
+def unread_counts(*, user_ids: Collection[int]) -> dict[int, int]:
+    """``unread_count`` of each of ``user_ids`` in one query (missing: none unread)."""
+    return dict(
+        Notification.objects.filter(user_id__in=among(user_ids), read_at__isnull=True)
+        .values("user_id")
+        .annotate(unread=Count("pk"))
+        .values_list("user_id", "unread")
+    )
+
+
+# ---------------------------------------------------------------- seeks
+
+
+@dataclass(frozen=True)
+class SeekRow:
+    """An open seek as one viewer sees it: the terms in words and whether they may take it."""
+
+    seek: Seek
+    terms: str
+    clock: str
+    rating_range: str
+    own: bool
+    refusal: str | None
+
+    @property
+    def may_take(self) -> bool:
+        return self.refusal is None
+
+
+def open_seeks(*, viewer: User | None, limit: int = 50) -> list[SeekRow]:
+    """Seeks waiting for an opponent, newest first, each saying whether ``viewer`` may take it."""
+    seeks = (
+        Seek.objects.filter(taken_by__isnull=True, cancelled_at__isnull=True)
+        .select_related("creator__profile")
+        .order_by("-created_at")[:limit]
+    )
+    wallet = balances(user=viewer) if viewer is not None else {}
+    return [seek_row(seek, viewer=viewer, wallet=wallet) for seek in seeks]
+
+
+def seek_row(seek: Seek, *, viewer: User | None, wallet: dict[str, int] | None = None) -> SeekRow:
+    """One seek as ``viewer`` sees it; ``wallet`` their balances, when already read."""
+    if viewer is None:
+        why_not: str | None = "Log in to take a seek"
+    else:
+        balance = (wallet if wallet is not None else balances(user=viewer)).get(seek.currency, 0)
+        why_not = refusal(
+            seek, user_id=viewer.pk, rating=viewer.profile.rating, balance_cents=balance
+        )
+    return SeekRow(
+        seek=seek,
+        terms=terms_text(seek),
+        clock=clock_words(clock_of(seek), money=seek.kind == MatchKind.MONEY),
+        rating_range=range_text(seek),
+        own=viewer is not None and seek.creator_id == viewer.pk,
+        refusal=why_not,
+    )
+
+
+def seek_of_match(*, match_id: int) -> Seek | None:
+    """The seek a match was made from, if it was."""
+    return Seek.objects.filter(match_id=match_id).select_related("taken_by__profile").first()
+
+
+# ---------------------------------------------------------------- what notices speak of
+
+
+def match_with_players(*, match_id: int) -> Match | None:
+    return (
+        Match.objects.select_related("player_0__profile", "player_1__profile")
+        .filter(pk=match_id)
+        .first()
+    )
+
+
+def board_open(*, match_id: int, user_id: int) -> bool:
+    """Whether the player has the match's board open in some tab (a socket to it)."""
+    return MatchConnection.objects.filter(match_id=match_id, user_id=user_id).exists()
+
+
+def tournament_named(*, tournament_id: int) -> Tournament | None:
+    return Tournament.objects.select_related("target").filter(pk=tournament_id).first()
+
+
+def match_terms(*, match_ids: Collection[int]) -> dict[int, dict[str, Any]]:
+    """What each match is played for, as ``lobby.terms.offer_text`` takes it."""
+    return {
+        match_id: {"kind": kind, "length": length, "stake_cents": stake, "currency": currency}
+        for match_id, kind, length, stake, currency in Match.objects.filter(
+            pk__in=among(match_ids)
+        ).values_list("pk", "kind", "length", "stake_cents", "currency")
+    }
+
+
+def display_names(*, user_ids: Collection[int]) -> dict[int, str]:
+    return dict(
+        Profile.objects.filter(user_id__in=among(user_ids)).values_list("user_id", "display_name")
+    )
+
+
+def entrant_ids(*, tournament_id: int) -> list[int]:
+    """The players registered in the tournament."""
+    return list(
+        Entry.objects.filter(tournament_id=tournament_id, status=EntryStatus.REGISTERED)
+        .order_by("pk")
+        .values_list("user_id", flat=True)
+    )
+
+
+def tournaments_named(*, tournament_ids: Collection[int]) -> dict[int, Tournament]:
+    return Tournament.objects.in_bulk(tournament_ids)
+
+
+def entrants(*, tournament_id: int) -> list[Entry]:
+    """The tournament's registered entries, with where each finished once it is over."""
+    return list(
+        Entry.objects.filter(tournament_id=tournament_id, status=EntryStatus.REGISTERED).order_by(
+            "pk"
+        )
+    )
+
+
+def dispute_with_match(*, dispute_id: int) -> Dispute | None:
+    return (
+        Dispute.objects.select_related(
+            "filed_by__profile", "match__player_0__profile", "match__player_1__profile"
+        )
+        .filter(pk=dispute_id)
+        .first()
+    )
+
+
+# Notices whose match waits for the player to come to the board (data.show_up_by).
+READY_KINDS = (NoticeKind.MATCH_READY, NoticeKind.CHALLENGE_ACCEPTED, NoticeKind.SEEK_TAKEN)
+
+
+def waiting_notices(*, user_id: int, now: datetime, limit: int = 3) -> list[Notification]:
+    """Unread notices of a match still waiting for the player to come, newest first: a page
+    shows them again, as a player who misses one forfeits the match. A match the player has
+    come to since, or that ended, waits for nobody."""
+    recent = Notification.objects.filter(
+        user_id=user_id, read_at__isnull=True, kind__in=READY_KINDS
+    ).order_by("-created_at", "-pk")[:10]
+    timely = [
+        notice
+        for notice in recent
+        if notice.data.get("show_up_by") and datetime.fromisoformat(notice.data["show_up_by"]) > now
+    ]
+    if not timely:
+        return []
+    still_waiting = set(
+        Match.objects.filter(
+            pk__in={notice.data.get("match_id") for notice in timely},
+            status=MatchStatus.PLAYING,
+            show_up_by__isnull=False,
+        )
+        .filter(Q(player_0_id=user_id, seen_0=False) | Q(player_1_id=user_id, seen_1=False))
+        .values_list("pk", flat=True)
+    )
+    return [notice for notice in timely if notice.data.get("match_id") in still_waiting][:limit]
+
+
+# ---------------------------------------------------------------- what wallet lines were for
+
+
+def match_escrow_names(*, owner: User, ids: Collection[int]) -> dict[int, EscrowName]:
+    """Matches as ``owner`` played them: "5-point match against Bruno Costa"."""
+    matches = Match.objects.filter(pk__in=ids).select_related(
+        "player_0__profile", "player_1__profile"
+    )
+    return {
+        match.pk: EscrowName(
+            f"{_match_words(match)} against {_opponent_of(match, owner).profile.display_name}",
+            reverse("match", args=[match.pk]),
+        )
+        for match in matches
+    }
+
+
+def _match_words(match: Match) -> str:
+    return "Money session" if match.is_money else f"{match.length}-point match"
+
+
+def _opponent_of(match: Match, player: User) -> User:
+    return match.player_0 if match.player_1_id == player.pk else match.player_1
+
+
+def tournament_escrow_names(*, owner: User, ids: Collection[int]) -> dict[int, EscrowName]:
+    """Tournaments by their names: "Friday Knockout"."""
+    tournaments = Tournament.objects.filter(pk__in=ids).values_list("pk", "name")
+    return {pk: EscrowName(name, reverse("tournament", args=[pk])) for pk, name in tournaments}

@@ -1,0 +1,22 @@
+"""Celery tasks for notices: ids in, a call, safe to run twice (each notice has its key).
+
+Queued by name from ``lobby.subscribers`` when an event concerns a whole tournament field.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from lobby import subscribers
+
+
+@shared_task(name="lobby.tell_tournament_started", ignore_result=True)
+def tell_tournament_started(tournament_id: int) -> int:
+    """Tell every entrant that the tournament started; returns how many were told."""
+    return subscribers.tell_tournament_started(tournament_id=tournament_id)
+
+
+@shared_task(name="lobby.tell_tournament_finished", ignore_result=True)
+def tell_tournament_finished(tournament_id: int) -> int:
+    """Tell the champion and the prize winners; returns how many were told."""
+    return subscribers.tell_tournament_finished(tournament_id=tournament_id)

@@ -1,0 +1,86 @@
+"""What a seek offers, in players' words, and who may take it.
+
+Terms:
+
+* *cover*: what a player must have in the seek's currency to play it: the stake of a match
+  to N points; for a money session, one game's *exposure* at the default maximum cube
+  (``matches.money.exposure_for``), which ``matches.money`` escrows when each game starts.
+* *eligible*: a player may take a seek that is not their own, whose rating range holds
+  their rating and whose cover they have.
+
+Reads nothing: callers pass the balance and the rating they read.
+"""
+
+from __future__ import annotations
+
+from accounts.commission import money
+from lobby.models import Seek
+from matches.models import ClockSettings, MatchKind
+from matches.money import exposure_for
+
+
+def clock_of(seek: Seek) -> ClockSettings:
+    """The seek's time control (the default for fields it does not name)."""
+    return ClockSettings.from_json(seek.clock)
+
+
+def cover_cents(*, kind: str, stake_cents: int) -> int:
+    """What each player must have to play these terms."""
+    if kind == MatchKind.MONEY:
+        return exposure_for(stake_cents=stake_cents)
+    return stake_cents
+
+
+def offer_text(*, kind: str, length: int, stake_cents: int, currency: str) -> str:
+    """What is played, as in "5-point match for 10.00 FUN" or "money session at 1.00 FUN
+    a point"."""
+    if kind == MatchKind.MONEY:
+        return f"money session at {money(stake_cents)} {currency} a point"
+    text = f"{length}-point match"
+    if stake_cents:
+        text += f" for {money(stake_cents)} {currency}"
+    return text
+
+
+def with_article(offer: str) -> str:
+    """The offer after "a" or "an": "an 11-point match", "a money session ..."."""
+    spoken_with_a_vowel = offer.split("-", 1)[0] in {"8", "11", "18"}
+    return f"{'an' if spoken_with_a_vowel else 'a'} {offer}"
+
+
+def terms_text(seek: Seek) -> str:
+    """The seek's offer as a line of the lobby: "5-point match for 10.00 FUN"."""
+    offer = offer_text(
+        kind=seek.kind, length=seek.length, stake_cents=seek.stake_cents, currency=seek.currency
+    )
+    return offer[0].upper() + offer[1:]
+
+
+def range_text(seek: Seek) -> str:
+    """Who may take it by rating: "rated 1600–1900", "rated 1600 and up", or ""."""
+    low, high = seek.min_rating, seek.max_rating
+    if low is not None and high is not None:
+        return f"rated {low}–{high}"
+    if low is not None:
+        return f"rated {low} and up"
+    if high is not None:
+        return f"rated up to {high}"
+    return ""
+
+
+def refusal(seek: Seek, *, user_id: int, rating: float, balance_cents: int) -> str | None:
+    """Why the player cannot take ``seek``, in their words, or None when they may."""
+    if seek.creator_id == user_id:
+        return "This is your own seek"
+    in_range = (seek.min_rating is None or rating >= seek.min_rating) and (
+        seek.max_rating is None or rating <= seek.max_rating
+    )
+    if not in_range:
+        return f"This seek is for players {range_text(seek)}; your rating is {rating:.0f}"
+    needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
+    if balance_cents < needed:
+        return (
+            f"This seek needs {money(needed)} {seek.currency}; "
+            f"you have {money(balance_cents)} {seek.currency}"
+        )
+    return None

@@ -1,0 +1,218 @@
+"""Clocks and the match's next deadline, as arithmetic on the match row.
+
+Terms (the time controls are ``matches.models.ClockSettings``):
+
+* *reserve*: each player's time bank in milliseconds (``reserve_ms_0/1``). With the move
+  timer, the first ``move_seconds`` of every turn are free and only the excess comes off the
+  reserve; with the delay clock, ``move_seconds`` holds the delay.
+* *turn start*: when the player to act was asked to (``turn_started_at``).
+* *clock deadline*: turn start + the free seconds + the player's reserve; past it, the
+  player has run out of time.
+* *resignation answer*: a player offered a resignation has ``RESIGNATION_ANSWER`` to
+  answer it, off the clock; an unanswered offer is declined (``matches.deadlines``) rather
+  than costing the match on time.
+* *show-up*: a new match between two people waits until ``show_up_by`` for both to come
+  to the board and (outside tournaments) for the first move; no clock runs meanwhile.
+* *deadline*: the earliest moment the sweeper (``matches.deadlines``) must look at the
+  match again: a clock deadline (or a resignation's answer time), a reconnection grace's
+  end or the show-up time, whichever comes first. It is a column, indexed, recomputed
+  after every change.
+
+Every function expects the match row locked (``matches.state.lock_match``) or new, and
+changes only the match object; the caller saves it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from backgammon.turns import GameState, Phase
+from config.errors import DomainError
+from matches.models import (
+    DEFAULT_CLOCK,
+    ClockKind,
+    ClockSettings,
+    Match,
+    MatchStatus,
+    TimeoutLoses,
+)
+
+DAY = 24 * 3600
+# Named time controls offered when challenging; "standard" is the default.
+CLOCK_PRESETS: dict[str, tuple[str, ClockSettings]] = {
+    "blitz": (
+        "Blitz: 8 s a move, 30 s a point",
+        ClockSettings(kind=ClockKind.DELAY, delay_seconds=8, move_seconds=8, reserve_seconds=30),
+    ),
+    "standard": ("Standard: 12 s a move, 1 min a point", DEFAULT_CLOCK),
+    "relaxed": (
+        "Relaxed: 30 s a move, 3 min a point",
+        ClockSettings(kind=ClockKind.DELAY, delay_seconds=30, move_seconds=30, reserve_seconds=180),
+    ),
+    "correspondence": (
+        "Correspondence: 2 days a move",
+        ClockSettings(kind=ClockKind.CORRESPONDENCE, move_seconds=2 * DAY, reserve_seconds=0),
+    ),
+}
+MAX_MOVE_SECONDS = 600
+MAX_RESERVE_SECONDS = 24 * 3600
+MIN_CORRESPONDENCE_SECONDS = 3600
+MAX_CORRESPONDENCE_SECONDS = 14 * 24 * 3600
+RESIGNATION_ANSWER = timedelta(seconds=60)
+
+
+def clock_words(settings: ClockSettings, *, money: bool = False) -> str:
+    """The time control in players' words: "12 s a move, 1 min a point" (a delay clock; "1
+    min reserve" in money play, where the reserve is not counted per point), "12 s a move +
+    1 min reserve" (a move timer), "Correspondence: 2 days a move" or "No clock"."""
+    if settings.kind == ClockKind.NONE:
+        return "No clock"
+    if settings.kind == ClockKind.CORRESPONDENCE:
+        days, rest = divmod(settings.move_seconds, DAY)
+        if days and not rest:
+            return f"Correspondence: {days} day{'s' if days != 1 else ''} a move"
+        return f"Correspondence: {_duration(settings.move_seconds)} a move"
+    if settings.kind == ClockKind.DELAY:
+        reserve = "reserve" if money else "a point"
+        return f"{settings.delay_seconds} s a move, {_duration(settings.reserve_seconds)} {reserve}"
+    return f"{settings.move_seconds} s a move + {_duration(settings.reserve_seconds)} reserve"
+
+
+def _duration(seconds: int) -> str:
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    if seconds and seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
+
+
+def check_clock(settings: ClockSettings) -> None:
+    """Refuse a time control that cannot be played, saying why."""
+    if settings.kind not in ClockKind.values:
+        raise DomainError(f"The clock must be one of {', '.join(ClockKind.values)}")
+    if settings.timeout_loses not in TimeoutLoses.values:
+        raise DomainError('A timeout loses "match" or "game"')
+    if settings.kind == ClockKind.NONE:
+        return
+    if settings.kind == ClockKind.CORRESPONDENCE:
+        if not MIN_CORRESPONDENCE_SECONDS <= settings.move_seconds <= MAX_CORRESPONDENCE_SECONDS:
+            raise DomainError("A correspondence move takes from an hour to 14 days")
+        return
+    for seconds in (settings.move_seconds, settings.delay_seconds):
+        if not 1 <= seconds <= MAX_MOVE_SECONDS:
+            raise DomainError(f"The move timer or delay must be 1 to {MAX_MOVE_SECONDS} seconds")
+    if not 0 <= settings.reserve_seconds <= MAX_RESERVE_SECONDS:
+        raise DomainError(f"The reserve must be 0 to {MAX_RESERVE_SECONDS:,} seconds")
+
+
+def set_clock(match: Match, settings: ClockSettings) -> None:
+    """Give a new match its time control (checked)."""
+    check_clock(settings)
+    match.clock = settings.kind
+    delay = settings.kind == ClockKind.DELAY
+    correspondence = settings.kind == ClockKind.CORRESPONDENCE
+    match.move_seconds = settings.delay_seconds if delay else settings.move_seconds
+    match.reserve_seconds = 0 if correspondence else settings.reserve_seconds
+    match.delay_seconds = settings.delay_seconds
+    match.timeout_loses = settings.timeout_loses
+
+
+def clock_of(match: Match) -> ClockSettings:
+    """The time control ``match`` was created with."""
+    return ClockSettings(
+        kind=match.clock,
+        move_seconds=match.move_seconds,
+        reserve_seconds=match.reserve_seconds,
+        delay_seconds=match.delay_seconds,
+        timeout_loses=match.timeout_loses,
+    )
+
+
+def initial_reserve_ms(match: Match) -> int:
+    if match.clock == ClockKind.NONE:
+        return 0
+    if match.clock == ClockKind.DELAY and not match.is_money:
+        return match.reserve_seconds * match.length * 1000
+    return match.reserve_seconds * 1000
+
+
+def is_correspondence(match: Match) -> bool:
+    """Played a few moves a day: players are not expected to stay at the board."""
+    return match.clock == ClockKind.CORRESPONDENCE
+
+
+def runs(match: Match) -> bool:
+    """Whether the clock counts: a timed match under way (not waiting for its players to
+    show up, see ``end_show_up``)."""
+    return (
+        match.clock != ClockKind.NONE
+        and match.turn_started_at is not None
+        and match.show_up_by is None
+    )
+
+
+def end_show_up(match: Match, *, moved: bool) -> bool:
+    """End the show-up period once both players have come to the board and, outside a
+    tournament, one of them has made a move (``moved``); True if it ended now, and the
+    caller then starts the turn (``restart``) so the clocks count from this moment.
+
+    Until then no clock runs: a match nobody starts is aborted (or, in a tournament, the
+    absent player forfeits) at ``show_up_by``, never decided by the clock.
+    """
+    if match.show_up_by is None or not (match.seen(0) and match.seen(1)):
+        return False
+    if match.tournament_id is None and not moved:
+        return False
+    match.show_up_by = None
+    return True
+
+
+def clock_deadline(match: Match, seat: int) -> datetime:
+    """When ``seat``, asked at the turn start, runs out of time."""
+    assert match.turn_started_at is not None
+    return match.turn_started_at + timedelta(
+        seconds=match.move_seconds, milliseconds=match.reserve_ms(seat)
+    )
+
+
+def charge(match: Match, state: GameState, moment: datetime) -> None:
+    """Charge the player ``state`` waits for with the time used beyond the free seconds
+    (answering a resignation is off the clock)."""
+    seat = state.to_act
+    if seat is None or not runs(match) or state.phase is Phase.RESIGNATION:
+        return
+    assert match.turn_started_at is not None
+    used_ms = int((moment - match.turn_started_at).total_seconds() * 1000)
+    over_ms = max(0, used_ms - match.move_seconds * 1000)
+    match.set_reserve_ms(seat, max(0, match.reserve_ms(seat) - over_ms))
+
+
+def resignation_deadline(match: Match) -> datetime:
+    """When an offered resignation nobody answered is declined."""
+    assert match.turn_started_at is not None
+    return match.turn_started_at + RESIGNATION_ANSWER
+
+
+def restart(match: Match, moment: datetime, waiting: GameState | None) -> None:
+    """A new turn starts at ``moment`` in the game state ``waiting`` (None: the match is
+    not being played); the deadline follows."""
+    match.turn_started_at = moment if match.status == MatchStatus.PLAYING else None
+    refresh_deadline(match, waiting)
+
+
+def refresh_deadline(match: Match, waiting: GameState | None) -> None:
+    """The earliest moment the sweeper must look at this match again (None: never)."""
+    if match.status != MatchStatus.PLAYING:
+        match.deadline = None
+        return
+    candidates = [ends for seat in (0, 1) if (ends := match.grace_ends(seat)) is not None]
+    if match.show_up_by is not None:
+        candidates.append(match.show_up_by)
+    to_act = waiting.to_act if waiting is not None else None
+    if runs(match) and to_act is not None:
+        assert waiting is not None
+        if waiting.phase is Phase.RESIGNATION:
+            candidates.append(resignation_deadline(match))
+        else:
+            candidates.append(clock_deadline(match, to_act))
+    match.deadline = min(candidates) if candidates else None

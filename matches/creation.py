@@ -1,0 +1,236 @@
+"""How a match comes to be: a challenge and its answer, pass and play, a tournament's match.
+
+A *challenge* invites an opponent to a match to N points or a money session, under house
+rules (``backgammon.match.MatchOptions``) and a time control (``matches.clock``); the
+challenger must be able to cover the stake (``matches.money``). The opponent accepts (the
+stakes go into escrow and the match starts, ``matches.lifecycle.start_match``) or
+declines; the challenger may withdraw it first. Pass-and-play and tournament matches start
+at once; a tournament's money is the tournament's, so no stake moves for its matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Currency, User
+from backgammon.errors import BackgammonError
+from backgammon.match import MatchOptions, MatchState
+from config.errors import Conflict, DomainError, Forbidden
+from matches import clock, events, money
+from matches import dice as fair_dice
+from matches.lifecycle import start_match, start_matches
+from matches.models import (
+    DEFAULT_CLOCK,
+    AbandonPolicy,
+    ClockKind,
+    ClockSettings,
+    Match,
+    MatchKind,
+    MatchStatus,
+)
+from matches.state import lock_match
+
+MAX_MATCH_LENGTH = 25
+MAX_AUTOMATIC_DOUBLES = 3
+
+
+@transaction.atomic
+def match_challenge(
+    *,
+    challenger: User,
+    opponent: User,
+    length: int | None = None,
+    money_play: bool = False,
+    stake_cents: int = 0,
+    currency: str = Currency.FUN,
+    jacoby: bool = True,
+    beavers: bool = False,
+    raccoons: bool = False,
+    automatic_doubles: int = 0,
+    max_cube: int | None = None,
+    rated: bool = True,
+    private: bool = False,
+    clock_settings: ClockSettings = DEFAULT_CLOCK,
+) -> Match:
+    """Invite ``opponent`` to a match to ``length`` points or to a money session."""
+    if opponent.pk == challenger.pk:
+        raise DomainError("You cannot challenge yourself; try pass and play instead")
+    if not opponent.is_active:
+        raise DomainError(f"{opponent.username} cannot be challenged")
+    if currency not in Currency.values:
+        raise DomainError(f"Currency must be one of {', '.join(Currency.values)}")
+    if stake_cents < 0:
+        raise DomainError("The stake cannot be negative")
+    match = Match(
+        player_0=challenger,
+        player_1=opponent,
+        currency=currency,
+        stake_cents=stake_cents,
+        rated=rated,
+        private=private,
+        dice_seed=fair_dice.new_seed(),
+    )
+    if money_play:
+        _money_rules(match, jacoby, beavers, raccoons, automatic_doubles, max_cube)
+    else:
+        match.kind, match.length = MatchKind.MATCH, checked_length(length)
+    money.require_cover(match, seats=(0,), asker=challenger)
+    clock.set_clock(match, clock_settings)
+    match.save()
+    events.publish_challenge(match)
+    return match
+
+
+def _money_rules(
+    match: Match,
+    jacoby: bool,
+    beavers: bool,
+    raccoons: bool,
+    automatic_doubles: int,
+    max_cube: int | None,
+) -> None:
+    if match.stake_cents <= 0:
+        raise DomainError("A money session needs a stake per point of at least 0.01")
+    max_cube = money.DEFAULT_MAX_CUBE if max_cube is None else max_cube
+    if not 0 <= automatic_doubles <= MAX_AUTOMATIC_DOUBLES:
+        raise DomainError(f"Allow 0 to {MAX_AUTOMATIC_DOUBLES} automatic doubles per game")
+    options = MatchOptions(
+        jacoby=jacoby,
+        beavers=beavers,
+        raccoons=raccoons,
+        automatic_doubles=automatic_doubles,
+        max_cube=max_cube,
+    )
+    try:
+        MatchState(length=0, options=options)  # the house rules' own checks
+    except BackgammonError as refusal:
+        raise DomainError(str(refusal)) from refusal
+    match.kind, match.length, match.max_cube, match.rated = MatchKind.MONEY, 0, max_cube, False
+    match.jacoby, match.beavers, match.raccoons = jacoby, beavers, raccoons
+    match.automatic_doubles = automatic_doubles
+
+
+def checked_length(length: int | None) -> int:
+    """``length`` if a match may be played to it; refused with the range otherwise."""
+    if length is None or not 1 <= length <= MAX_MATCH_LENGTH:
+        raise DomainError(f"A match is played to 1 to {MAX_MATCH_LENGTH} points")
+    return length
+
+
+@transaction.atomic
+def pass_and_play_create(*, user: User, length: int) -> Match:
+    """An unrated match without stake for two people sharing one screen."""
+    match = Match.objects.create(
+        kind=MatchKind.MATCH,
+        length=checked_length(length),
+        player_0=user,
+        player_1=user,
+        pass_and_play=True,
+        rated=False,
+        private=True,
+        clock=ClockKind.NONE,
+        dice_seed=fair_dice.new_seed(),
+    )
+    start_match(match)
+    return match
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two seated players of a tournament (their ids) and the length of their match."""
+
+    player_0_id: int
+    player_1_id: int
+    length: int
+
+
+@transaction.atomic
+def matches_create_for_tournament(
+    *,
+    tournament_id: int | None,
+    pairs: Sequence[Pair],
+    clock_settings: ClockSettings = DEFAULT_CLOCK,
+    show_up_seconds: int | None = None,
+    rated: bool = True,
+    abandon_policy: str = AbandonPolicy.ENGINE,
+) -> list[Match]:
+    """A tournament's matches between seated players, started at once and together (a
+    whole round in a few statements, ``matches.lifecycle.start_matches``).
+
+    The money is the tournament's, so no stake moves here. With ``show_up_seconds`` a
+    player who has neither connected nor acted by then forfeits the match.
+    """
+    show_up_by = (
+        timezone.now() + timedelta(seconds=show_up_seconds) if show_up_seconds is not None else None
+    )
+    matches = []
+    for pair in pairs:
+        match = Match(
+            kind=MatchKind.MATCH,
+            length=checked_length(pair.length),
+            player_0_id=pair.player_0_id,
+            player_1_id=pair.player_1_id,
+            rated=rated,
+            tournament_id=tournament_id,
+            abandon_policy=abandon_policy,
+            dice_seed=fair_dice.new_seed(),
+            show_up_by=show_up_by,
+        )
+        clock.set_clock(match, clock_settings)
+        matches.append(match)
+    start_matches(matches)
+    return matches
+
+
+# ---------------------------------------------------------------- answering a challenge
+
+
+@transaction.atomic
+def match_accept(*, match_id: int, user: User) -> Match:
+    """Accept an invitation: stakes go into escrow and the opening roll is thrown."""
+    match = lock_match(match_id)
+    if match.player_1_id != user.pk:
+        raise Forbidden("Only the player challenged can accept this invitation")
+    if match.status != MatchStatus.INVITED:
+        raise Conflict(f"This invitation is {match.get_status_display().lower()} already")
+    money.require_cover(match, seats=(1, 0), asker=user)
+    money.escrow_stakes(match)
+    start_match(match)
+    events.publish_answer(match, "accepted")
+    return match
+
+
+@transaction.atomic
+def match_decline(*, match_id: int, user: User) -> Match:
+    """The opponent declines, or the challenger withdraws, an invitation."""
+    match = lock_match(match_id)
+    seat = match.seat_of(user)
+    if seat is None:
+        raise Forbidden("This invitation is not yours")
+    if match.status != MatchStatus.INVITED:
+        raise Conflict(f"This invitation is {match.get_status_display().lower()} already")
+    match.status = MatchStatus.DECLINED if seat == 1 else MatchStatus.CANCELLED
+    match.save(update_fields=["status"])
+    events.publish_match(match, since=match.last_seq)
+    events.publish_answer(match, "declined" if seat == 1 else "withdrawn")
+    return match
+
+
+def match_replay(match: Match) -> Match:
+    """A new match between the same players on the same terms, started at once."""
+    replay = match_challenge(
+        challenger=match.player_0,
+        opponent=match.player_1,
+        length=match.length,
+        stake_cents=match.stake_cents,
+        currency=match.currency,
+        rated=match.rated,
+        private=match.private,
+        clock_settings=clock.clock_of(match),
+    )
+    return match_accept(match_id=replay.pk, user=match.player_1)

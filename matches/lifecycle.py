@@ -1,0 +1,365 @@
+"""A match from its start to its result: start, games, finish, and staff decisions.
+
+States (``MatchStatus``): a match comes to be (``matches.creation``) *invited*, or
+*playing* at once; once it starts, both players must come and move within ``SHOW_UP`` or
+it is *aborted* (``matches.deadlines``).
+A match being played may be *suspended* (a player's reconnection grace ran out, see
+``matches.deadlines``) and ends *finished*. Tournament, practice and pass-and-play matches
+start at once.
+
+Each game opens with its opening roll (``open_game``); when a game is over, ``end_game``
+scores it, settles it in money play and opens the next game or ends the match
+(``finish_match``: the pot, ratings, the dice seed revealed and ``MatchFinished``).
+
+Staff decisions reach a match only through the services at the end: ``match_void``,
+``match_award`` and ``match_cancel`` (a replay is ``matches.creation.match_replay``); their
+money is ``matches.money``'s.
+
+Every service that changes an existing match locks it first (``matches.state.lock_match``);
+the functions without ``@transaction.atomic`` expect the caller to hold that lock.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.services import rating_record_match
+from backgammon import turns
+from backgammon.match import MatchState
+from backgammon.turns import GameState, Phase
+from config import rows
+from config.celery import enqueue_on_commit
+from config.errors import Conflict, InternalError
+from matches import clock, events, money
+from matches import dice as fair_dice
+from matches.log import append_action, append_play, insert_all, new_action
+from matches.models import (
+    Action,
+    ActionKind,
+    FinishReason,
+    Game,
+    Match,
+    MatchStatus,
+)
+from matches.state import game_rules, game_state, set_current_game, store_state
+
+SHOW_UP = timedelta(minutes=5)
+ENGINE_SEAT = 1
+ENGINE_TURN_TASK = "analysis.engine_turn"
+
+
+# ---------------------------------------------------------------- playing the games
+
+
+def start_match(match: Match) -> None:
+    """Start the match: the seed is committed to, the clocks set, game 1 opened.
+
+    Expects the match row new or locked.
+    """
+    since = match.last_seq
+    now = timezone.now()
+    _begin(match, now)
+    append_action(match, kind=ActionKind.START, detail={"dice_commitment": match.dice_commitment})
+    game = open_game(match, number=1, crawford=False)
+    waiting = game_state(game)
+    clock.restart(match, now, waiting)
+    match.save()
+    events.publish_match(match, since=since)
+    if _has_two_people(match):
+        events.publish_ready([match])
+    wake_engine(match, waiting.to_act)
+
+
+def start_matches(matches: list[Match]) -> None:
+    """Start new matches between people together (a tournament's round), as ``start_match``
+    does each, in one statement a table whatever their number.
+
+    Nobody can be watching a match that did not exist, so only ``MatchesReady`` is published
+    (one event for all). Game 1 opens with the opening roll, which from the starting position
+    always leaves a choice of plays: no pass and no forced move to make.
+    """
+    now = timezone.now()
+    games, actions = [], []
+    for match in matches:
+        _begin(match, now)
+        actions.append(
+            new_action(
+                match, kind=ActionKind.START, detail={"dice_commitment": match.dice_commitment}
+            )
+        )
+        game, state, opening = _opening_roll(match, number=1, crawford=False)
+        if state.phase is not Phase.MOVE:
+            raise InternalError(f"an opening roll from the starting position left {state.phase}")
+        games.append(game)
+        actions.extend(opening)
+        clock.restart(match, now, state)
+    rows.insert_many(matches)
+    for game in games:
+        set_current_game(game.match, game)
+    rows.insert_many(games)
+    insert_all(actions)
+    events.publish_ready(matches)
+
+
+def _begin(match: Match, now: datetime) -> None:
+    """The match being played from ``now``: its show-up time, the dice seed committed to,
+    both reserves full."""
+    match.status = MatchStatus.PLAYING
+    match.started_at = now
+    if match.show_up_by is None and match.tournament_id is None and _has_two_people(match):
+        # A correspondence match gives the first move its days; a live one, a few minutes.
+        correspondence = clock.is_correspondence(match)
+        match.show_up_by = now + (
+            timedelta(seconds=match.move_seconds) if correspondence else SHOW_UP
+        )
+    match.dice_commitment = fair_dice.commitment(match.dice_seed)
+    match.reserve_ms_0 = match.reserve_ms_1 = clock.initial_reserve_ms(match)
+
+
+def _has_two_people(match: Match) -> bool:
+    """A match between two people (not pass and play, not practice against the engine)."""
+    return not match.pass_and_play and not match.engine_strength
+
+
+def open_game(match: Match, *, number: int, crawford: bool) -> Game:
+    """Throw the opening roll of a new game and escrow a money game's exposure."""
+    money.escrow_game_exposure(match, number)
+    game, state, opening = _opening_roll(match, number=number, crawford=crawford)
+    game.save()
+    set_current_game(match, game)
+    for action in opening:
+        rows.insert(action)
+    if state.phase is Phase.ROLL:  # the opening roll could not be played at all
+        append_action(
+            match,
+            kind=ActionKind.PASS,
+            game=game,
+            seat=1 - state.on_roll,
+            before=state,
+            after=state,
+        )
+    after = play_forced_moves(match, game, state)
+    if after is not state:
+        store_state(game, after)
+    return game
+
+
+def _opening_roll(
+    match: Match, *, number: int, crawford: bool
+) -> tuple[Game, GameState, list[Action]]:
+    """Game ``number`` of ``match`` with its opening roll thrown, and the roll's actions
+    (one a throw: doubles are thrown again), none of them written yet."""
+    throws = fair_dice.opening_throws(match.dice_seed, number)
+    game = Game(match=match, number=number, crawford=crawford, turn=0, position_id="")
+    state = turns.opening(throws, game_rules(match, game))
+    store_state(game, state, save=False)
+    opening = [
+        new_action(match, kind=ActionKind.OPENING, game=game, after=state, dice=throw)
+        for throw in throws
+    ]
+    return game, state, opening
+
+
+def play_forced_moves(match: Match, game: Game, state: GameState) -> GameState:
+    """Play the only legal play for a player who asked for forced moves to be made."""
+    while state.phase is Phase.MOVE:
+        if not match.player(state.on_roll).profile.automatic_forced_moves:
+            return state
+        only = turns.forced_play(state)
+        if only is None:
+            return state
+        before = state
+        state, played = turns.play(state, state.on_roll, only, game_rules(match, game))
+        append_play(
+            match,
+            game,
+            seat=before.on_roll,
+            actor=None,
+            before=before,
+            after=state,
+            played=played,
+            automatic=True,
+        )
+    return state
+
+
+def end_game(match: Match, game: Game, state: GameState, moment: datetime) -> Game | None:
+    """Score a finished game, settle it in money play, and open the next game (returned)
+    or end the match (None)."""
+    outcome = state.outcome
+    assert outcome is not None
+    game.finished_at = moment
+    game.save()
+    append_action(
+        match,
+        kind=ActionKind.GAME_OVER,
+        game=game,
+        seat=outcome.winner,
+        before=state,
+        after=state,
+        detail={"winner": outcome.winner, "level": outcome.level, "points": outcome.points},
+    )
+    before = MatchState(
+        length=match.length,
+        score=(match.score_0, match.score_1),
+        crawford=game.crawford,
+        post_crawford=match.crawford_played and not game.crawford,
+        game_number=game.number,
+    )
+    if outcome.winner == 0:
+        match.score_0 += outcome.points
+    else:
+        match.score_1 += outcome.points
+    if match.is_money:
+        money.settle_game(match, game.number, winner=outcome.winner, points=outcome.points)
+        if not money.session_can_continue(match):
+            finish_match(match, winner_seat=None, reason=FinishReason.SESSION_ENDED, moment=moment)
+            return None
+        return open_game(match, number=game.number + 1, crawford=False)
+    after = before.after_game(outcome.winner, outcome.points)
+    if after.over:
+        finish_match(match, winner_seat=outcome.winner, reason=game.finish_reason, moment=moment)
+        return None
+    match.crawford_played = after.crawford or after.post_crawford
+    return open_game(match, number=after.game_number, crawford=after.crawford)
+
+
+def finish_match(
+    match: Match, *, winner_seat: int | None, reason: str, moment: datetime, pay_pot: bool = True
+) -> None:
+    """End the match: the pot to the winner (unless already split), ratings, the seed shown.
+
+    Expects the match row locked (``matches.state.lock_match``); ``MatchFinished`` is
+    published once the transaction commits.
+    """
+    match.status = MatchStatus.FINISHED
+    match.winner_seat = winner_seat
+    match.finish_reason = reason
+    match.finished_at = moment
+    match.deadline = None
+    match.turn_started_at = None
+    append_action(
+        match,
+        kind=ActionKind.MATCH_OVER,
+        seat=winner_seat,
+        detail={
+            "winner": winner_seat,
+            "reason": reason,
+            "dice_seed": match.dice_seed,
+            "score": [match.score_0, match.score_1],
+        },
+    )
+    events.publish_finished(match)
+    if winner_seat is None:
+        return
+    if pay_pot:
+        money.settle_pot(match, winner_seat)
+    if match.rated and not match.pass_and_play:
+        rating_record_match(
+            winner=match.player(winner_seat),
+            loser=match.player(1 - winner_seat),
+            match_length=match.length,
+            match_id=match.pk,
+        )
+
+
+def match_abort(match: Match, *, absent: list[int], moment: datetime) -> None:
+    """Nobody started the match: what was staked goes back, no rating, no commission.
+
+    Expects the match row locked.
+    """
+    money.refund_unplayed(match)
+    match.status = MatchStatus.ABORTED
+    match.finished_at = moment
+    match.deadline = None
+    match.turn_started_at = None
+    append_action(match, kind=ActionKind.MATCH_OVER, detail={"reason": "aborted", "absent": absent})
+
+
+def wake_engine(match: Match, to_act: int | None) -> None:
+    """The computer opponent acts once this transaction commits (practice matches)."""
+    if match.engine_strength and to_act == ENGINE_SEAT:
+        enqueue_on_commit(ENGINE_TURN_TASK, match.pk)
+
+
+# ---------------------------------------------------------------- staff decisions
+
+
+def match_void(
+    match: Match, *, staff: User, key_prefix: str, reason: str, cause: dict[str, object]
+) -> bool:
+    """Void the match: a settled pot reversed, both stakes refunded, the match cancelled.
+
+    Returns whether it had finished (its result is void) rather than been stopped.
+    ``cause`` (say, ``{"dispute": 7}``) goes into the log. Expects the match row locked.
+    """
+    if match.is_money:
+        raise Conflict("A money session is settled game by game; adjust money instead.")
+    if match.status not in (MatchStatus.FINISHED, MatchStatus.PLAYING, MatchStatus.SUSPENDED):
+        state = match.get_status_display().lower()
+        raise Conflict(f"This match is {state}; it cannot be voided.")
+    since = match.last_seq
+    if match.stake_cents:
+        standing = money.standing_settlement(match)
+        if standing is not None:
+            money.reverse(match, standing, key_prefix=key_prefix, reason=reason, staff=staff)
+        money.refund_stakes(match, key_prefix=key_prefix)
+    was_finished = match.status == MatchStatus.FINISHED
+    match.status = MatchStatus.CANCELLED
+    match.winner_seat = None
+    match.deadline = None
+    match.turn_started_at = None
+    match.finished_at = match.finished_at or timezone.now()
+    append_action(
+        match,
+        kind=ActionKind.MATCH_OVER,
+        actor=staff,
+        detail={"winner": None, "reason": "voided", **cause},
+    )
+    match.save()
+    events.publish_match(match, since=since)
+    return was_finished
+
+
+def match_award(
+    match: Match, seat: int, *, staff: User, why: str, cause: dict[str, object]
+) -> None:
+    """Give a finished match to ``seat`` (its money is resettled by the caller).
+
+    Expects the match row locked.
+    """
+    if match.status != MatchStatus.FINISHED:
+        raise Conflict("Only a finished match can be awarded to a player.")
+    since = match.last_seq
+    match.winner_seat = seat
+    append_action(
+        match,
+        kind=ActionKind.MATCH_OVER,
+        seat=seat,
+        actor=staff,
+        detail={"winner": seat, "reason": why, **cause},
+    )
+    match.save(update_fields=["winner_seat", "last_seq"])
+    events.publish_match(match, since=since)
+
+
+def match_cancel(match: Match, *, cause: dict[str, object]) -> None:
+    """Cancel a match nobody has come to play (a bracket correction took its slot away).
+
+    Expects the match row locked.
+    """
+    if match.seen_0 or match.seen_1 or match.status != MatchStatus.PLAYING:
+        raise Conflict(
+            f"Match #{match.pk} has started; it is not taken away from the players in it."
+        )
+    since = match.last_seq
+    match.status = MatchStatus.CANCELLED
+    match.deadline = None
+    match.turn_started_at = None
+    match.show_up_by = None
+    append_action(match, kind=ActionKind.MATCH_OVER, detail={"reason": "cancelled", **cause})
+    match.save()
+    events.publish_match(match, since=since)

@@ -1,0 +1,98 @@
+// Time running out: each player's clock, and the reconnection grace of a player who left.
+//
+// The clock of the player to act runs its move time first, then the reserve. Readings are
+// worked out from the snapshot (`turn_started_at`, `reserve_ms`) and the server's clock
+// (`clockOffset`), so a slow or skewed browser clock does not matter; they are redrawn
+// four times a second, and whenever the store changes.
+
+import { currentGame, isPassAndPlay, isViewer, nameOf } from "./seats.js";
+
+const TICK_MS = 250;
+
+export function startClocks(store, page) {
+  const draw = () => {
+    const state = store.get();
+    if (!state.snapshot) return;
+    for (const seat of [0, 1]) renderClock(page.querySelector(`[data-testid="clock-${seat}"]`), state, seat);
+    renderGraceBanner(page.querySelector('[data-testid="presence-banner"]'), state);
+  };
+  store.subscribe(draw);
+  setInterval(draw, TICK_MS);
+}
+
+function formatClock(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+const serverNow = (state) => Date.now() + state.clockOffset;
+
+/** What a player's clock shows now: the move timer runs first, then the reserve. */
+function clockReading(state, seat) {
+  const { clock, status } = state.snapshot;
+  if (!clock || clock.kind === "none") return null;
+  const reserve = clock.reserve_ms ? clock.reserve_ms[seat] : 0;
+  const game = currentGame(state);
+  const running = status === "playing" && game && game.turn_seat === seat && clock.turn_started_at;
+  if (!running) return { running: false, reserve };
+  const moveLeft = clock.move_seconds * 1000 - (serverNow(state) - Date.parse(clock.turn_started_at));
+  if (moveLeft > 0) return { running: true, move: moveLeft, reserve };
+  return { running: true, inReserve: true, reserve: Math.max(0, reserve + moveLeft) };
+}
+
+function renderClock(element, state, seat) {
+  if (!element) return;
+  const reading = clockReading(state, seat);
+  element.classList.toggle("is-running", Boolean(reading && reading.running && !reading.inReserve));
+  element.classList.toggle("is-reserve", Boolean(reading && reading.inReserve));
+  if (!reading) {
+    element.textContent = "";
+    element.setAttribute("aria-label", "No clock");
+    return;
+  }
+  const { html, spoken } = clockFace(reading);
+  if (element.innerHTML !== html) element.innerHTML = html;
+  element.setAttribute("aria-label", spoken);
+}
+
+function clockFace(reading) {
+  const reserve = formatClock(reading.reserve);
+  if (reading.inReserve) {
+    return { html: `<span class="move-time">${reserve}</span><span class="reserve">reserve</span>`, spoken: `${reserve} left in reserve` };
+  }
+  if (reading.running) {
+    const move = formatClock(reading.move);
+    return {
+      html: `<span class="move-time">${move}</span><span class="reserve">+ ${reserve}</span>`,
+      spoken: `${move} to move, then ${reserve} in reserve`,
+    };
+  }
+  return { html: `<span class="reserve">reserve ${reserve}</span>`, spoken: `${reserve} in reserve` };
+}
+
+/** Who the match waits for to come back, and for how long; or why it stopped. */
+function graceText(state) {
+  const { snapshot, presence } = state;
+  if (snapshot.status === "suspended") {
+    const away = [0, 1].filter((seat) => !presence.connected[seat]);
+    const who = away.length ? away.map((seat) => nameOf(state, seat)).join(" and ") : "A player";
+    return `${who} did not come back in time. The match is suspended until staff or the engine settle it.`;
+  }
+  if (snapshot.status !== "playing" || isPassAndPlay(state)) return "";
+  const waits = [];
+  for (const seat of [0, 1]) {
+    const ends = presence.grace_ends && presence.grace_ends[seat];
+    if (presence.connected[seat] || !ends || isViewer(state, seat)) continue;
+    waits.push(`Waiting for ${nameOf(state, seat)} to reconnect (${formatClock(Date.parse(ends) - serverNow(state))})`);
+  }
+  return waits.join(" · ");
+}
+
+function renderGraceBanner(banner, state) {
+  const text = graceText(state);
+  banner.hidden = !text;
+  if (text && banner.textContent !== text) banner.textContent = text;
+}

@@ -1,0 +1,103 @@
+// The score panel: a row per player (colour, whether they are connected, name, points,
+// rating, pips, clock), what is played for, the game number and how many watch.
+//
+// The rows follow the board: the player drawn at the top first. Their clocks are filled
+// in by clocks.js.
+
+import { changed } from "./store.js";
+import { bottomSeat, colourOf, currentGame, isPassAndPlay, isViewer, nameOf } from "./seats.js";
+import { shownPips } from "./board-view.js";
+
+const ROW = `<span class="swatch" aria-hidden="true"></span>
+  <div>
+    <div class="line"><span class="dot" role="img"></span><span class="who"></span><span class="you-tag"></span><span class="points"></span></div>
+    <div class="line"><span class="details"></span><span class="clock" role="timer"></span></div>
+  </div>`;
+
+export function startScoreboard(store, page) {
+  const rows = page.querySelector("#player-rows");
+  rows.replaceChildren(...[0, 1].map(playerRow));
+  store.subscribe((state, previous) => {
+    if (!state.snapshot) return;
+    if (changed(state, previous, "snapshot", "turn", "presence")) {
+      const bottom = bottomSeat(state);
+      [1 - bottom, bottom].forEach((seat, index) => renderRow(rows.children[index], state, seat));
+    }
+    if (changed(state, previous, "snapshot")) renderMeta(page, state);
+    if (changed(state, previous, "presence")) renderSpectators(page, state.presence.spectators || 0);
+  });
+}
+
+function playerRow() {
+  const row = document.createElement("div");
+  row.className = "player-row";
+  row.innerHTML = ROW;
+  return row;
+}
+
+function renderRow(row, state, seat) {
+  const { snapshot, presence } = state;
+  const game = currentGame(state);
+  row.dataset.seat = String(seat);
+  row.classList.toggle("is-turn", Boolean(snapshot.status === "playing" && game && game.turn_seat === seat));
+  row.querySelector(".swatch").className = `swatch swatch-${colourOf(state, seat)}`;
+  renderDot(row.querySelector(".dot"), state, presence, seat);
+  row.querySelector(".who").textContent = nameOf(state, seat);
+  row.querySelector(".you-tag").textContent = isViewer(state, seat) ? "you" : "";
+  const points = row.querySelector(".points");
+  points.textContent = String(snapshot.score[seat]);
+  points.setAttribute("aria-label", `${snapshot.score[seat]} points`);
+  row.querySelector(".details").textContent = details(state, seat).join(" · ");
+  row.querySelector(".clock").dataset.testid = `clock-${seat}`;
+}
+
+function renderDot(dot, state, presence, seat) {
+  const connected = Boolean(presence.connected && presence.connected[seat]);
+  const away = !connected && presence.grace_ends && presence.grace_ends[seat];
+  // One screen holds both seats in pass and play: there is no second connection to show.
+  dot.hidden = isPassAndPlay(state);
+  dot.className = `dot${connected ? " is-on" : away ? " is-away" : ""}`;
+  dot.title = connected ? "Connected" : away ? "Disconnected" : "Not here";
+  dot.setAttribute("aria-label", dot.title);
+}
+
+function details(state, seat) {
+  const parts = [];
+  if (!isPassAndPlay(state) && state.snapshot.ratings) parts.push(Number(state.snapshot.ratings[seat]).toFixed(1));
+  const pips = shownPips(state);
+  if (pips) parts.push(`${pips[seat === bottomSeat(state) ? 0 : 1]} pips`);
+  return parts;
+}
+
+function renderMeta(page, state) {
+  const game = currentGame(state);
+  page.querySelector("#match-kind").textContent = stakesText(state);
+  page.querySelector("#game-number").textContent = game ? `Game ${game.number}` : "";
+}
+
+function renderSpectators(page, watching) {
+  const element = page.querySelector('[data-testid="spectators"]');
+  element.textContent = `${watching} watching`;
+  element.title = `${watching} spectator${watching === 1 ? "" : "s"}`;
+}
+
+function stakesText(state) {
+  const { snapshot } = state;
+  const parts = [];
+  if (snapshot.kind === "money") {
+    parts.push(`${money(snapshot.stake_cents || 0)} per point`, snapshot.currency);
+  } else {
+    parts.push(`to ${snapshot.length}`);
+    if (snapshot.stake_cents) parts.push(`stake ${money(snapshot.stake_cents)} ${snapshot.currency}`);
+  }
+  parts.push(isPassAndPlay(state) ? "pass and play" : snapshot.rated ? "rated" : "unrated");
+  return parts.join(" · ");
+}
+
+/** Cents as the server's money filter writes them, in whole numbers only: 123456 -> "1,234.56". */
+function money(cents) {
+  const sign = cents < 0 ? "-" : "";
+  const whole = Math.floor(Math.abs(cents) / 100);
+  const part = String(Math.abs(cents) % 100).padStart(2, "0");
+  return `${sign}${whole.toLocaleString("en-US")}.${part}`;
+}

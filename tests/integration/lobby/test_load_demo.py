@@ -1,0 +1,54 @@
+"""The demo data gives every player a wallet and a rating chart, and can be loaded twice."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from accounts import ledger
+from accounts.models import LedgerTransaction, RatingChange, User
+from lobby.demo import DEMO_MATCHES
+from lobby.selectors import recent_results
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_players_have_money_and_rating_history_and_a_second_load_changes_nothing() -> None:
+    # given the demo loaded once
+    call_command("load_demo", stdout=io.StringIO())
+    alice = User.objects.get(username="alice")
+    balances = ledger.balances(user=alice)
+    changes = RatingChange.objects.count()
+    movements = LedgerTransaction.objects.count()
+
+    # when it is loaded again
+    call_command("load_demo", stdout=io.StringIO())
+
+    # then
+    assert balances["FUN"] > 0
+    assert balances["REAL"] == 5000
+    # 60 rated results for the charts, and the rated demo matches played out
+    assert changes == 2 * (60 + len(DEMO_MATCHES))
+    assert RatingChange.objects.filter(user=alice).exists()
+    assert RatingChange.objects.count() == changes
+    assert LedgerTransaction.objects.count() == movements
+    assert ledger.balances(user=alice) == balances
+    assert ledger.currency_total("FUN") == ledger.currency_total("REAL") == 0
+
+
+def test_the_home_page_shows_the_demos_finished_matches_and_links_top_players(
+    client: object,
+) -> None:
+    from django.test import Client
+
+    assert isinstance(client, Client)
+    call_command("load_demo", stdout=io.StringIO())
+
+    page = client.get("/").content.decode()
+
+    assert len(recent_results()) == len(DEMO_MATCHES)
+    assert 'data-testid="home-recent-results"' in page
+    assert 'href="/players/alice/"' in page
+    assert 'data-testid="home-live-matches"' not in page  # nobody is at a demo board

@@ -1,0 +1,100 @@
+"""Real Celery worker processes for tests: started on the test database, stopped, paused."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.conf import settings
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _test_database_url() -> str:
+    database = settings.DATABASES["default"]
+    user = database.get("USER") or "postgres"
+    password = f":{database['PASSWORD']}" if database.get("PASSWORD") else ""
+    host = database.get("HOST") or "127.0.0.1"
+    port = database.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{database['TEST']['NAME']}"
+
+
+def _worker_answers(hostname: str | None = None) -> bool:
+    """Ping on a connection of its own, closed at once: one left in the pool waiting on
+    the reply queue hangs a live server forked later, when kombu closes it there."""
+    with celery_app.connection_for_read() as connection:
+        answers = celery_app.control.ping(timeout=0.5, connection=connection)
+    if hostname is None:
+        return bool(answers)
+    return any(hostname in answer for answer in answers)
+
+
+def start_worker(*, queues: str, name: str, wait: bool = True) -> subprocess.Popen[bytes]:
+    """A real Celery worker process on Redis, using the test database; waits until it answers
+    unless ``wait`` is False (a worker busy with its first task answers nothing)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": _test_database_url(),
+        "REDIS_URL": settings.REDIS_URL or "",
+        "SECRET_KEY": settings.SECRET_KEY,
+    }
+    hostname = f"{name}-{os.getpid()}@{socket.gethostname()}"
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--queues",
+            queues,
+            "--pool",
+            "solo",
+            "--loglevel",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--hostname",
+            hostname,
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while wait and not _worker_answers(hostname):
+        if worker.poll() is not None:
+            raise RuntimeError(f"the Celery worker exited with code {worker.returncode}")
+        if time.monotonic() > deadline:
+            worker.kill()
+            raise RuntimeError("the Celery worker did not answer within 60 seconds")
+    return worker
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    worker.terminate()
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
+@contextmanager
+def queue_paused(queue: str) -> Iterator[None]:
+    """No running worker takes from ``queue`` inside the block (a test's own worker may)."""
+    with celery_app.connection_for_write() as connection:
+        celery_app.control.cancel_consumer(queue, connection=connection, reply=True, timeout=1)
+    try:
+        yield
+    finally:
+        with celery_app.connection_for_write() as connection:
+            celery_app.control.add_consumer(queue, connection=connection, reply=True, timeout=1)

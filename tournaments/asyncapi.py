@@ -1,0 +1,21 @@
+"""The messages of /ws/tournaments/<id>/, as JSON Schemas for the AsyncAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+SENT: dict[str, dict[str, Any]] = {
+    "changed": {
+        "type": "object",
+        "description": "The tournament changed: read GET /api/tournaments/<id>/bracket/ again.",
+        "properties": {"type": {"const": "changed"}},
+        "required": ["type"],
+        "additionalProperties": False,
+    },
+    "error": {
+        "type": "object",
+        "properties": {"type": {"const": "error"}, "message": {"type": "string"}},
+        "required": ["type", "message"],
+        "additionalProperties": False,
+    },
+}

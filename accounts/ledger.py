@@ -347,8 +347,9 @@ def tournament_buy_in(
             (pool, buy_in_cents),
             (house(currency), fee_cents),
         ],
-        lock_also=[pool],
-        check=check_seats,
+        # Uncapped, nothing is counted: the one-statement posting locks what moves.
+        lock_also=[pool] if max_entries is not None else [],
+        check=check_seats if max_entries is not None else None,
         actor=user,
     ).transaction
 

@@ -14,6 +14,8 @@ the match's row lock.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +25,7 @@ from typing import Any, TypeVar
 import orjson
 from asgiref.sync import async_to_sync
 from channels.db import DatabaseSyncToAsync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 Result = TypeVar("Result")
@@ -40,9 +42,8 @@ def group_send(group: str, event: dict[str, Any]) -> None:
     if sends is not None:
         sends.append((group, event))
         return
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group, event)
+    if get_channel_layer() is not None:
+        _send_now([(group, event)])
 
 
 def group_send_many(sends: list[Send]) -> None:
@@ -53,7 +54,7 @@ def group_send_many(sends: list[Send]) -> None:
         collecting.extend(sends)
         return
     if sends and get_channel_layer() is not None:
-        async_to_sync(send_all)(sends)
+        _send_now(sends)
 
 
 @contextmanager
@@ -96,6 +97,35 @@ async def run(work: Callable[..., Result], /, **kwargs: Any) -> Result:
     if error is not None:
         raise error
     return result
+
+
+def _send_now(sends: list[Send]) -> None:
+    """Send from synchronous code, waiting until the layer has taken every message.
+
+    On Redis, the messages go through one event loop a process keeps for the purpose, so
+    the layer's connection is made once: ``async_to_sync`` outside a server's loop (a Celery
+    task, a management command) starts a new loop for each call, and the layer a new
+    connection with it. The in-memory layer's queues belong to the loop serving the
+    sockets, so there the messages go as ``async_to_sync`` sends them.
+    """
+    if isinstance(get_channel_layer(), InMemoryChannelLayer):
+        async_to_sync(send_all)(sends)
+        return
+    asyncio.run_coroutine_threadsafe(send_all(sends), _sender_loop()).result()
+
+
+_sender: tuple[int, asyncio.AbstractEventLoop] | None = None
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    """This process's sending loop, started on first use (a forked worker starts its own)."""
+    global _sender
+    with _pool_lock:
+        if _sender is None or _sender[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="live-sender", daemon=True).start()
+            _sender = (os.getpid(), loop)
+        return _sender[1]
 
 
 def database_threads() -> ThreadPoolExecutor:

@@ -44,7 +44,7 @@ class TournamentForm(forms.Form):
         required=False,
         min_value=MIN_SEATS,
         max_value=MAX_SEATS,
-        help_text="Sit & Go: 2 to 64 seats.",
+        help_text="Sit & Go: 2 to 64 seats (8 if left empty).",
     )
     max_entrants = forms.IntegerField(
         required=False,

@@ -37,6 +37,8 @@ from tournaments.models import (
 from tournaments.selectors import seated_count
 
 MAX_ENTRANTS = 8192
+# A Sit & Go created without a number of seats starts when eight have sat down.
+DEFAULT_SIT_AND_GO_SEATS = 8
 MIN_SHOW_UP_SECONDS, MAX_SHOW_UP_SECONDS = 30, 3600
 MAX_ROUND_MINUTES = 14 * 24 * 60
 MAX_CHECK_IN_MINUTES = 24 * 60
@@ -108,6 +110,8 @@ def check_settings(
     """The model fields for ``settings`` of ``organizer``'s tournament, or TournamentInvalid
     with every field's problem."""
     refuse = _Refusals()
+    if settings.format == TournamentFormat.SIT_AND_GO and settings.seats is None:
+        settings = dataclasses.replace(settings, seats=DEFAULT_SIT_AND_GO_SEATS)
     name = settings.name.strip()
     if not name:
         refuse("name", "Give the tournament a name.")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
@@ -35,6 +36,45 @@ LOBBY_FILTERS = {
     "running": (TournamentState.RUNNING,),
     "finished": (TournamentState.FINISHED, TournamentState.CANCELLED),
 }
+
+
+@dataclass(frozen=True)
+class EntryChecks:
+    """What deciding a new entry needs, read at once: whether the player holds a seat
+    already, their oldest unused ticket to the tournament, and (with a capacity) how many
+    seats are taken."""
+
+    entered: bool
+    ticket_id: int | None
+    seated: int | None
+
+
+def entry_checks(tournament: Tournament, user: User) -> EntryChecks:
+    """One query for ``EntryChecks``; read after the tournament row is locked, so no other
+    registration can change what it says before the caller's transaction ends.
+
+    Written as SQL: on the path every registration takes, Django took four times as long to
+    build the query as PostgreSQL to answer it.
+    """
+    entries, tickets = Entry._meta.db_table, Ticket._meta.db_table
+    seated = "NULL"
+    if tournament.capacity is not None:
+        seated = (
+            f"(SELECT COUNT(*) FROM {entries} WHERE tournament_id = %(t)s AND status = %(seated)s)"  # noqa: S608
+        )
+    sql = f"""
+        SELECT
+            EXISTS (SELECT FROM {entries}
+                    WHERE tournament_id = %(t)s AND user_id = %(u)s AND status = %(seated)s),
+            (SELECT id FROM {tickets}
+             WHERE target_id = %(t)s AND holder_id = %(u)s AND entry_id IS NULL
+             ORDER BY id LIMIT 1),
+            {seated}
+    """  # noqa: S608 (only table names from the models are put into the text)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"t": tournament.pk, "u": user.pk, "seated": EntryStatus.REGISTERED})
+        entered, ticket_id, count = cursor.fetchone()
+    return EntryChecks(entered=entered, ticket_id=ticket_id, seated=count)
 
 
 def seated_count(tournament: Tournament) -> int:

@@ -33,7 +33,13 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
 
     name = serializers.CharField(max_length=120)
     format = serializers.ChoiceField(choices=TournamentFormat.values)
-    seats = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=64)
+    seats = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=2,
+        max_value=64,
+        help_text="A Sit & Go's seats: it starts when they are all taken (8 if not given).",
+    )
     max_entrants = serializers.IntegerField(
         required=False, allow_null=True, min_value=2, max_value=MAX_ENTRANTS
     )

@@ -44,7 +44,7 @@ from tournaments.options import (
     check_settings,
     settings_of,
 )
-from tournaments.selectors import check_in_opens, seated_count
+from tournaments.selectors import check_in_opens, entry_checks, seated_count
 
 ORGANIZE_PERMISSION = "accounts.organize_tournaments"
 START_MATCHES_TASK = "tournaments.start_matches"
@@ -270,18 +270,17 @@ def _enter(
     tournament: Tournament, user: User, *, seed: int | None, ticket: Ticket | None = None
 ) -> Entry:
     """Seat ``user``, paying with ``ticket`` or, failing that, an unused one they hold."""
-    if Entry.objects.filter(
-        tournament=tournament, user=user, status=EntryStatus.REGISTERED
-    ).exists():
+    checks = entry_checks(tournament, user)
+    if checks.entered:
         raise Conflict(f"{_name(user)} is already entered in {tournament.name}.")
     capacity = tournament.capacity
-    if capacity is not None and seated_count(tournament) >= capacity:
+    if capacity is not None and (checks.seated or 0) >= capacity:
         raise ledger.TournamentFull(f"{tournament.name} is full: all {capacity} seats are taken.")
-    if ticket is None:
+    if ticket is None and checks.ticket_id is not None:
         ticket = (
-            Ticket.objects.select_for_update()
-            .filter(target=tournament, holder=user, entry__isnull=True)
-            .order_by("pk")
+            Ticket.objects.select_for_update(of=("self",))
+            .select_related("satellite")
+            .filter(pk=checks.ticket_id, entry__isnull=True)
             .first()
         )
     entry = Entry.objects.create(

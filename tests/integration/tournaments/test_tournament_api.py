@@ -65,7 +65,7 @@ def test_a_player_may_not_create_a_tournament() -> None:
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
-        ({"format": "sit_and_go", "seats": None}, "seats", "A Sit & Go has 2 to 64 seats."),
+        ({"format": "sit_and_go", "seats": 65}, "seats", "less than or equal to 64"),
         ({"round_lengths": [5, 0]}, "round_lengths", "greater than or equal to 1"),
         ({"round_lengths": []}, "round_lengths", "at least 1"),
         ({"name": "  "}, "name", "may not be blank"),
@@ -169,3 +169,15 @@ def test_the_organizer_form_refuses_numbers_out_of_range_beside_their_fields() -
     errors = response.context["form"].errors
     assert set(errors) == {"show_up_seconds", "round_minutes", "max_entrants"}
     assert not Tournament.objects.exists()
+
+
+def test_a_sit_and_go_created_without_seats_has_eight() -> None:
+    # given: an organizer who names no number of seats
+    api = api_for(organizer())
+
+    # when
+    response = create(api, format="sit_and_go", seats=None)
+
+    # then
+    assert response.status_code == 201, response.content
+    assert response.json()["seats"] == 8

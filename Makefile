@@ -1,5 +1,5 @@
 # Crawford: `make run` serves the embedded set-up, `make test` runs the whole suite.
-.PHONY: run test lint format venv
+.PHONY: run test lint format venv bench
 
 VENV := .venv/bin
 HOST ?= 127.0.0.1
@@ -30,6 +30,12 @@ lint:
 	DEBUG=true $(VENV)/mypy .
 	DEBUG=true $(VENV)/lint-imports
 	$(VENV)/python scripts/module_sizes.py
+
+# Every benchmark run small, with one table of figures beside their baselines
+# (the full runs: bench/README.md). Needs PostgreSQL and Redis as for the tests.
+bench:
+	@scripts/setup.sh venv
+	$(VENV)/python bench/all.py
 
 format:
 	$(VENV)/ruff check --fix .

@@ -176,7 +176,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
-    "sweep-match-deadlines": {"task": "matches.sweep_deadlines", "schedule": 2.0},
+    "sweep-match-deadlines": {"task": "matches.sweep_deadlines", "schedule": 1.0},
     "sweep-tournaments": {"task": "tournaments.sweep", "schedule": 30.0},
     "requeue-adjudications": {"task": "matches.requeue_adjudications", "schedule": 30.0},
 }

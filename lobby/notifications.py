@@ -7,7 +7,7 @@ transaction commits (``lobby.events``), to every tab of the player.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -121,5 +121,19 @@ def notices_read(
     with transaction.atomic():
         marked = unread.update(read_at=timezone.now())
         if marked:
+            events.publish_unread(user_id)
+    return marked
+
+
+def notices_read_by_key(*, key: str, user_ids: Collection[int]) -> int:
+    """Mark read the unread notices under ``key`` of the players ``user_ids`` (one query
+    when none is unread, as when a match ends whose players were at the board)."""
+    unread = Notification.objects.filter(user_id__in=user_ids, key=key, read_at__isnull=True)
+    told = set(unread.values_list("user_id", flat=True))
+    if not told:
+        return 0
+    with transaction.atomic():
+        marked = unread.update(read_at=timezone.now())
+        for user_id in told:
             events.publish_unread(user_id)
     return marked

@@ -200,6 +200,10 @@ def match_with_players(*, match_id: int) -> Match | None:
     )
 
 
+def match_player_ids(*, match_id: int) -> tuple[int, int] | None:
+    return Match.objects.filter(pk=match_id).values_list("player_0_id", "player_1_id").first()
+
+
 def board_open(*, match_id: int, user_id: int) -> bool:
     """Whether the player has the match's board open in some tab (a socket to it)."""
     return MatchConnection.objects.filter(match_id=match_id, user_id=user_id).exists()

@@ -37,7 +37,7 @@ from disputes.events import DisputeDecided
 from disputes.models import Decision, Dispute
 from lobby import selectors
 from lobby.models import NoticeKind
-from lobby.notifications import Notice, notices_read, notify, notify_many
+from lobby.notifications import Notice, notices_read, notices_read_by_key, notify, notify_many
 from lobby.seeks import seeks_withdraw
 from lobby.terms import offer_text, with_article
 from matches.events import (
@@ -225,11 +225,9 @@ def on_player_awaited(event: PlayerAwaited) -> None:
 
 @after_the_fact
 def on_match_finished(event: MatchFinished) -> None:
-    match = selectors.match_with_players(match_id=event.match_id)
-    if match is None:
-        return
-    for user_id in {match.player_0_id, match.player_1_id}:
-        notices_read(user_id=user_id, keys=[f"turn:{match.pk}"])
+    players = selectors.match_player_ids(match_id=event.match_id)
+    if players is not None:
+        notices_read_by_key(key=f"turn:{event.match_id}", user_ids=players)
 
 
 # ---------------------------------------------------------------- tournaments

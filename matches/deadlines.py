@@ -1,6 +1,6 @@
 """What happens when a match's deadline passes: time runs out, a grace ends, nobody shows.
 
-The sweeper (``matches.tasks.sweep_deadlines``, on beat every couple of seconds) takes the
+The sweeper (``matches.tasks.sweep_deadlines``, on beat every second, two passes a run) takes the
 matches whose ``deadline`` is due, each locked with ``SKIP LOCKED`` in a transaction of its
 own so several workers share the work and a busy match waits for the next pass, and asks
 each service below in turn whether its deadline has passed:
@@ -63,8 +63,10 @@ ADJUDICATE_TASK = "analysis.adjudicate_match"
 def timeout_expire(*, match_id: int, now: datetime | None = None) -> bool:
     """End the game or match of the player whose time ran out, or decline a resignation
     nobody answered; False if nothing was due."""
-    moment = now or timezone.now()
-    match = lock_match(match_id)
+    return _timeout(lock_match(match_id), now or timezone.now())
+
+
+def _timeout(match: Match, moment: datetime) -> bool:
     if match.status != MatchStatus.PLAYING or match.clock == ClockKind.NONE:
         return False
     game = current_game(match)
@@ -119,8 +121,10 @@ def no_show_expire(*, match_id: int, now: datetime | None = None) -> bool:
     goes through, as a coin would have to decide). Any other match is aborted when a player
     never came or no move was made: stakes back, no rating, no commission.
     """
-    moment = now or timezone.now()
-    match = lock_match(match_id)
+    return _no_show(lock_match(match_id), now or timezone.now())
+
+
+def _no_show(match: Match, moment: datetime) -> bool:
     if match.status != MatchStatus.PLAYING or match.show_up_by is None or moment < match.show_up_by:
         return False
     absent = [seat for seat in (0, 1) if not match.seen(seat)]
@@ -148,8 +152,10 @@ def grace_expire(*, match_id: int, now: datetime | None = None) -> bool:
     Forfeit: the absent player loses. Engine: the match is suspended and adjudicated on
     the analysis queue. Suspend: staff decide.
     """
-    moment = now or timezone.now()
-    match = lock_match(match_id)
+    return _grace(lock_match(match_id), now or timezone.now())
+
+
+def _grace(match: Match, moment: datetime) -> bool:
     if match.status != MatchStatus.PLAYING:
         return False
     absent = [
@@ -206,16 +212,16 @@ def sweep_due(*, batch: int, now: datetime | None = None) -> int:
 
 @transaction.atomic
 def _sweep(match_id: int, moment: datetime) -> None:
-    if lock_match_unless_busy(match_id) is None:
+    match = lock_match_unless_busy(match_id)
+    if match is None:
         return
-    handled = (
-        no_show_expire(match_id=match_id, now=moment)
-        or grace_expire(match_id=match_id, now=moment)
-        or timeout_expire(match_id=match_id, now=moment)
-    )
-    if not handled:
-        logger.debug("match %s was due but nothing had expired", match_id)
-    deadline_refresh(match_id=match_id)
+    # One lock for the three checks; each handler saves what it changed.
+    if _no_show(match, moment) or _grace(match, moment) or _timeout(match, moment):
+        deadline_refresh(match_id=match_id)  # read afresh: a handler may have begun a game
+        return
+    logger.debug("match %s was due but nothing had expired", match_id)
+    clock.refresh_deadline(match, waiting_state(match))
+    match.save(update_fields=["deadline"])
 
 
 REQUEUE_AFTER = timedelta(seconds=60)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
@@ -73,9 +73,10 @@ def locked_tournament(tournament_id: int) -> Tournament:
     ``select_for_update`` query took longer than running it.
     """
     table = Tournament._meta.db_table
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     found = list(
         Tournament.objects.raw(
-            f"SELECT * FROM {table} WHERE id = %s FOR UPDATE",  # noqa: S608 (the model's table)
+            f"SELECT * FROM {table} WHERE id = %s{lock}",  # noqa: S608 (the model's table)
             [tournament_id],
         )
     )

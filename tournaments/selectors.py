@@ -64,7 +64,7 @@ def entry_checks(tournament: Tournament, user: User) -> EntryChecks:
         )
     sql = f"""
         SELECT
-            EXISTS (SELECT FROM {entries}
+            EXISTS (SELECT 1 FROM {entries}
                     WHERE tournament_id = %(t)s AND user_id = %(u)s AND status = %(seated)s),
             (SELECT id FROM {tickets}
              WHERE target_id = %(t)s AND holder_id = %(u)s AND entry_id IS NULL

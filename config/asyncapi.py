@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from config import consumers as ping_messages
 from lobby import asyncapi as lobby_messages
 from matches import asyncapi as match_messages
 from tournaments import asyncapi as tournament_messages
@@ -51,6 +52,8 @@ def document() -> Schema:
     me_out = _messages("me", lobby_messages.ME_SENT)
     me_in = _messages("me_in", lobby_messages.ME_RECEIVED)
     lobby_out = _messages("lobby", lobby_messages.LOBBY_SENT)
+    ping_out = _messages("ping", ping_messages.SENT)
+    ping_in = _messages("ping_in", ping_messages.RECEIVED)
     return {
         "asyncapi": "3.0.0",
         "info": {
@@ -79,6 +82,11 @@ def document() -> Schema:
                 {**me_out, **me_in},
             ),
             "lobby": _channel("/ws/lobby/", "The play lobby: told when seeks change.", lobby_out),
+            "ping": _channel(
+                "/ws/ping/",
+                "An echo through the channel layer, to check the live path (4401 for a visitor).",
+                {**ping_out, **ping_in},
+            ),
         },
         "operations": {
             "matchUpdates": _operation("receive", "match", match_out),
@@ -87,9 +95,20 @@ def document() -> Schema:
             "noticeUpdates": _operation("receive", "me", me_out),
             "noticeRequests": _operation("send", "me", me_in),
             "seekUpdates": _operation("receive", "lobby", lobby_out),
+            "pingEchoes": _operation("receive", "ping", ping_out),
+            "pingMessages": _operation("send", "ping", ping_in),
         },
         "components": {
-            "messages": {**match_out, **match_in, **tournament_out, **me_out, **me_in, **lobby_out}
+            "messages": {
+                **match_out,
+                **match_in,
+                **tournament_out,
+                **me_out,
+                **me_in,
+                **lobby_out,
+                **ping_out,
+                **ping_in,
+            }
         },
     }
 

@@ -24,11 +24,39 @@ class PingConsumer(JsonSocket):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or "message" not in content:
-            await self.send_json({"error": 'Send {"message": ...} to get it echoed.'})
+            await self.send_error('Send {"message": ...} to get it echoed.')
             return
         await self.channel_layer.send(
             self.channel_name, {"type": "ping.echo", "message": content["message"]}
         )
 
     async def ping_echo(self, event: dict[str, Any]) -> None:
-        await self.send_json({"echo": event["message"], "user": self.scope["user"].get_username()})
+        await self.send_json(
+            {"type": "echo", "echo": event["message"], "user": self.scope["user"].get_username()}
+        )
+
+
+# The messages, as JSON Schemas for the AsyncAPI document (``config.asyncapi``).
+SENT: dict[str, dict[str, Any]] = {
+    "echo": {
+        "type": "object",
+        "description": "The message sent, back through the channel layer, and who sent it.",
+        "properties": {"type": {"const": "echo"}, "echo": {}, "user": {"type": "string"}},
+        "required": ["type", "echo", "user"],
+        "additionalProperties": False,
+    },
+    "error": {
+        "type": "object",
+        "properties": {"type": {"const": "error"}, "message": {"type": "string"}},
+        "required": ["type", "message"],
+        "additionalProperties": False,
+    },
+}
+RECEIVED: dict[str, dict[str, Any]] = {
+    "message": {
+        "type": "object",
+        "description": "Anything JSON under ``message``, to be echoed.",
+        "properties": {"message": {}},
+        "required": ["message"],
+    },
+}

@@ -66,7 +66,7 @@ class AccountsInTheBrowser(BrowserTestCase):
             })"""
         )
 
-        assert echo == {"echo": "from the browser", "user": "pinger"}
+        assert echo == {"type": "echo", "echo": "from the browser", "user": "pinger"}
 
     def test_pages_and_the_api_docs_work_under_the_content_security_policy(self) -> None:
         UserFactory(username="careful")

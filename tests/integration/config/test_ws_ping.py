@@ -10,6 +10,7 @@ from django.test import Client
 
 from config.asgi import application
 from tests.factories import UserFactory
+from tests.integration.served_asyncapi import served_messages, undocumented
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -39,10 +40,15 @@ async def test_a_logged_in_player_gets_the_message_back_through_the_layer() -> N
     connected, _ = await communicator.connect()
     assert connected
     await communicator.send_json_to({"message": "hello"})
-    assert await communicator.receive_json_from(timeout=5) == {"echo": "hello", "user": "echo"}
+    echoed = await communicator.receive_json_from(timeout=5)
     await communicator.send_json_to({"nothing": 1})
-    assert "error" in await communicator.receive_json_from(timeout=5)
+    refused = await communicator.receive_json_from(timeout=5)
     await communicator.disconnect()
+
+    assert echoed == {"type": "echo", "echo": "hello", "user": "echo"}
+    assert refused == {"type": "error", "message": 'Send {"message": ...} to get it echoed.'}
+    documented = await sync_to_async(served_messages)("ping", "receive")
+    assert undocumented([echoed, refused], documented) == []
 
 
 async def test_an_anonymous_visitor_is_turned_away() -> None:

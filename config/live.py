@@ -14,7 +14,6 @@ the match's row lock.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -25,14 +24,14 @@ from typing import Any, TypeVar
 import orjson
 from asgiref.sync import async_to_sync
 from channels.db import DatabaseSyncToAsync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 Result = TypeVar("Result")
 Send = tuple[str, dict[str, Any]]
 
 _collecting = threading.local()
-_pool: ThreadPoolExecutor | None = None
+_pool: tuple[int, ThreadPoolExecutor] | None = None
 _pool_lock = threading.Lock()
 
 
@@ -100,42 +99,23 @@ async def run(work: Callable[..., Result], /, **kwargs: Any) -> Result:
 
 
 def _send_now(sends: list[Send]) -> None:
-    """Send from synchronous code, waiting until the layer has taken every message.
-
-    On Redis, the messages go through one event loop a process keeps for the purpose, so
-    the layer's connection is made once: ``async_to_sync`` outside a server's loop (a Celery
-    task, a management command) starts a new loop for each call, and the layer a new
-    connection with it. The in-memory layer's queues belong to the loop serving the
-    sockets, so there the messages go as ``async_to_sync`` sends them.
-    """
-    if isinstance(get_channel_layer(), InMemoryChannelLayer):
-        async_to_sync(send_all)(sends)
-        return
-    asyncio.run_coroutine_threadsafe(send_all(sends), _sender_loop()).result()
-
-
-_sender: tuple[int, asyncio.AbstractEventLoop] | None = None
-
-
-def _sender_loop() -> asyncio.AbstractEventLoop:
-    """This process's sending loop, started on first use (a forked worker starts its own)."""
-    global _sender
-    with _pool_lock:
-        if _sender is None or _sender[0] != os.getpid():
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="live-sender", daemon=True).start()
-            _sender = (os.getpid(), loop)
-        return _sender[1]
+    """Send from synchronous code, waiting until the layer has taken every message."""
+    async_to_sync(send_all)(sends)
 
 
 def database_threads() -> ThreadPoolExecutor:
+    """This process's database threads, made on first use: a process forked from one that
+    had them (a test's live server) makes its own, as threads do not survive a fork."""
     global _pool
     with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(
-                max_workers=settings.LIVE_DB_THREADS, thread_name_prefix="live-db"
+        if _pool is None or _pool[0] != os.getpid():
+            _pool = (
+                os.getpid(),
+                ThreadPoolExecutor(
+                    max_workers=settings.LIVE_DB_THREADS, thread_name_prefix="live-db"
+                ),
             )
-        return _pool
+        return _pool[1]
 
 
 def frame_text(frame: dict[str, Any]) -> str:

@@ -29,8 +29,10 @@ class OpponentField(forms.ModelChoiceField[User]):
         return f"{obj.profile.display_name} ({obj.profile.rating:.0f})"
 
 
-class ChallengeForm(forms.Form):
-    opponent = OpponentField(queryset=User.objects.none(), to_field_name="username")
+class _TermsForm(forms.Form):
+    """What is played: a match to N points or a money session, its stake and currency
+    (``stake_cents`` in the cleaned data), the same in a challenge and a seek."""
+
     kind = forms.ChoiceField(
         choices=[("match", "Match to N points"), ("money", "Money session")], initial="match"
     )
@@ -44,6 +46,22 @@ class ChallengeForm(forms.Form):
         help_text="Each player's stake for a match, or the value of a point in a money session.",
     )
     currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.FUN)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        stake = data.get("stake") or Decimal("0")
+        data["stake_cents"] = int(stake * 100)
+        if data.get("kind") == "match" and not data.get("length"):
+            self.add_error("length", "Say how many points the match is played to.")
+        if data.get("kind") == "money" and data["stake_cents"] <= 0:
+            self.add_error("stake", "A money session needs a stake per point.")
+        return data
+
+
+class ChallengeForm(_TermsForm):
+    field_order = ["opponent"]
+
+    opponent = OpponentField(queryset=User.objects.none(), to_field_name="username")
     clock = forms.ChoiceField(
         choices=[
             *((name, label) for name, (label, _) in CLOCK_PRESETS.items()),
@@ -127,14 +145,8 @@ class ChallengeForm(forms.Form):
         return any(self.errors.get(name) for name in self.MORE)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        stake = data.get("stake") or Decimal("0")
-        data["stake_cents"] = int(stake * 100)
+        data = super().clean()
         data["clock_settings"] = self._clock(data)
-        if data.get("kind") == "match" and not data.get("length"):
-            self.add_error("length", "Say how many points the match is played to.")
-        if data.get("kind") == "money" and data["stake_cents"] <= 0:
-            self.add_error("stake", "A money session needs a stake per point.")
         if data.get("raccoons") and not data.get("beavers"):
             self.add_error("raccoons", "Raccoons answer beavers: allow beavers to allow raccoons.")
         return data
@@ -161,23 +173,10 @@ class PassAndPlayForm(forms.Form):
     length = forms.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, initial=3)
 
 
-class SeekForm(forms.Form):
+class SeekForm(_TermsForm):
     # The play lobby shows this form beside the challenge form, whose fields share names.
     prefix = "seek"
 
-    kind = forms.ChoiceField(
-        choices=[("match", "Match to N points"), ("money", "Money session")], initial="match"
-    )
-    length = forms.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, initial=5, required=False)
-    stake = forms.DecimalField(
-        min_value=Decimal("0"),
-        max_digits=10,
-        decimal_places=2,
-        initial=Decimal("0"),
-        required=False,
-        help_text="Each player's stake for a match, or the value of a point in a money session.",
-    )
-    currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.FUN)
     clock = forms.ChoiceField(
         choices=[(name, label) for name, (label, _) in CLOCK_PRESETS.items()], initial="standard"
     )
@@ -200,13 +199,7 @@ class SeekForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        stake = data.get("stake") or Decimal("0")
-        data["stake_cents"] = int(stake * 100)
-        if data.get("kind") == "match" and not data.get("length"):
-            self.add_error("length", "Say how many points the match is played to.")
-        if data.get("kind") == "money" and data["stake_cents"] <= 0:
-            self.add_error("stake", "A money session needs a stake per point.")
+        data = super().clean()
         low, high = data.get("min_rating"), data.get("max_rating")
         if low is not None and high is not None and low > high:
             self.add_error("max_rating", "The highest rating must not be below the lowest.")

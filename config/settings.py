@@ -126,10 +126,9 @@ DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Database threads per server process for the sockets' actions (``config.live``). On
 # bench/bench_live_matches.py (1,000 matches, 200 actions/s, two servers on two cores) two
-# did every action with p99 0.2-0.6 s where eight fell behind (191/s, p99 8.5 s); but with
-# two, a browser test of the computer's answers twice saw a board miss an update in CI,
-# not yet explained, so the default stays eight until it is (bench/README.md).
-LIVE_DB_THREADS = env_int("LIVE_DB_THREADS", 8, minimum=1)
+# did every action with p99 0.2-0.3 s where eight fell behind (191/s, p99 8.5 s): more
+# threads than cores only make transactions wait on each other and on the GIL.
+LIVE_DB_THREADS = env_int("LIVE_DB_THREADS", 2, minimum=1)
 
 AUTH_USER_MODEL = "accounts.User"
 # django-axes first: it refuses a log-in from a locked-out account or address before

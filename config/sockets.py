@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
@@ -93,6 +94,21 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
                 self._disconnected = True
                 await self.disconnect(1006)
             await self._forget()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand ``message`` to its handler, without Channels' clean-up of the database
+        connection before every message.
+
+        That clean-up runs on the process's one synchronous thread, so every frame and
+        every group message of every socket queued behind the others there, although no
+        handler touches the database on that thread: database work goes through
+        ``config.live.run`` or ``database_sync_to_async``, whose threads close stale
+        connections before and after each call.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def join_group(self, group: str) -> None:
         """Join ``group`` for as long as this socket is open (see the module docstring)."""

@@ -82,6 +82,7 @@ class MatchConsumer(JsonSocket):
     match_id: int
     group: str
     seat: int | None = None
+    shown_seq = 0  # the newest match state this socket was sent (its ``last_seq``)
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -134,6 +135,14 @@ class MatchConsumer(JsonSocket):
             raise FrameError(f"Unknown message type {str(shown)[:40]!r}")
 
     async def match_changed(self, event: dict[str, Any]) -> None:
+        # Two changes committed close together may reach the group in the other order:
+        # the sender of the first (this process's event loop, after its database thread)
+        # can be overtaken by the second's (a worker answering for the computer). A frame
+        # older than the one the socket already has is dropped; the newer one carries the
+        # whole state, and its move rows tell the board to fetch those it skipped.
+        if event["seq"] < self.shown_seq:
+            return
+        self.shown_seq = event["seq"]
         key = str(self.seat) if self.seat is not None else BROADCAST_WATCHER
         await self.send(text_data=event["frames"][key])
 
@@ -203,7 +212,9 @@ class MatchConsumer(JsonSocket):
             await self.send_error(str(error))
 
     async def _send_state(self) -> None:
-        await self.send_json({"type": "state", "state": await live.run(self._snapshot)})
+        state = await live.run(self._snapshot)
+        self.shown_seq = max(self.shown_seq, state["last_seq"])
+        await self.send_json({"type": "state", "state": state})
 
     # ---- synchronous helpers run on a database thread (``config.live.run``)
 

@@ -8,8 +8,9 @@ state, the clocks, presence, and what the viewer may do now (``may_<action>`` fo
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import cached_property
 from typing import Any
 
 from django.db import connection
@@ -149,11 +150,17 @@ def presence_of(match_id_: int) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _SnapshotParts:
-    """What a snapshot reads from the database besides the match: read once per change."""
+    """What a snapshot reads from the database besides the match: read once per change.
+
+    ``shared`` keeps what every viewer's snapshot of the change has in common, made by the
+    first ``_render`` and reused by the others (a change is rendered for both seats and a
+    watcher).
+    """
 
     game: Game | None
     rating_changes: list[dict[str, Any]] | None
     presence: dict[str, Any]
+    shared: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def load(cls, match: Match, *, presence: dict[str, Any] | None = None) -> _SnapshotParts:
@@ -163,10 +170,37 @@ class _SnapshotParts:
             presence=presence if presence is not None else presence_of(match.pk),
         )
 
+    @cached_property
+    def state(self) -> GameState | None:
+        return game_state(self.game) if self.game is not None else None
+
 
 def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, Any]:
-    players = [match.player_0, match.player_1]
     snapshot: dict[str, Any] = {
+        **_match_part(match, parts),
+        "seat": seat,
+        "your_last_seq": match.last_client_seq(seat) if seat is not None else None,
+        **_may(set()),
+    }
+    game, state = parts.game, parts.state
+    if game is None or state is None:
+        return snapshot
+    snapshot["crawford"] = game.crawford
+    snapshot["post_crawford"] = match.crawford_played and not game.crawford and not match.is_money
+    snapshot["game"] = _game_snapshot(match, parts, game, state, seat)
+    if match.status == MatchStatus.PLAYING:
+        snapshot.update(
+            _may(allowed(state, _acting_seat(match, state, seat), game_rules(match, game)))
+        )
+    return snapshot
+
+
+def _match_part(match: Match, parts: _SnapshotParts) -> dict[str, Any]:
+    """The snapshot's fields that are the same whoever views the match."""
+    if "match" in parts.shared:
+        return parts.shared["match"]  # type: ignore[no-any-return]
+    players = [match.player_0, match.player_1]
+    common = {
         "id": match.pk,
         "status": match.status,
         "kind": match.kind,
@@ -176,7 +210,6 @@ def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, 
         "names": [player.profile.display_name for player in players],
         "ratings": [round(player.profile.rating, 1) for player in players],
         "colours": [player.profile.checker_colour for player in players],
-        "seat": seat,
         "pass_and_play": match.pass_and_play,
         "rated": match.rated,
         "private": match.private,
@@ -193,7 +226,6 @@ def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, 
         "post_crawford": False,
         "winner": players[match.winner_seat].username if match.winner_seat is not None else None,
         "winner_seat": match.winner_seat,
-        "your_last_seq": match.last_client_seq(seat) if seat is not None else None,
         "rating_changes": parts.rating_changes,
         "finish_reason": match.finish_reason or None,
         "dice_check": {
@@ -216,20 +248,9 @@ def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, 
         },
         "last_seq": match.last_seq,
         "game": None,
-        **_may(set()),
     }
-    game = parts.game
-    if game is None:
-        return snapshot
-    state = game_state(game)
-    snapshot["crawford"] = game.crawford
-    snapshot["post_crawford"] = match.crawford_played and not game.crawford and not match.is_money
-    snapshot["game"] = _game_snapshot(match, game, state, seat, players)
-    if match.status == MatchStatus.PLAYING:
-        snapshot.update(
-            _may(allowed(state, _acting_seat(match, state, seat), game_rules(match, game)))
-        )
-    return snapshot
+    parts.shared["match"] = common
+    return common
 
 
 def _may(actions: set[PlayerAction] | frozenset[PlayerAction]) -> dict[str, bool]:
@@ -245,11 +266,8 @@ def _acting_seat(match: Match, state: GameState, seat: int | None) -> int | None
 
 
 def _game_snapshot(
-    match: Match, game: Game, state: GameState, seat: int | None, players: list[User]
+    match: Match, parts: _SnapshotParts, game: Game, state: GameState, seat: int | None
 ) -> dict[str, Any]:
-    length = 0 if match.is_money else match.length
-    score = (match.score_0, match.score_1)
-    to_act = state.to_act
     acting_seat = _acting_seat(match, state, seat)
     view_seat = acting_seat if acting_seat is not None else 0
     mover_can_see = (
@@ -257,6 +275,41 @@ def _game_snapshot(
     )
     plays = legal_plays(state.board, state.dice) if mover_can_see and state.dice else []
     return {
+        **_game_part(match, parts, game, state),
+        **_view_part(parts, state, view_seat),
+        "legal_positions": sorted({apply_play(state.board, play).position_id() for play in plays}),
+        "legal_plays": [
+            {
+                "text": format_play(play, state.board),
+                "moves": [[m.from_point, m.to_point] for m in play],
+            }
+            for play in plays
+        ],
+    }
+
+
+def _view_part(parts: _SnapshotParts, state: GameState, view_seat: int) -> dict[str, Any]:
+    """The board as seen from ``view_seat``: the same for every viewer who sees it so."""
+    key = ("view", view_seat)
+    if key not in parts.shared:
+        board = state.board_for(view_seat)
+        parts.shared[key] = {
+            "board": board_for_view(board),
+            "view_seat": view_seat,
+            "pips": list(board.pip_count()),
+        }
+    return parts.shared[key]  # type: ignore[no-any-return]
+
+
+def _game_part(match: Match, parts: _SnapshotParts, game: Game, state: GameState) -> dict[str, Any]:
+    """The game's fields that are the same whoever views it."""
+    if "game" in parts.shared:
+        return parts.shared["game"]  # type: ignore[no-any-return]
+    players = [match.player_0, match.player_1]
+    length = 0 if match.is_money else match.length
+    score = (match.score_0, match.score_1)
+    to_act = state.to_act
+    common = {
         "number": game.number,
         "phase": state.phase.value,
         "position_id": state.board.position_id(),
@@ -288,17 +341,6 @@ def _game_snapshot(
             and state.resign_level
             else None
         ),
-        "board": board_for_view(state.board_for(view_seat)),
-        "view_seat": view_seat,
-        "pips": list(state.board_for(view_seat).pip_count()),
-        "legal_positions": sorted({apply_play(state.board, play).position_id() for play in plays}),
-        "legal_plays": [
-            {
-                "text": format_play(play, state.board),
-                "moves": [[m.from_point, m.to_point] for m in play],
-            }
-            for play in plays
-        ],
         "result": (
             {
                 "winner": players[game.winner_seat].username,
@@ -310,6 +352,8 @@ def _game_snapshot(
             else None
         ),
     }
+    parts.shared["game"] = common
+    return common
 
 
 def _rating_changes(match: Match) -> list[dict[str, Any]] | None:

@@ -28,6 +28,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts import ledger
+from config import rows
 from config.celery import enqueue_on_commit
 from config.errors import InternalError, NotFound
 from config.rows import insert_many, update_many
@@ -69,20 +70,23 @@ def locked_tournament(tournament_id: int) -> Tournament:
     """The tournament row, locked until the end of the caller's transaction.
 
     In the lock order a dispute and a match come before it, the next match after it
-    (``matches.state``). A raw query: every tournament write starts here, and building the
-    ``select_for_update`` query took longer than running it.
+    (``matches.state``). A plain statement: every tournament write starts here, and the
+    ORM took longer to build the ``select_for_update`` query and its row than PostgreSQL
+    to run it.
     """
-    table = Tournament._meta.db_table
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    found = list(
-        Tournament.objects.raw(
-            f"SELECT * FROM {table} WHERE id = %s{lock}",  # noqa: S608 (the model's table)
+    columns = rows.columns(Tournament, "t")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns.sql} FROM {rows.table(Tournament)} t WHERE t.id = %s"  # noqa: S608
+            f"{rows.for_update_of('t')}",
             [tournament_id],
         )
-    )
-    if not found:
+        found = cursor.fetchone()
+    if found is None:
         raise NotFound(f"There is no tournament {tournament_id}.")
-    return found[0]
+    tournament = columns.build(found)
+    assert isinstance(tournament, Tournament)
+    return tournament
 
 
 def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:

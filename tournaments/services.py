@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import User
+from config import rows
 from config.celery import enqueue_on_commit
 from config.errors import Conflict, DomainError, Forbidden, InternalError
 from tournaments import events, scheduler
@@ -283,12 +284,14 @@ def _enter(
             .filter(pk=checks.ticket_id, entry__isnull=True)
             .first()
         )
-    entry = Entry.objects.create(
-        tournament=tournament,
-        user=user,
-        seed=seed,
-        paid_cents=tournament.buy_in_cents,
-        fee_cents=0 if ticket else tournament.fee_cents,
+    entry = rows.insert(
+        Entry(
+            tournament=tournament,
+            user=user,
+            seed=seed,
+            paid_cents=tournament.buy_in_cents,
+            fee_cents=0 if ticket else tournament.fee_cents,
+        )
     )
     if ticket is not None:
         ledger.prize_payout(

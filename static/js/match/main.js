@@ -27,6 +27,9 @@ const store = createStore(initialState());
 /** How each frame from the server changes the store. */
 const FRAMES = {
   state(frame) {
+    // A state older than the one shown (two changes whose frames crossed) is dropped.
+    const shown = store.get().snapshot;
+    if (shown && frame.state.last_seq < shown.last_seq) return;
     store.update((state) => ({
       ...withSnapshot(state, frame.state),
       moves: withPushedRows(state.moves, frame.state, frame.moves),

@@ -8,6 +8,10 @@ update or delete of a logged action.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec
+
 from accounts.models import User
 from backgammon.matfile import mat_play_text
 from backgammon.moves import Play
@@ -18,45 +22,11 @@ from matches.actions import PlayerAction
 from matches.models import Action, ActionKind, Game, Match
 from matches.state import match_gnubg_id
 
+Arguments = ParamSpec("Arguments")
+
 # The actions appended through a match object, so a publisher can send the new move-list
 # rows without reading them back.
 _APPENDED = "_appended_actions"
-
-
-def append_action(
-    match: Match,
-    *,
-    kind: ActionKind,
-    game: Game | None = None,
-    seat: int | None = None,
-    actor: User | None = None,
-    before: GameState | None = None,
-    after: GameState | None = None,
-    client_seq: int | None = None,
-    request_digest: str = "",
-    dice: tuple[int, int] | None = None,
-    detail: dict[str, object] | None = None,
-) -> Action:
-    """Append one action to ``match``'s log as its next ``seq``.
-
-    Expects the match row locked (``matches.state.lock_match``) or new; the caller saves the
-    match, whose ``last_seq`` this moves on.
-    """
-    return rows.insert(
-        new_action(
-            match,
-            kind=kind,
-            game=game,
-            seat=seat,
-            actor=actor,
-            before=before,
-            after=after,
-            client_seq=client_seq,
-            request_digest=request_digest,
-            dice=dice,
-            detail=detail,
-        )
-    )
 
 
 def new_action(
@@ -73,8 +43,13 @@ def new_action(
     dice: tuple[int, int] | None = None,
     detail: dict[str, object] | None = None,
 ) -> Action:
-    """``match``'s next action, not yet written: ``append_action`` inserts it at once; the
-    start of many matches together writes theirs in one statement (``insert_all``)."""
+    """``match``'s next action as its next ``seq``, not yet written: ``append_action``
+    inserts it at once; the start of many matches together writes theirs in one statement
+    (``insert_all``).
+
+    Expects the match row locked (``matches.state.lock_match``) or new; the caller saves the
+    match, whose ``last_seq`` this moves on.
+    """
     match.last_seq += 1
     action = Action(
         match=match,
@@ -98,6 +73,20 @@ def new_action(
         setattr(match, _APPENDED, appended)
     appended.append(action)
     return action
+
+
+def _written(make: Callable[Arguments, Action]) -> Callable[Arguments, Action]:
+    """``make`` with the action it makes inserted at once."""
+
+    @wraps(make)
+    def write(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Action:
+        return rows.insert(make(*args, **kwargs))
+
+    return write
+
+
+append_action = _written(new_action)
+"""Append one action to ``match``'s log: ``new_action``, inserted at once."""
 
 
 def insert_all(actions: list[Action]) -> None:

@@ -198,7 +198,7 @@ def on_matches_ready(event: MatchesReady) -> None:
 
 @after_the_fact
 def on_player_awaited(event: PlayerAwaited) -> None:
-    if selectors.board_open(match_id=event.match_id, user_id=event.user_id):
+    if event.board_open or selectors.board_open(match_id=event.match_id, user_id=event.user_id):
         return
     match = selectors.match_with_players(match_id=event.match_id)
     if match is None or match.status != MatchStatus.PLAYING:

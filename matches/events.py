@@ -28,6 +28,7 @@ from config import bus, live
 from matches.log import appended_since
 from matches.models import Game, Match
 from matches.selectors import broadcast, presence_of
+from matches.state import locked_presence
 
 PRESENCE_EVERY = 1.0
 # Matches whose presence counts are about to be sent, per event loop (a server process has one).
@@ -88,6 +89,9 @@ class PlayerAwaited:
 
     match_id: int
     user_id: int
+    board_open: bool = False
+    """True when the player was seen at the board as the change was made (their connection
+    counted under the match's lock); False when not known to be."""
 
 
 def match_group(match_id: int) -> str:
@@ -104,7 +108,8 @@ def publish_match(match: Match, *, since: int, game: Game | None = None) -> None
     """
     match_id = match.pk
     saved = (match, game) if game is not None else None
-    transaction.on_commit(lambda: _send_changed(match_id, since, saved))
+    counted = locked_presence(match)
+    transaction.on_commit(lambda: _send_changed(match_id, since, saved, counted))
 
 
 def publish_finished(match: Match) -> None:
@@ -139,7 +144,9 @@ def publish_awaited(match: Match, seat: int | None) -> None:
     """After a change, say whom the match waits for now (nobody when it is over)."""
     computer = bool(match.engine_strength) and seat == 1  # practice: seat 1 is the engine
     if seat is not None and not match.pass_and_play and not computer:
-        bus.publish_on_commit(PlayerAwaited(match.pk, match.player_id(seat)))
+        counted = locked_presence(match)
+        seen = counted is not None and counted[seat] > 0
+        bus.publish_on_commit(PlayerAwaited(match.pk, match.player_id(seat), board_open=seen))
 
 
 async def presence_soon(match_id: int) -> None:
@@ -178,12 +185,19 @@ def publish_chat(match_id: int, message: dict[str, object]) -> None:
     )
 
 
-def _send_changed(match_id: int, since: int, saved: tuple[Match, Game] | None) -> None:
+def _send_changed(
+    match_id: int,
+    since: int,
+    saved: tuple[Match, Game] | None,
+    counted: tuple[int, int, int] | None,
+) -> None:
     if get_channel_layer() is None:
         return
     match, game = saved if saved is not None else (None, None)
     appended = appended_since(match, since) if match is not None else None
-    event = broadcast(match_id, since=since, match=match, game=game, appended=appended)
+    event = broadcast(
+        match_id, since=since, match=match, game=game, appended=appended, counted=counted
+    )
     if event is None:
         return
     moves = event["moves"]

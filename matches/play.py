@@ -61,7 +61,7 @@ def action_submit(
     now: datetime | None = None,
 ) -> ActionResult:
     """Apply one player action; a repeated ``seq`` is answered without applying it again."""
-    match = lock_match(match_id)
+    match = lock_match(match_id, presence=True)
     sender = _seat(match, user)  # in pass and play, the seat the seq is counted for
     digest = request_digest(action, play, resign)
     if seq is not None and seq <= match.last_client_seq(sender):
@@ -76,60 +76,67 @@ def action_submit(
     done = _transition(action, state, seat, request, match, game)
 
     # Checked: from here on the action is done.
-    since = match.last_seq
-    moment = now or timezone.now()
-    match.mark_seen(sender)
-    if seq is not None:
-        match.set_last_client_seq(sender, seq)
-    clock.charge(match, state, moment)
-    if action is PlayerAction.ROLL:
-        game.rolls += 1
-    if done.played is not None:
-        append_play(
-            match,
-            game,
-            seat=seat,
-            actor=user,
-            before=state,
-            after=done.after,
-            played=done.played,
-            client_seq=seq,
-            request_digest=digest,
-        )
-    else:
-        append_action(
-            match,
-            kind=ActionKind(action.value),
-            game=game,
-            seat=seat,
-            actor=user,
-            before=state,
-            after=done.after,
-            client_seq=seq,
-            request_digest=digest,
-            dice=request.dice,
-            detail=done.detail,
-        )
-    if action is PlayerAction.ROLL and done.after.phase is Phase.ROLL:
-        append_action(
-            match, kind=ActionKind.PASS, game=game, seat=seat, before=done.after, after=done.after
-        )
-    after = play_forced_moves(match, game, done.after)
-    store_state(game, after)
-    waiting: GameState | None = after
-    current: Game | None = game
-    if after.phase is Phase.OVER:
-        current = end_game(match, game, after, moment)
-        waiting = game_state(current) if current else None
-    clock.end_show_up(match, moved=True)
-    clock.restart(match, moment, waiting)
-    rows.save_changed(match)
-    events.publish_match(match, since=since, game=current)
-    to_act = waiting.to_act if waiting else None
-    if to_act != seat:
-        events.publish_awaited(match, to_act)
-    if user.pk != match.player_1_id:  # the engine acts in a loop of its own (matches.practice)
-        wake_engine(match, to_act)
+    # Its writes travel to the database together (the log rows, the game, the match).
+    with rows.written_together():
+        since = match.last_seq
+        moment = now or timezone.now()
+        match.mark_seen(sender)
+        if seq is not None:
+            match.set_last_client_seq(sender, seq)
+        clock.charge(match, state, moment)
+        if action is PlayerAction.ROLL:
+            game.rolls += 1
+        if done.played is not None:
+            append_play(
+                match,
+                game,
+                seat=seat,
+                actor=user,
+                before=state,
+                after=done.after,
+                played=done.played,
+                client_seq=seq,
+                request_digest=digest,
+            )
+        else:
+            append_action(
+                match,
+                kind=ActionKind(action.value),
+                game=game,
+                seat=seat,
+                actor=user,
+                before=state,
+                after=done.after,
+                client_seq=seq,
+                request_digest=digest,
+                dice=request.dice,
+                detail=done.detail,
+            )
+        if action is PlayerAction.ROLL and done.after.phase is Phase.ROLL:
+            append_action(
+                match,
+                kind=ActionKind.PASS,
+                game=game,
+                seat=seat,
+                before=done.after,
+                after=done.after,
+            )
+        after = play_forced_moves(match, game, done.after)
+        store_state(game, after)
+        waiting: GameState | None = after
+        current: Game | None = game
+        if after.phase is Phase.OVER:
+            current = end_game(match, game, after, moment)
+            waiting = game_state(current) if current else None
+        clock.end_show_up(match, moved=True)
+        clock.restart(match, moment, waiting)
+        rows.save_changed(match)
+        events.publish_match(match, since=since, game=current)
+        to_act = waiting.to_act if waiting else None
+        if to_act != seat:
+            events.publish_awaited(match, to_act)
+        if user.pk != match.player_1_id:  # the engine acts in a loop of its own (matches.practice)
+            wake_engine(match, to_act)
     return ActionResult(match, applied=True)
 
 

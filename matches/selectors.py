@@ -102,6 +102,7 @@ def broadcast(
     match: Match | None = None,
     game: Game | None = None,
     appended: list[Action] | None = None,
+    counted: tuple[int, int, int] | None = None,
 ) -> dict[str, Any] | None:
     """What a change sends to every connection, from one read of the match; None when
     nobody has the match open (a connection that opens later reads its own snapshot).
@@ -114,9 +115,12 @@ def broadcast(
     ``match`` (with its players' profiles) and its current ``game``, as an action just saved
     them, are used instead of reading them again while the match is being played; a match
     that ended is read afresh (its ratings changed). ``appended``, every action logged after
-    ``since``, spares reading the new rows back.
+    ``since``, spares reading the new rows back. ``counted``, the connections of each seat
+    and the watchers counted under the match's lock (``matches.state.locked_presence``), is
+    used when it shows anyone; when it shows nobody they are counted again, as one may have
+    committed while the lock was awaited.
     """
-    presence = presence_of(match_id_)
+    presence = _presence(*counted) if counted and any(counted) else presence_of(match_id_)
     if not any(presence["connected"]) and not presence["spectators"]:
         return None
     if match is not None and game is not None and match.status == MatchStatus.PLAYING:
@@ -142,10 +146,11 @@ def presence_of(match_id_: int) -> dict[str, Any]:
             [match_id_],
         )
         counts = dict(cursor.fetchall())
-    return {
-        "connected": [counts.get(0, 0) > 0, counts.get(1, 0) > 0],
-        "spectators": counts.get(None, 0),
-    }
+    return _presence(counts.get(0, 0), counts.get(1, 0), counts.get(None, 0))
+
+
+def _presence(seat_0: int, seat_1: int, watchers: int) -> dict[str, Any]:
+    return {"connected": [seat_0 > 0, seat_1 > 0], "spectators": watchers}
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from functools import cache
 
-from django.db import connection
-
 from accounts.models import Profile, User
 from backgammon.board import Board
 from backgammon.cube import Cube, CubeRules, Offer
@@ -27,7 +25,15 @@ from backgammon.matchid import MatchId
 from backgammon.turns import EndReason, GameRules, GameState, Phase
 from config import rows
 from config.errors import InternalError, NotFound
-from matches.models import CENTRED, FinishReason, Game, GamePhase, Match, MatchStatus
+from matches.models import (
+    CENTRED,
+    FinishReason,
+    Game,
+    GamePhase,
+    Match,
+    MatchConnection,
+    MatchStatus,
+)
 
 END_REASONS = {
     EndReason.BORNE_OFF: FinishReason.PLAYED,
@@ -39,16 +45,27 @@ END_REASONS = {
 NOT_STARTED = (MatchStatus.INVITED, MatchStatus.DECLINED, MatchStatus.CANCELLED)
 
 
-def lock_match(match_id: int) -> Match:
+def lock_match(match_id: int, *, presence: bool = False) -> Match:
     """The match row, locked for the rest of the caller's transaction, with both players
     (and their profiles) and its current game, read in one statement.
 
+    ``presence``: the same statement counts the match's connections, for a change to tell
+    (``locked_presence``) without reading them again after its commit.
+
     Take it after the dispute's lock and before the tournament's (see the module docstring).
     """
-    match = _locked(match_id, skip_locked=False)
+    match = _locked(match_id, skip_locked=False, presence=presence)
     if match is None:
         raise NotFound(f"There is no match {match_id}")
     return match
+
+
+def locked_presence(match: Match) -> tuple[int, int, int] | None:
+    """The connections of seat 0, of seat 1 and of watchers when ``lock_match(presence=True)``
+    read ``match``: a connection cannot open or close past the lock (a player's takes the
+    match's lock, a watcher's row waits on it as a key to the locked row), but one that
+    committed while the lock was awaited can be missing. None when they were not counted."""
+    return getattr(match, _PRESENCE, None)
 
 
 def lock_match_unless_busy(match_id: int) -> Match | None:
@@ -57,13 +74,16 @@ def lock_match_unless_busy(match_id: int) -> Match | None:
     return _locked(match_id, skip_locked=True)
 
 
-def _locked(match_id: int, *, skip_locked: bool) -> Match | None:
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(skip_locked), [match_id])
+def _locked(match_id: int, *, skip_locked: bool, presence: bool = False) -> Match | None:
+    with rows.prepared_cursor() as cursor:
+        cursor.execute(_lock_sql(skip_locked, presence), [match_id])
         found = cursor.fetchone()
     if found is None:
         return None
     values = list(found)
+    counted = tuple(values[-3:]) if presence else None
+    if presence:
+        del values[-3:]
     parts = []
     for part in _lock_columns():
         parts.append(values[: len(part.fields)])
@@ -82,6 +102,8 @@ def _locked(match_id: int, *, skip_locked: bool) -> Match | None:
         game = rows.columns(Game, "g").build(parts[5])
         assert isinstance(game, Game)
         set_current_game(match, game)
+    if counted is not None:
+        setattr(match, _PRESENCE, counted)
     return match
 
 
@@ -97,9 +119,19 @@ def _lock_columns() -> tuple[rows.Columns, ...]:
 
 
 @cache
-def _lock_sql(skip_locked: bool) -> str:
+def _lock_sql(skip_locked: bool, presence: bool) -> str:
     select = ", ".join(part.sql for part in _lock_columns())
     match, user, profile, game = (rows.table(model) for model in (Match, User, Profile, Game))
+    if presence:
+        connections = rows.table(MatchConnection)
+        of_match = rows.column(MatchConnection, "match")
+        seat = rows.column(MatchConnection, "seat")
+        key = rows.column(Match, "id")
+        select += "".join(
+            f", (SELECT COUNT(*) FROM {connections} c WHERE c.{of_match} = m.{key}"  # noqa: S608
+            f" AND c.{seat} {where})"
+            for where in ("= 0", "= 1", "IS NULL")
+        )
     game_match, number = rows.column(Game, "match"), rows.column(Game, "number")
     user_key, profile_user = rows.column(User, "id"), rows.column(Profile, "user")
     match_key = rows.column(Match, "id")
@@ -118,6 +150,7 @@ def _lock_sql(skip_locked: bool) -> str:
 
 
 _CURRENT_GAME = "_current_game"
+_PRESENCE = "_locked_presence"
 
 
 def current_game(match: Match) -> Game:

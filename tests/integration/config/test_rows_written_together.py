@@ -1,0 +1,124 @@
+"""``config.rows.written_together``: writes held and sent in one message with the next
+statement, each still reading its own result; and a player's action as four statements."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, models, transaction
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import Profile
+from config import rows
+from matches import presence
+from matches.actions import PlayerAction
+from matches.models import Action, ActionKind, Match
+from matches.play import action_submit
+from matches.selectors import match_snapshot
+from matches.state import lock_match, locked_presence
+from tests.factories import UserFactory
+from tests.integration.matches.helpers import start_match
+
+pytestmark = pytest.mark.django_db
+
+
+def _statement(sql: str | None) -> str:
+    """The statement's first word; a prepared statement is logged without its text."""
+    return sql.split()[0] if sql else "PREPARED"
+
+
+def _match() -> Match:
+    alice = UserFactory(username="alice")
+    bruno = UserFactory(username="bruno")
+    return Match.objects.get(pk=start_match(alice, bruno, length=3))
+
+
+def test_held_writes_travel_with_the_next_statement_and_read_their_results() -> None:
+    match = _match()
+    with transaction.atomic(), CaptureQueriesContext(connection) as sent:
+        locked = lock_match(match.pk)
+        with rows.written_together():
+            action = rows.insert(
+                Action(match=locked, seq=locked.last_seq + 1, kind=ActionKind.RECONNECT)
+            )
+            locked.last_seq += 1
+            rows.save_changed(locked)
+            assert action.pk is None  # held: nothing sent yet
+            assert len(sent.captured_queries) == 1  # the lock (the test's transaction is open)
+            # A read in the block sees the held writes: they go first, in its message.
+            seen = Action.objects.filter(match=locked).values_list("seq", flat=True).count()
+            assert len(sent.captured_queries) == 2
+            assert action.pk is not None
+            assert seen >= 1
+    assert Match.objects.get(pk=match.pk).last_seq == locked.last_seq
+    assert Action.objects.filter(pk=action.pk, seq=locked.last_seq).exists()
+
+
+def test_what_is_held_at_the_end_of_the_block_is_sent_then() -> None:
+    match = _match()
+    with transaction.atomic():
+        locked = lock_match(match.pk)
+        with rows.written_together():
+            locked.last_seq += 5
+            rows.save_changed(locked)
+            profile = Profile.objects.get(user=locked.player_0)
+            profile.display_name = "Alice 100%"
+            rows.remember(profile)
+            profile.display_name = "Alice the 100%"
+            rows.save_changed(profile)
+        assert Match.objects.get(pk=match.pk).last_seq == locked.last_seq
+    assert Profile.objects.get(user=locked.player_0).display_name == "Alice the 100%"
+
+
+def test_a_statement_without_parameters_keeps_its_percent_signs() -> None:
+    match = _match()
+    with transaction.atomic():
+        locked = lock_match(match.pk)
+        with rows.written_together():
+            locked.last_seq += 1
+            rows.save_changed(locked)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT '100%'")
+                assert cursor.fetchone() == ("100%",)
+    assert Match.objects.get(pk=match.pk).last_seq == locked.last_seq
+
+
+def test_a_held_update_of_a_row_that_is_gone_fails_the_block() -> None:
+    match = _match()
+
+    def update_a_deleted_profile() -> None:
+        with transaction.atomic():
+            locked = lock_match(match.pk)
+            profile = locked.player_0.profile
+            with rows.written_together():
+                Profile.objects.filter(pk=profile.pk).delete()  # a statement: nothing held
+                profile.display_name = "Ghost"
+                rows.save_changed(profile)
+
+    with pytest.raises(models.ObjectDoesNotExist):
+        update_a_deleted_profile()
+    assert Profile.objects.filter(user=match.player_0).exists()  # rolled back
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_action_is_four_statements_with_presence_read_under_the_lock() -> None:
+    match = _match()
+    for seat, user in enumerate((match.player_0, match.player_1)):
+        presence.connection_open(match_id=match.pk, user=user, channel=f"ch.{seat}")
+    presence.connection_open(match_id=match.pk, user=None, channel="ch.watcher", address="::1")
+    game = match_snapshot(match, viewer=match.player_0)["game"]
+    user = match.player(game["turn_seat"])
+    assert game["phase"] == "move"  # the opening roll is made for the players
+    play = match_snapshot(match, viewer=user)["game"]["legal_plays"][0]["text"]
+    with CaptureQueriesContext(connection) as sent:
+        result = action_submit(
+            match_id=match.pk, user=user, action=PlayerAction.PLAY, play=play, seq=1
+        )
+    assert result.applied
+    # The lock (with the connections counted), the log row with the game and the match, and
+    # nothing after the commit: the frames and the turn notice use the counts.
+    statements = [_statement(query["sql"]) for query in sent.captured_queries]
+    assert statements == ["BEGIN", "PREPARED", "INSERT", "COMMIT"]
+    assert locked_presence(result.match) == (1, 1, 1)
+    saved = Match.objects.get(pk=match.pk)
+    assert saved.last_seq == result.match.last_seq
+    assert saved.last_client_seq(game["turn_seat"]) == 1

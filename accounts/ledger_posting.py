@@ -58,6 +58,7 @@ from accounts.models import (
     User,
 )
 from config.errors import Conflict, DomainError, InternalError
+from config.rows import prepared_cursor
 
 
 class InsufficientFunds(DomainError):
@@ -297,7 +298,7 @@ def _post_in_one_statement(
             len(moved),
         )
     )
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:  # planning it cost a third of running it
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     accounts = {

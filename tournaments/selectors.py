@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from accounts import ledger_reads
 from accounts.commission import format_buy_in
 from accounts.models import User
+from config.rows import prepared_cursor
 from matches.models import FinishReason, Match, MatchStatus
 from matches.selectors import LIVE_WITHIN
 from tournaments.formats.base import FormatError
@@ -71,7 +71,7 @@ def entry_checks(tournament: Tournament, user: User) -> EntryChecks:
              ORDER BY id LIMIT 1),
             {seated}
     """  # noqa: S608 (only table names from the models are put into the text)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, {"t": tournament.pk, "u": user.pk, "seated": EntryStatus.REGISTERED})
         entered, ticket_id, count = cursor.fetchone()
     return EntryChecks(entered=entered, ticket_id=ticket_id, seated=count)

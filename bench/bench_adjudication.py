@@ -60,8 +60,8 @@ def main(count: int) -> None:
             challenger=alice, opponent=bruno, length=5, stake_cents=100
         )
         creation.match_accept(match_id=match.pk, user=bruno)
-        for seq in range(6):
-            match.refresh_from_db()
+        for seq in range(1, 7):  # each player's seq only has to grow
+            match = Match.objects.get(pk=match.pk)  # afresh: a match caches its game
             state = match_snapshot(match, viewer=None)
             seat = state["game"]["turn_seat"]
             player = match.player(seat)

@@ -7,8 +7,9 @@ three minutes by default); coming back within it resumes the match exactly where
 and a suspended match whose players are both back plays on. When the grace ends first,
 ``matches.deadlines.grace_expire`` applies the match's abandon policy.
 
-A watcher's row is written without locking the match: spectators never queue behind the
-players' actions, and their coming and going only sends the presence counts (at most once a
+A watcher's row is written without taking the match lock: spectators queue behind no more
+than the action in progress (the row's insert waits for it, as a key to the locked match
+row), and their coming and going only sends the presence counts (at most once a
 second per match, ``matches.events.presence_soon``). An address may hold at most
 ``WATCHERS_PER_ADDRESS`` anonymous sockets at once.
 

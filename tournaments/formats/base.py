@@ -43,9 +43,16 @@ class DrawInvariantError(RuntimeError):
 
 
 class Flight(StrEnum):
-    """The brackets a draw can hold. Formats add members as they need them."""
+    """The brackets a draw can hold: ``main`` (a knockout's only one, double elimination's
+    winners' flight, every Swiss or round-robin round), ``losers`` (double elimination's
+    second chance), ``consolation`` (those who lose early), ``last_chance`` (a one-loss flight
+    whose winner re-enters the main one) and ``final`` (the flights' winners meet)."""
 
     MAIN = "main"
+    LOSERS = "losers"
+    CONSOLATION = "consolation"
+    LAST_CHANCE = "last_chance"
+    FINAL = "final"
 
 
 @dataclass(frozen=True, slots=True)

@@ -323,10 +323,7 @@ def written_together() -> Iterator[None]:
         with database.execute_wrapper(_send_with_held):
             yield
             if held:
-                last = held.pop()
-                with database.cursor() as cursor:
-                    cursor.execute(last.sql, last.params)
-                    last.done(cursor)
+                _flush(database, held)
     finally:
         setattr(database, _HELD, None)
 
@@ -349,17 +346,24 @@ def _send_with_held(
     held: list[_Held] | None = getattr(context["connection"], _HELD, None)
     if not held:
         return execute(sql, params, many, context)
+    if many or isinstance(params, dict) or not _client_bound(context["cursor"]):
+        # They cannot travel with this statement (a prepared one takes a single statement):
+        # they go first, on a cursor of their own.
+        _flush(context["connection"], held)
+        return execute(sql, params, many, context)
     sending = list(held)
     held.clear()
-    if many or isinstance(params, dict) or not _client_bound(context["cursor"]):
-        # They cannot travel with this statement: sent on their own first.
-        last = sending.pop()
-        _send(execute, sending, last.sql, last.params, context)
-        last.done(context["cursor"])
-        return execute(sql, params, many, context)
     if params is None:
         sql = sql.replace("%", "%%")  # it travels with parameters now
     return _send(execute, sending, sql, list(params or ()), context)
+
+
+def _flush(database: Any, held: list[_Held]) -> None:
+    """Send what is held: the last statement on a new cursor, the others in front of it."""
+    last = held.pop()
+    with database.cursor() as cursor:
+        cursor.execute(last.sql, last.params)
+        last.done(cursor)
 
 
 def _send(

@@ -82,6 +82,18 @@ def test_a_statement_without_parameters_keeps_its_percent_signs() -> None:
     assert Match.objects.get(pk=match.pk).last_seq == locked.last_seq
 
 
+def test_held_writes_go_first_on_their_own_before_a_prepared_statement() -> None:
+    """A prepared statement takes a single statement: what is held is sent before it."""
+    match = _match()
+    with transaction.atomic():
+        locked = lock_match(match.pk)
+        with rows.written_together():
+            locked.last_seq += 3
+            rows.save_changed(locked)
+            again = lock_match(match.pk)  # the lock is a prepared statement
+            assert again.last_seq == locked.last_seq
+
+
 def test_a_held_update_of_a_row_that_is_gone_fails_the_block() -> None:
     match = _match()
 

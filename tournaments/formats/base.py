@@ -261,6 +261,30 @@ def record_results(draw: Draw, results: Iterable[Result]) -> Draw:
     return Draw(tuple(pairings), layout)
 
 
+def call_off(draw: Draw, key: PairingKey, *, advancing: int) -> Draw:
+    """The draw with the match at ``key`` called off: ``advancing`` goes through as if the
+    other side were a bye, and the other player loses nothing.
+
+    For a match a format no longer needs, such as double elimination's reset final once the
+    unbeaten finalist has won the first. Calling off a decided pairing, or naming someone who
+    is not in it, raises ``DrawInvariantError``.
+    """
+    pairing = draw.pairing(key)
+    if pairing.winner is not None:
+        raise DrawInvariantError(f"{key} is already decided")
+    if advancing == pairing.top:
+        called_off = Pairing(key, advancing, BYE, pairing.match_length, advancing)
+    elif advancing == pairing.bottom:
+        called_off = Pairing(key, BYE, advancing, pairing.match_length, advancing)
+    else:
+        raise DrawInvariantError(f"{advancing} is not playing in {key}")
+    layout = draw.layout
+    pairings = list(draw.pairings)
+    pairings[layout.index[key]] = called_off
+    _move_on(pairings, layout, [layout.index[key]])
+    return Draw(tuple(pairings), layout)
+
+
 def _move_on(pairings: list[Pairing], layout: _Layout, decided: list[int]) -> None:
     """Fill the sides waiting on decided pairings; a side that meets a bye advances too."""
     while decided:

@@ -16,6 +16,7 @@ from tournaments.formats.base import (
     Result,
     WinnerOf,
     build_draw,
+    call_off,
     record_results,
 )
 
@@ -72,3 +73,21 @@ def test_a_side_waiting_for_a_pairing_outside_the_draw_is_a_layout_bug():
 def test_two_pairings_in_the_same_place_are_a_layout_bug():
     with pytest.raises(DrawInvariantError, match="share a key"):
         build_draw([Pairing(key(0, 0), 1, 2, 5), Pairing(key(0, 0), 3, 4, 5)])
+
+
+def test_a_match_called_off_sends_the_named_player_on_and_nobody_loses():
+    draw = with_third_place_match(1, 4, 2, 3)
+    draw = call_off(draw, key(0, 0), advancing=4)
+    called_off = draw.pairing(key(0, 0))
+    assert called_off.winner == 4
+    assert called_off.loser is BYE
+    assert draw.pairing(key(1, 0)).top == 4
+    assert draw.source(key(1, 0), "top") == WinnerOf(key(0, 0))
+
+
+def test_calling_off_a_decided_match_or_naming_someone_not_in_it_is_a_bug():
+    draw = record_results(with_third_place_match(1, 4, 2, 3), [Result(key(0, 0), 1)])
+    with pytest.raises(DrawInvariantError, match="already decided"):
+        call_off(draw, key(0, 0), advancing=1)
+    with pytest.raises(DrawInvariantError, match="not playing"):
+        call_off(draw, key(0, 1), advancing=1)

@@ -1,7 +1,8 @@
 """Tournament formats as pure algorithms: no database, no queue, no clock.
 
 ``base`` holds the shared vocabulary (entrants, draws, pairings, results, placings, errors);
-``knockout``, ``sit_and_go``, ``satellite`` and ``double_elimination`` are formats; ``prizes``
-turns placings into prizes in integer cents. The Django app stores the draw and calls these
-functions (double elimination is not offered to organizers yet).
+``knockout``, ``sit_and_go``, ``satellite``, ``double_elimination``, ``swiss`` and
+``round_robin`` are formats (``standings``, ``stages`` and ``matching`` serve the last two);
+``prizes`` turns placings into prizes in integer cents. The Django app stores the draw and
+calls these functions (the last three formats are not offered to organizers yet).
 """

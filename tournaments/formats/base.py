@@ -220,6 +220,14 @@ class Draw:
         return self.layout.sources.get((key, side_name))
 
 
+def entrant_of(side: Side | None) -> int:
+    """The entrant holding ``side``, where the caller knows one must (a decided or ready
+    pairing's side); anything else is a bug in the caller."""
+    if not isinstance(side, int):
+        raise DrawInvariantError(f"A pairing holds {side!r} where an entrant belongs")
+    return side
+
+
 def build_draw(pairings: Iterable[Pairing]) -> Draw:
     """A draw from freshly laid-out pairings, with every bye already advanced."""
     draw = Draw(tuple(pairings))

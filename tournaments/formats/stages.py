@@ -1,0 +1,112 @@
+"""Pieces Swiss and round-robin play share: Berger tables, round lengths, and the knockout
+stage that may follow them (a Swiss's top cut, a round robin's best of each group)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tournaments.formats.base import (
+    BYE,
+    Draw,
+    Flight,
+    FormatError,
+    Pairing,
+    PairingKey,
+    Side,
+    WinnerOf,
+)
+from tournaments.formats.knockout import bracket_size, lengths_by_round, standard_order
+
+
+def berger_table(count: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The Berger table for ``count`` players: every round's boards as pairs of numbers.
+
+    As published in the FIDE Handbook, C.05 Annex 1 ("Berger Tables for Round-Robin
+    Tournaments"), after Johann Berger: numbers 1 to n (n = ``count`` rounded up to even; in an
+    odd field n is the bye), n - 1 rounds. In round r (from 1) the numbers 1..n-1 meeting each
+    other add up to r + 1 modulo n - 1, and the one left over meets n. Round 1 reads 1-n, 2-(n-1),
+    ...; for six, round 2 reads 6-4, 5-3, 1-2. Round robins play the whole table; a long Swiss
+    picks among its rounds.
+    """
+    size = count + count % 2
+    turning = size - 1
+    rounds = []
+    for round_ in range(1, size):
+        # The number that meets n: 2x = r + 1 modulo n - 1, and n/2 is the inverse of 2 there.
+        facing_last = (round_ + 1) * (size // 2) % turning or turning
+        boards = [(facing_last, size) if round_ % 2 else (size, facing_last)]
+        for step in range(1, size // 2):
+            up = (facing_last + step - 1) % turning + 1
+            down = (facing_last - step - 1) % turning + 1
+            boards.append((up, down))
+        rounds.append(tuple(boards))
+    return tuple(rounds)
+
+
+def round_length(match_lengths: Sequence[int], round_: int) -> int:
+    """The match length of a round counted from the first; the last length repeats."""
+    return match_lengths[min(round_, len(match_lengths) - 1)]
+
+
+def check_match_lengths(match_lengths: Sequence[int], what: str) -> None:
+    for length in match_lengths:
+        if length < 1:
+            raise FormatError(f"A match must be at least 1 point long, not {length}.")
+    if not match_lengths:
+        raise FormatError(f"Give at least one match length for {what}.")
+
+
+def knockout_stage(seeded: Sequence[int], match_lengths: Sequence[int]) -> tuple[Pairing, ...]:
+    """A knockout among ``seeded`` (best first) in the ``final`` flight, laid out as
+    ``Knockout`` lays out its bracket: standard order, byes to the top seeds."""
+    size = bracket_size(len(seeded))
+    rounds = size.bit_length() - 1
+    lengths = lengths_by_round(match_lengths, rounds)
+    order = standard_order(size)
+
+    def line(seed: int) -> Side:
+        return seeded[seed - 1] if seed <= len(seeded) else BYE
+
+    pairings = [
+        Pairing(
+            PairingKey(Flight.FINAL, 0, position),
+            line(order[2 * position]),
+            line(order[2 * position + 1]),
+            lengths[0],
+        )
+        for position in range(size // 2)
+    ]
+    for round_ in range(1, rounds):
+        for position in range(size >> (round_ + 1)):
+            pairings.append(
+                Pairing(
+                    PairingKey(Flight.FINAL, round_, position),
+                    WinnerOf(PairingKey(Flight.FINAL, round_ - 1, 2 * position)),
+                    WinnerOf(PairingKey(Flight.FINAL, round_ - 1, 2 * position + 1)),
+                    lengths[round_],
+                )
+            )
+    return tuple(pairings)
+
+
+def knockout_stage_finish(draw: Draw) -> tuple[tuple[int, ...], ...]:
+    """The knockout stage's entrants grouped by how far they went, furthest first (those still
+    in, or the champion, then the losers of each round from the last); each group in the order
+    the stage was seeded."""
+    rounds = draw.rounds(Flight.FINAL)
+    order = standard_order(2 * len(rounds[0]))
+    seed: dict[int, int] = {}
+    for position, pairing in enumerate(rounds[0]):
+        for side, line in ((pairing.top, 2 * position), (pairing.bottom, 2 * position + 1)):
+            if isinstance(side, int):
+                seed[side] = order[line]
+    losers_by_round: list[list[int]] = [[] for _ in rounds]
+    out: set[int] = set()
+    for round_, pairings in enumerate(rounds):
+        for pairing in pairings:
+            if isinstance(pairing.loser, int):
+                losers_by_round[round_].append(pairing.loser)
+                out.add(pairing.loser)
+    groups = [[entrant for entrant in seed if entrant not in out]]
+    groups.extend(reversed(losers_by_round))
+    return tuple(tuple(sorted(group, key=seed.__getitem__)) for group in groups if group)

@@ -22,6 +22,7 @@ SMALL = [
     ("bench_analysis.py", ["20"]),
     ("bench_adjudication.py", ["3"]),
     ("bench_tournament_knockout.py", ["256"]),
+    ("bench_swiss.py", ["--players", "256", "--rounds", "8"]),
     ("bench_clocks.py", ["--clocks", "2000", "--timeouts", "200", "--window", "10"]),
     (
         "bench_live_matches.py",

@@ -22,7 +22,7 @@ from config.errors import Conflict
 from matches.lifecycle import match_cancel
 from matches.models import Match
 from matches.state import lock_match
-from tournaments import events, scheduler
+from tournaments import draw_rows, events, scheduler
 from tournaments.formats.base import Flight, PairingKey
 from tournaments.models import Pairing, Tournament, TournamentState
 
@@ -101,7 +101,7 @@ def _locked_pairing(match: Match) -> tuple[Tournament, Pairing]:
 def _fed_by(row: Pairing, which: str) -> list[tuple[Pairing, str]]:
     """The pairings (and their side) that take the ``which`` ("winner"/"loser") of ``row``."""
     key = PairingKey(Flight(row.flight), row.round, row.position)
-    source = f"{which}:{scheduler.key_text(key)}"
+    source = f"{which}:{draw_rows.key_text(key)}"
     fed = Pairing.objects.select_for_update().filter(
         Q(top_source=source) | Q(bottom_source=source), tournament_id=row.tournament_id
     )
@@ -130,7 +130,7 @@ def _take_back(
 def _start_ready(tournament: Tournament) -> list[int]:
     """Start the matches of pairings the correction made ready; their ids."""
     fmt = scheduler.tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
-    draw, rows = scheduler.stored_draw(tournament)
+    draw, rows = draw_rows.stored_draw(tournament)
     before = {row.pk for row in rows.values() if row.match_id is not None}
     scheduler.start_ready_matches(tournament, fmt, draw, rows)
     return sorted(

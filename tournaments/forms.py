@@ -12,6 +12,7 @@ from matches.clock import MAX_CORRESPONDENCE_SECONDS, MAX_RESERVE_SECONDS
 from matches.models import DEFAULT_CLOCK, ClockKind
 from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
 from tournaments.models import (
+    OFFERED_FORMAT_CHOICES,
     SHOW_UP_SECONDS,
     Seeding,
     Tournament,
@@ -39,7 +40,7 @@ FIELD_OF_SETTING = {
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
-    format = forms.ChoiceField(choices=TournamentFormat.choices, initial=TournamentFormat.KNOCKOUT)
+    format = forms.ChoiceField(choices=OFFERED_FORMAT_CHOICES, initial=TournamentFormat.KNOCKOUT)
     seats = forms.IntegerField(
         required=False,
         min_value=MIN_SEATS,

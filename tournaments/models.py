@@ -35,6 +35,21 @@ class TournamentFormat(models.TextChoices):
     KNOCKOUT = "knockout", "Knockout"
     SIT_AND_GO = "sit_and_go", "Sit & Go"
     SATELLITE = "satellite", "Satellite"
+    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+    SWISS = "swiss", "Swiss"
+    ROUND_ROBIN = "round_robin", "Round robin"
+
+
+# What an organizer can choose today. Double elimination, Swiss and round robin already run
+# (their formats and the scheduler), but their brackets and standings are not shown yet.
+OFFERED_FORMATS = (
+    TournamentFormat.KNOCKOUT,
+    TournamentFormat.SIT_AND_GO,
+    TournamentFormat.SATELLITE,
+)
+OFFERED_FORMAT_CHOICES = [
+    (value, label) for value, label in TournamentFormat.choices if value in OFFERED_FORMATS
+]
 
 
 class TournamentState(models.TextChoices):
@@ -57,7 +72,7 @@ class TournamentAbandonPolicy(models.TextChoices):
 
 class Tournament(models.Model):
     name = models.CharField(max_length=120)
-    format = models.CharField(max_length=12, choices=TournamentFormat.choices)
+    format = models.CharField(max_length=20, choices=TournamentFormat.choices)
     state = models.CharField(
         max_length=12, choices=TournamentState.choices, default=TournamentState.DRAFT
     )
@@ -75,6 +90,26 @@ class Tournament(models.Model):
     )
     clock = models.JSONField(
         default=dict, help_text="kind, move_seconds, reserve_seconds, delay_seconds."
+    )
+    flight_lengths = models.JSONField(
+        default=dict,
+        help_text="Double elimination: points per round of the losers' flight and the final "
+        '({"losers": [...], "final": [...]}); round_lengths are the main flight\'s.',
+    )
+    grand_final_reset = models.BooleanField(
+        default=True,
+        help_text="Double elimination: a second final when the losers' flight winner wins the "
+        "first.",
+    )
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss only.")
+    top_cut = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss: the best this many play a knockout after it."
+    )
+    group_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Round robin: players per group (none: one table)."
+    )
+    advance_per_group = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Round robin: the best of each group play a knockout."
     )
     abandon_policy = models.CharField(
         max_length=8,

@@ -27,6 +27,7 @@ from tournaments.formats.base import FormatError
 from tournaments.formats.satellite import TargetTournament, plan_satellite
 from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
 from tournaments.models import (
+    OFFERED_FORMATS,
     SHOW_UP_SECONDS,
     Seeding,
     Tournament,
@@ -128,7 +129,7 @@ def check_settings(
         target_id = None
     if tournament is not None and tournament.pk is not None:
         _check_paid(settings, tournament, max_entrants, refuse)
-    if not refuse.errors and settings.format in TournamentFormat.values:
+    if not refuse.errors and settings.format in OFFERED_FORMATS:
         _check_format(settings, refuse)
     if refuse.errors:
         raise TournamentInvalid(refuse.errors)
@@ -153,7 +154,7 @@ def check_settings(
 
 
 def _check_choices(settings: TournamentSettings, refuse: Refuse) -> None:
-    if settings.format not in TournamentFormat.values:
+    if settings.format not in OFFERED_FORMATS:
         refuse("format", "Choose knockout, Sit & Go or satellite.")
     if settings.currency not in Currency.values:
         refuse("currency", f"Use one of {', '.join(Currency.values)}.")

@@ -9,10 +9,7 @@ Every function here expects the caller to hold the tournament row's lock
 (``locked_tournament``), so one tournament advances one result at a time; running any of
 them again after it succeeded changes nothing.
 
-Where a pending side's player comes from is the format's to say: each row keeps its sides'
-sources as the format laid them out (``winner:<flight>:<round>:<position>``), so the draw
-read back from the rows is the one the format made, and bracket corrections
-(``tournaments.corrections``) follow the same sources instead of restating the geometry.
+The rows and the draw become one another in ``tournaments.draw_rows``.
 """
 
 from __future__ import annotations
@@ -31,27 +28,26 @@ from accounts import ledger
 from config import rows
 from config.celery import enqueue_on_commit
 from config.errors import InternalError, NotFound
-from config.rows import insert_many, update_many
+from config.rows import update_many
 from matches.creation import Pair, matches_create_for_tournament
 from matches.models import ClockSettings, Match, MatchStatus
 from tournaments import events
+from tournaments.draw_rows import store_pairings, stored_draw, write_changes
 from tournaments.formats.base import (
-    BYE,
     Draw,
     Entrant,
     Flight,
     Format,
-    LoserOf,
     PairingKey,
     Result,
-    Side,
-    WinnerOf,
 )
-from tournaments.formats.base import Pairing as DrawPairing
+from tournaments.formats.double_elimination import DoubleElimination, DoubleEliminationOptions
 from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding, seed_order
 from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, Prize, cash_prizes
+from tournaments.formats.round_robin import RoundRobin, RoundRobinOptions
 from tournaments.formats.satellite import Satellite, SatelliteOptions, TargetTournament
 from tournaments.formats.sit_and_go import SitAndGo, SitAndGoOptions
+from tournaments.formats.swiss import Swiss, SwissOptions
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -107,6 +103,34 @@ def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:
                 seeding=seeding,
             )
         )
+    by_flight = {Flight(name): tuple(values) for name, values in tournament.flight_lengths.items()}
+    if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
+        return DoubleElimination(
+            DoubleEliminationOptions(
+                {Flight.MAIN: lengths, **by_flight},
+                seeding,
+                grand_final_reset=tournament.grand_final_reset,
+            )
+        )
+    if tournament.format == TournamentFormat.SWISS:
+        assert tournament.rounds is not None
+        return Swiss(
+            SwissOptions(
+                tournament.rounds,
+                lengths,
+                top_cut=tournament.top_cut,
+                top_cut_match_lengths=by_flight.get(Flight.FINAL, ()),
+            )
+        )
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        return RoundRobin(
+            RoundRobinOptions(
+                lengths,
+                group_size=tournament.group_size,
+                advance_per_group=tournament.advance_per_group,
+                knockout_match_lengths=by_flight.get(Flight.FINAL, ()),
+            )
+        )
     return Knockout(KnockoutOptions(lengths, seeding))
 
 
@@ -128,92 +152,8 @@ def draw_bracket(tournament: Tournament, entries: Sequence[Entry]) -> Draw:
     for entry in entries:
         entry.drawn_seed = seeds.get(entry.user_id)
     update_many(entries, ["drawn_seed"])
-    now = timezone.now()
-    insert_many(
-        [
-            Pairing(
-                tournament=tournament,
-                flight=pairing.key.flight.value,
-                round=pairing.key.round,
-                position=pairing.key.position,
-                top_id=pairing.top if isinstance(pairing.top, int) else None,
-                top_bye=pairing.top is BYE,
-                top_source=source_text(draw.source(pairing.key, "top")),
-                bottom_id=pairing.bottom if isinstance(pairing.bottom, int) else None,
-                bottom_bye=pairing.bottom is BYE,
-                bottom_source=source_text(draw.source(pairing.key, "bottom")),
-                match_length=pairing.match_length,
-                winner_id=pairing.winner,
-                decided_at=now if pairing.winner is not None else None,
-            )
-            for pairing in draw.pairings
-        ]
-    )
+    store_pairings(tournament, draw, draw.pairings)
     return draw
-
-
-def key_text(key: PairingKey) -> str:
-    return f"{key.flight.value}:{key.round}:{key.position}"
-
-
-def source_text(side: WinnerOf | LoserOf | None) -> str:
-    """How a row stores where a side's player comes from ("" for a side drawn at once)."""
-    if isinstance(side, WinnerOf):
-        return f"winner:{key_text(side.key)}"
-    if isinstance(side, LoserOf):
-        return f"loser:{key_text(side.key)}"
-    return ""
-
-
-def _pending(source: str) -> WinnerOf | LoserOf:
-    which, flight, round_, position = source.split(":")
-    key = PairingKey(Flight(flight), int(round_), int(position))
-    return WinnerOf(key) if which == "winner" else LoserOf(key)
-
-
-def stored_draw(tournament: Tournament) -> tuple[Draw, dict[PairingKey, Pairing]]:
-    """The draw as its rows say, and the rows by key."""
-    rows = list(
-        Pairing.objects.filter(tournament=tournament)
-        .only(
-            "pk",
-            "round",
-            "position",
-            "flight",
-            "top_id",
-            "top_bye",
-            "top_source",
-            "bottom_id",
-            "bottom_bye",
-            "bottom_source",
-            "match_length",
-            "match_id",
-            "winner_id",
-        )
-        .order_by("pk")
-    )
-    by_key = {PairingKey(Flight(row.flight), row.round, row.position): row for row in rows}
-    pairings = [
-        DrawPairing(
-            key,
-            _side(row.top_id, row.top_bye, row.top_source),
-            _side(row.bottom_id, row.bottom_bye, row.bottom_source),
-            row.match_length,
-            row.winner_id,
-        )
-        for key, row in by_key.items()
-    ]
-    return Draw(tuple(pairings)), by_key
-
-
-def _side(user_id: int | None, bye: bool, source: str) -> Side:
-    if bye:
-        return BYE
-    if user_id is not None:
-        return user_id
-    if not source:
-        raise InternalError("a pairing side has neither a player, a bye nor a source")
-    return _pending(source)
 
 
 # ---------------------------------------------------------------- results
@@ -246,10 +186,10 @@ def advance(
     fmt = tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
     results = list(results)
     after = fmt.advance(draw, results)
-    _write_changes(draw, after, rows)
+    write_changes(tournament, draw, after, rows)
     for result in results:
         loser = after.pairing(result.key).loser
-        if isinstance(loser, int) and not _still_playing(after, loser):
+        if isinstance(loser, int) and _eliminated(fmt, after, loser):
             events.publish(events.PlayerEliminated(tournament.pk, loser))
     if fmt.is_finished(after):
         _finish(tournament, fmt, after)
@@ -259,32 +199,18 @@ def advance(
     return after
 
 
+def _eliminated(fmt: Format, draw: Draw, entrant: int) -> bool:
+    """Whether a loss put ``entrant`` out. In a Swiss or a round robin everyone plays on (a
+    Swiss's next round is paired only once this one ends): their places come at the end."""
+    return not isinstance(fmt, Swiss | RoundRobin) and not _still_playing(draw, entrant)
+
+
 def _still_playing(draw: Draw, entrant: int) -> bool:
     """Whether ``entrant`` holds a side of a pairing not yet decided."""
     return any(
         pairing.winner is None and entrant in (pairing.top, pairing.bottom)
         for pairing in draw.pairings
     )
-
-
-def _write_changes(before: Draw, after: Draw, rows: dict[PairingKey, Pairing]) -> None:
-    now = timezone.now()
-    for old, new in zip(before.pairings, after.pairings, strict=True):
-        if old == new:
-            continue
-        row = rows[new.key]
-        changes: dict[str, object] = {}
-        if old.top != new.top and isinstance(new.top, int):
-            changes["top_id"] = row.top_id = new.top
-        if old.bottom != new.bottom and isinstance(new.bottom, int):
-            changes["bottom_id"] = row.bottom_id = new.bottom
-        if old.winner is None and new.winner is not None:
-            changes["winner_id"] = row.winner_id = new.winner
-            changes["decided_at"] = now
-        # Compare-and-set: a slot is filled and decided once; a second writer changes nothing.
-        written = Pairing.objects.filter(pk=row.pk, winner__isnull=True).update(**changes)
-        if written != 1:
-            raise InternalError(f"{row} was decided by someone else")
 
 
 def start_ready_matches(

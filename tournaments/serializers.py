@@ -11,10 +11,10 @@ from matches.api import ClockSerializer
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments import selectors
 from tournaments.models import (
+    OFFERED_FORMAT_CHOICES,
     SHOW_UP_SECONDS,
     Seeding,
     TournamentAbandonPolicy,
-    TournamentFormat,
 )
 from tournaments.options import (
     MAX_CHECK_IN_MINUTES,
@@ -32,7 +32,7 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
     """An organizer's settings; ``seats`` for a Sit & Go, ``target`` for a satellite."""
 
     name = serializers.CharField(max_length=120)
-    format = serializers.ChoiceField(choices=TournamentFormat.values)
+    format = serializers.ChoiceField(choices=[value for value, _ in OFFERED_FORMAT_CHOICES])
     seats = serializers.IntegerField(
         required=False,
         allow_null=True,

@@ -16,7 +16,7 @@ from config.errors import DomainError
 from tournaments import selectors, services
 from tournaments.errors import TournamentInvalid
 from tournaments.forms import PlayerForm, TournamentForm
-from tournaments.models import Tournament, TournamentFormat
+from tournaments.models import OFFERED_FORMAT_CHOICES, Tournament
 from tournaments.options import check_settings
 
 SHOW_CHOICES = [("open", "Open"), ("running", "Running"), ("finished", "Finished")]
@@ -34,7 +34,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "show": show,
             "format": format_,
             "show_choices": SHOW_CHOICES,
-            "format_choices": TournamentFormat.choices,
+            "format_choices": OFFERED_FORMAT_CHOICES,
             "can_organize": viewer is not None and viewer.has_perm(services.ORGANIZE_PERMISSION),
         },
     )

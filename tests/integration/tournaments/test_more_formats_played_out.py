@@ -1,0 +1,124 @@
+"""Double elimination, Swiss and round robin run by the scheduler to the end: matches made
+for every ready pairing, the next round paired as the last match of one ends, placings and
+prizes paid through the ledger, money conserved.
+
+Organizers cannot choose these formats yet (their brackets and standings pages come next),
+so each tournament is opened as a knockout and given its format on the row before it starts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts import ledger
+from accounts.models import User
+from matches.models import Match, MatchStatus
+from tests.integration.tournaments.helpers import (
+    bracket_rows,
+    concede_round,
+    open_tournament,
+    organizer,
+    players,
+    register_all,
+)
+from tournaments import services
+from tournaments.models import Entry, Tournament, TournamentFormat, TournamentState
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run(format_: str, field: list[User], **fields: Any) -> tuple[Tournament, list[int]]:
+    """Open, fill and start a tournament of ``format_``, then concede every live match (the
+    bottom player resigns) until none is left; returns it and the matches per batch."""
+    owner = organizer()
+    tournament = open_tournament(owner, round_lengths=(1,))
+    Tournament.objects.filter(pk=tournament.pk).update(format=format_, **fields)
+    register_all(tournament, field)
+    services.tournament_start(tournament_id=tournament.pk, user=owner)
+    batches = []
+    while (ended := concede_round(tournament)) > 0:
+        batches.append(ended)
+    tournament.refresh_from_db()
+    return tournament, batches
+
+
+def assert_paid_and_conserved(tournament: Tournament, field: list[User], before: int) -> None:
+    entries = {entry.user_id: entry for entry in Entry.objects.filter(tournament=tournament)}
+    assert all(entry.place is not None for entry in entries.values())
+    assert sum(entry.prize_cents for entry in entries.values()) == len(field) * 1000
+    assert ledger.escrow_balance(escrow_ref=tournament.escrow_ref, currency="FUN") == 0
+    after = sum(ledger.balance(user=user, currency="FUN") for user in field)
+    assert after == before - len(field) * 65  # only the fees left the players
+    assert ledger.currency_total("FUN") == 0
+    assert not Match.objects.filter(
+        tournament_id=tournament.pk, status=MatchStatus.PLAYING
+    ).exists()
+
+
+def test_a_double_elimination_of_six_ends_with_a_champion_who_lost_at_most_once() -> None:
+    field = players(6)
+    before = sum(ledger.balance(user=user, currency="FUN") for user in field)
+
+    tournament, batches = run(TournamentFormat.DOUBLE_ELIMINATION, field, grand_final_reset=True)
+
+    assert tournament.state == TournamentState.FINISHED
+    rows = bracket_rows(tournament)
+    flights = {row.flight for row in rows}
+    assert flights == {"main", "losers", "final"}
+    assert all(row.winner_id is not None for row in rows)
+    played = [row for row in rows if row.match_id is not None]
+    losses: dict[int, int] = {}
+    for row in played:
+        loser = row.bottom_id if row.winner_id == row.top_id else row.top_id
+        assert loser is not None
+        losses[loser] = losses.get(loser, 0) + 1
+    assert losses.get(tournament.champion_id or 0, 0) <= 1
+    assert sorted(losses.values()).count(2) == 5  # everyone else went out on a second loss
+    assert sum(batches) == len(played) == Match.objects.filter(tournament_id=tournament.pk).count()
+    # The losers' flight took its players from the winners' flight as laid out.
+    assert any(row.top_source.startswith("loser:main:") for row in rows if row.flight == "losers")
+    assert_paid_and_conserved(tournament, field, before)
+
+
+def test_a_swiss_of_seven_pairs_each_round_as_the_last_one_ends_without_a_rematch() -> None:
+    field = players(7)
+    before = sum(ledger.balance(user=user, currency="FUN") for user in field)
+
+    tournament, batches = run(TournamentFormat.SWISS, field, rounds=3)
+
+    assert tournament.state == TournamentState.FINISHED
+    assert batches == [3, 3, 3]  # seven players: three matches and a bye each round
+    rows = bracket_rows(tournament)
+    assert {row.round for row in rows} == {0, 1, 2}
+    met = [
+        frozenset((row.top_id, row.bottom_id))
+        for row in rows
+        if row.top_id is not None and row.bottom_id is not None
+    ]
+    assert len(met) == len(set(met)) == 9
+    byes = [row.top_id or row.bottom_id for row in rows if row.top_bye or row.bottom_bye]
+    assert len(byes) == len(set(byes)) == 3  # nobody has two byes
+    assert_paid_and_conserved(tournament, field, before)
+
+
+def test_a_round_robin_of_five_plays_everyone_against_everyone_once() -> None:
+    field = players(5)
+    before = sum(ledger.balance(user=user, currency="FUN") for user in field)
+
+    tournament, _ = run(TournamentFormat.ROUND_ROBIN, field)
+
+    assert tournament.state == TournamentState.FINISHED
+    met = [
+        frozenset((row.top_id, row.bottom_id))
+        for row in bracket_rows(tournament)
+        if row.top_id is not None and row.bottom_id is not None
+    ]
+    assert len(met) == len(set(met)) == 10
+    assert Match.objects.filter(tournament_id=tournament.pk).count() == 10
+    # The bottom player of each match resigned: the player who was on top most often won.
+    entries = Entry.objects.filter(tournament=tournament).order_by("place", "user_id")
+    assert entries[0].place == 1
+    assert tournament.champion_id in (entries[0].user_id, None)
+    assert_paid_and_conserved(tournament, field, before)

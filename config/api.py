@@ -115,9 +115,15 @@ class JsonBooleanField(serializers.BooleanField):
 
 # What DRF refuses in any text of a request besides its length, as patterns: a NUL
 # (PostgreSQL cannot store one), and, in text that must not be blank, nothing but the
-# whitespace it trims away first.
+# whitespace it trims away first. That is what Python's ``str.strip`` removes, listed
+# character by character: a pattern's ``\s`` is read differently by other regex engines
+# (JavaScript's leaves out U+001C-U+001F and U+0085, which Python strips).
+_STRIPPED = (
+    r"\t\n\u000b\f\r \u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a"
+    r"\u2028\u2029\u202f\u205f\u3000"
+)
 NO_NUL = r"^[^\u0000]*$"
-NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+NOT_BLANK = rf"^[^\u0000]*[^\u0000{_STRIPPED}][^\u0000]*$"
 
 
 class TextRequestField(OpenApiSerializerFieldExtension):

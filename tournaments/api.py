@@ -19,7 +19,7 @@ from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from config.api import Api
 from config.errors import DomainError
-from tournaments import selectors, services
+from tournaments import bracket, selectors, services, standings_reads
 from tournaments.errors import TournamentInvalid
 from tournaments.options import TournamentSettings
 from tournaments.serializers import (
@@ -31,6 +31,7 @@ from tournaments.serializers import (
     TournamentReplaceInputSerializer,
     TournamentRowSerializer,
     TournamentSettingsInputSerializer,
+    TournamentStandingsOutputSerializer,
 )
 
 
@@ -193,12 +194,37 @@ class TournamentBracketApi(Api):
         tournament = get_object_or_404(
             selectors.visible_tournaments(viewer=viewer), pk=tournament_id
         )
-        rounds = selectors.bracket(tournament)
+        rounds = bracket.bracket(tournament)
         return Response(
             {
                 "tournament": tournament.pk,
                 "state": tournament.state,
-                "rounds": selectors.bracket_data(rounds),
+                "rounds": bracket.bracket_data(rounds),
+            }
+        )
+
+
+class TournamentStandingsApi(Api):
+    """The standings: a Swiss's or a round robin's ranking with its tiebreaks, or the places
+    of the other formats; empty before the draw."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: TournamentStandingsOutputSerializer},
+        operation_id="tournament_standings",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        viewer = request_viewer(request)
+        tournament = get_object_or_404(
+            selectors.visible_tournaments(viewer=viewer), pk=tournament_id
+        )
+        return Response(
+            {
+                "tournament": tournament.pk,
+                "state": tournament.state,
+                "format": tournament.format,
+                "rows": standings_reads.tournament_standings(tournament),
             }
         )
 

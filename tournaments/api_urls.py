@@ -15,6 +15,11 @@ urlpatterns = [
         name="api-tournament-bracket",
     ),
     path(
+        "tournaments/<id:tournament_id>/standings/",
+        api.TournamentStandingsApi.as_view(),
+        name="api-tournament-standings",
+    ),
+    path(
         "tournaments/<id:tournament_id>/edit/",
         api.TournamentEditApi.as_view(),
         name="api-tournament-edit",

@@ -141,6 +141,17 @@ class BracketSideOutputSerializer(serializers.Serializer):
     seed = serializers.IntegerField(allow_null=True, help_text="1 is the top seed of the draw.")
 
 
+class BracketSlotRefOutputSerializer(serializers.Serializer):
+    flight = serializers.CharField()
+    round = serializers.IntegerField()
+    position = serializers.IntegerField()
+
+
+class BracketSourceOutputSerializer(serializers.Serializer):
+    winner_of = BracketSlotRefOutputSerializer(required=False, help_text="The winner of a slot.")
+    loser_of = BracketSlotRefOutputSerializer(required=False, help_text="The loser of a slot.")
+
+
 class BracketSlotOutputSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     top = BracketSideOutputSerializer(allow_null=True)
@@ -154,9 +165,16 @@ class BracketSlotOutputSerializer(serializers.Serializer):
     score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     winner = serializers.CharField(allow_null=True)
     late = serializers.BooleanField()
+    top_from = BracketSourceOutputSerializer(
+        allow_null=True, help_text="Where the top player comes from; null: drawn at the start."
+    )
+    bottom_from = BracketSourceOutputSerializer(allow_null=True)
 
 
 class BracketRoundOutputSerializer(serializers.Serializer):
+    flight = serializers.CharField(
+        help_text="main, losers (double elimination), consolation, last_chance or final"
+    )
     round = serializers.IntegerField()
     name = serializers.CharField()
     match_length = serializers.IntegerField()
@@ -167,6 +185,31 @@ class TournamentBracketOutputSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     state = serializers.CharField()
     rounds = BracketRoundOutputSerializer(many=True)
+
+
+class StandingRowOutputSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    group = serializers.IntegerField(
+        allow_null=True, help_text="A round robin's group, from 1; null elsewhere."
+    )
+    rank = serializers.IntegerField(help_text="Tied players share a rank (a place elsewhere).")
+    points = serializers.IntegerField(help_text="Matches won, a Swiss bye counting as one.")
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    tiebreaks = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="By name, in the order they rank: buchholz, median_buchholz, "
+        "sonneborn_berger, points_margin (Swiss); sonneborn_berger, points_margin (round robin).",
+    )
+
+
+class TournamentStandingsOutputSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    state = serializers.CharField()
+    format = serializers.CharField()
+    rows = StandingRowOutputSerializer(many=True)
 
 
 class TournamentPlayerInputSerializer(serializers.Serializer):

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from config.errors import DomainError
-from tournaments import selectors, services
+from tournaments import bracket, selectors, services
 from tournaments.errors import TournamentInvalid
 from tournaments.forms import PlayerForm, TournamentForm
 from tournaments.models import OFFERED_FORMAT_CHOICES, Tournament
@@ -106,7 +106,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "view": view,
             "tournament": view.tournament,
             "check_in_opens": selectors.check_in_opens(view.tournament),
-            "rounds": selectors.bracket(view.tournament),
+            "rounds": bracket.bracket(view.tournament),
         },
     )
 
@@ -116,7 +116,7 @@ def bracket_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(
         request,
         "tournaments/bracket.html",
-        {"tournament": tournament, "rounds": selectors.bracket(tournament)},
+        {"tournament": tournament, "rounds": bracket.bracket(tournament)},
     )
 
 
@@ -125,7 +125,7 @@ def bracket_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(
         request,
         "tournaments/partials/bracket.html",
-        {"tournament": tournament, "rounds": selectors.bracket(tournament)},
+        {"tournament": tournament, "rounds": bracket.bracket(tournament)},
     )
 
 

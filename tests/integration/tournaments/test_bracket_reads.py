@@ -12,7 +12,7 @@ from django.utils import timezone
 from matches import presence
 from matches.models import Match
 from tests.integration.tournaments.helpers import open_tournament, organizer, players, register_all
-from tournaments import scheduler, selectors, services
+from tournaments import bracket, scheduler, services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def test_the_bracket_page_costs_the_same_queries_at_any_size(
         response = client.get(f"/tournaments/{tournament.pk}/bracket/")
 
     assert response.status_code == 200
-    rounds = selectors.bracket(tournament)
+    rounds = bracket.bracket(tournament)
     assert response.content.count(b'data-testid="slot-') == sum(len(r.slots) for r in rounds)
 
 
@@ -86,7 +86,7 @@ def test_the_tournament_page_says_its_clock_in_words() -> None:
 
 def first_round_match(tournament: Tournament) -> Match:
     """The one match of a 5-player knockout's first round (three players have byes)."""
-    slots = selectors.bracket(tournament)[0].slots
+    slots = bracket.bracket(tournament)[0].slots
     return Match.objects.get(pk=next(slot.match_id for slot in slots if slot.match_id))
 
 
@@ -119,6 +119,6 @@ def test_a_match_both_came_to_but_nobody_moved_lately_is_in_play_not_live() -> N
     an_hour_ago = timezone.now() - timedelta(hours=1)
     Match.objects.filter(pk=match.pk).update(seen_0=True, seen_1=True, turn_started_at=an_hour_ago)
 
-    slots = selectors.bracket(tournament)[0].slots
+    slots = bracket.bracket(tournament)[0].slots
 
     assert [slot.status for slot in slots if slot.match_id == match.pk] == ["in play"]

@@ -15,6 +15,7 @@ import pytest
 from accounts import ledger
 from accounts.models import User
 from matches.models import Match, MatchStatus
+from tests.integration.matches.helpers import api_for
 from tests.integration.tournaments.helpers import (
     bracket_rows,
     concede_round,
@@ -79,6 +80,30 @@ def test_a_double_elimination_of_six_ends_with_a_champion_who_lost_at_most_once(
     assert sum(batches) == len(played) == Match.objects.filter(tournament_id=tournament.pk).count()
     # The losers' flight took its players from the winners' flight as laid out.
     assert any(row.top_source.startswith("loser:main:") for row in rows if row.flight == "losers")
+    # The bracket API shows the flights in order, named, and where each pending side came from.
+    shown = api_for(field[0]).get(f"/api/tournaments/{tournament.pk}/bracket/").json()["rounds"]
+    assert [r["flight"] for r in shown] == sorted(
+        (r["flight"] for r in shown), key=["main", "losers", "final"].index
+    )
+    names = [r["name"] for r in shown]
+    assert names[0] == "Winners' quarter-finals"
+    assert "Winners' final" in names
+    assert "Losers' final" in names
+    assert names[-2:] == ["Grand final", "Reset final"]
+    grand_final = shown[-2]["slots"][0]
+    assert grand_final["top_from"] == {"winner_of": {"flight": "main", "round": 2, "position": 0}}
+    assert grand_final["bottom_from"]["winner_of"]["flight"] == "losers"
+    drops = [
+        slot["top_from"] or slot["bottom_from"]
+        for r in shown
+        if r["flight"] == "losers"
+        for slot in r["slots"]
+    ]
+    assert any("loser_of" in (source or {}) for source in drops)
+    places = api_for(field[0]).get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    assert [row["rank"] for row in places["rows"]][:3] == [1, 2, 3]
+    assert places["rows"][0]["username"] == User.objects.get(pk=tournament.champion_id).username
+    assert places["rows"][0]["tiebreaks"] == {}
     assert_paid_and_conserved(tournament, field, before)
 
 
@@ -100,6 +125,22 @@ def test_a_swiss_of_seven_pairs_each_round_as_the_last_one_ends_without_a_rematc
     assert len(met) == len(set(met)) == 9
     byes = [row.top_id or row.bottom_id for row in rows if row.top_bye or row.bottom_bye]
     assert len(byes) == len(set(byes)) == 3  # nobody has two byes
+    table = api_for(field[0]).get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    assert table["format"] == "swiss"
+    standing = table["rows"]
+    assert len(standing) == 7
+    assert sum(row["points"] for row in standing) == 9 + 3  # nine matches won, three byes
+    assert sum(row["byes"] for row in standing) == 3
+    assert [row["rank"] for row in standing] == sorted(row["rank"] for row in standing)
+    assert list(standing[0]["tiebreaks"]) == [
+        "buchholz",
+        "median_buchholz",
+        "sonneborn_berger",
+        "points_margin",
+    ]
+    leader = standing[0]
+    assert leader["points"] == leader["wins"] + leader["byes"]
+    assert leader["tiebreaks"]["points_margin"] > 0  # 1-point matches won 1-0
     assert_paid_and_conserved(tournament, field, before)
 
 
@@ -117,8 +158,12 @@ def test_a_round_robin_of_five_plays_everyone_against_everyone_once() -> None:
     ]
     assert len(met) == len(set(met)) == 10
     assert Match.objects.filter(tournament_id=tournament.pk).count() == 10
-    # The bottom player of each match resigned: the player who was on top most often won.
-    entries = Entry.objects.filter(tournament=tournament).order_by("place", "user_id")
-    assert entries[0].place == 1
-    assert tournament.champion_id in (entries[0].user_id, None)
+    table = api_for(field[0]).get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    standing = table["rows"]
+    assert [row["group"] for row in standing] == [1] * 5
+    assert sum(row["wins"] for row in standing) == sum(row["losses"] for row in standing) == 10
+    assert all(row["wins"] + row["losses"] == 4 for row in standing)
+    assert list(standing[0]["tiebreaks"]) == ["sonneborn_berger", "points_margin"]
+    entries = {entry.user.username: entry for entry in Entry.objects.filter(tournament=tournament)}
+    assert entries[standing[0]["username"]].place == 1
     assert_paid_and_conserved(tournament, field, before)

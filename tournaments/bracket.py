@@ -1,0 +1,286 @@
+"""The bracket as players and organizers read it: every flight's rounds with their slots,
+each slot's players or bye, match, score and winner, and where a pending side's player comes
+from (the winner or the loser of another slot). Three queries whatever the size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from matches.models import FinishReason, Match, MatchStatus
+from matches.selectors import LIVE_WITHIN
+from tournaments.formats.base import Flight
+from tournaments.models import Entry, Pairing, Tournament, TournamentFormat, TournamentState
+
+
+@dataclass(frozen=True)
+class BracketSide:
+    user_id: int | None
+    username: str
+    name: str
+    bye: bool
+    won: bool
+    lost: bool
+    seed: int | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.user_id is None and not self.bye
+
+
+@dataclass(frozen=True)
+class BracketSlot:
+    round: int
+    position: int
+    top: BracketSide
+    bottom: BracketSide
+    match_id: int | None
+    match_length: int
+    status: str
+    score: tuple[int, int] | None
+    late: bool
+    flight: str = Flight.MAIN.value
+    top_from: str = ""  # the side's source as stored: "winner:<flight>:<round>:<position>"
+    bottom_from: str = ""
+
+
+@dataclass(frozen=True)
+class BracketRound:
+    number: int
+    name: str
+    match_length: int
+    slots: list[BracketSlot]
+    flight: str = Flight.MAIN.value
+
+
+# How a slot reads: waiting (its players come from earlier rounds), a bye, waiting for
+# players (its match started, but they have not both come to the board), live, in play,
+# suspended, adjudicated, forfeit, finished, or not played (the tournament ended first, as
+# a satellite does once no match left can change who wins a ticket).
+SLOT_STATUS = {
+    MatchStatus.SUSPENDED: "suspended",
+    MatchStatus.FINISHED: "finished",
+}
+# Live as on the home page (``matches.selectors.LIVE_WITHIN``); both came and the turn
+# started longer ago than that: in play (a correspondence match).
+
+
+@dataclass(frozen=True)
+class _SlotMatch:
+    """The columns of a slot's match that the bracket shows."""
+
+    status: str
+    score: tuple[int, int]
+    finish_reason: str
+    both_came: bool
+    turn_started_at: datetime | None
+
+    def slot_status(self, *, live_since: datetime) -> str:
+        if self.finish_reason == FinishReason.ADJUDICATED:
+            return "adjudicated"
+        if self.finish_reason == FinishReason.FORFEIT:
+            return "forfeit"
+        if self.status != MatchStatus.PLAYING:
+            return SLOT_STATUS.get(MatchStatus(self.status), "waiting")
+        if not self.both_came:
+            return "waiting for players"
+        if self.turn_started_at is not None and self.turn_started_at >= live_since:
+            return "live"
+        return "in play"
+
+
+def bracket(tournament: Tournament) -> list[BracketRound]:
+    """Every round with its slots; three queries whatever the size."""
+    rows = (
+        Pairing.objects.filter(tournament=tournament)
+        .order_by("round", "position")
+        .values_list(
+            "flight",
+            "top_source",
+            "bottom_source",
+            "round",
+            "position",
+            "top_id",
+            "top__username",
+            "top__profile__display_name",
+            "top_bye",
+            "bottom_id",
+            "bottom__username",
+            "bottom__profile__display_name",
+            "bottom_bye",
+            "match_id",
+            "match_length",
+            "winner_id",
+            "late",
+        )
+    )
+    matches = {
+        pk: _SlotMatch(status, (score_0, score_1), reason, seen_0 and seen_1, turn_started_at)
+        for pk, status, score_0, score_1, reason, seen_0, seen_1, turn_started_at in (
+            Match.objects.filter(tournament_id=tournament.pk).values_list(
+                "pk",
+                "status",
+                "score_0",
+                "score_1",
+                "finish_reason",
+                "seen_0",
+                "seen_1",
+                "turn_started_at",
+            )
+        )
+    }
+    live_since = timezone.now() - LIVE_WITHIN
+    seeds = dict(
+        Entry.objects.filter(tournament=tournament, drawn_seed__isnull=False).values_list(
+            "user_id", "drawn_seed"
+        )
+    )
+    finished = tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED)
+    rounds: dict[tuple[str, int], BracketRound] = {}
+    for row in rows:
+        flight, top_from, bottom_from = row[:3]
+        (round_, position, top_id, top_user, top_name, top_bye) = row[3:9]
+        (bottom_id, bottom_user, bottom_name, bottom_bye) = row[9:13]
+        match_id, length, winner_id, late = row[13:]
+        decided = winner_id is not None
+        top = BracketSide(
+            top_id,
+            top_user or "",
+            top_name or "",
+            top_bye,
+            decided and winner_id == top_id,
+            decided and top_id is not None and winner_id != top_id,
+            seeds.get(top_id),
+        )
+        bottom = BracketSide(
+            bottom_id,
+            bottom_user or "",
+            bottom_name or "",
+            bottom_bye,
+            decided and winner_id == bottom_id,
+            decided and bottom_id is not None and winner_id != bottom_id,
+            seeds.get(bottom_id),
+        )
+        match = matches.get(match_id) if match_id is not None else None
+        score = match.score if match is not None else None
+        if top_bye or bottom_bye:
+            status = "bye"
+        elif match is not None:
+            status = match.slot_status(live_since=live_since)
+        elif finished and not decided:
+            status = "not played"
+        else:
+            status = "waiting"
+        if (flight, round_) not in rounds:
+            rounds[flight, round_] = BracketRound(round_, "", length, [], flight)
+        rounds[flight, round_].slots.append(
+            BracketSlot(
+                round_,
+                position,
+                top,
+                bottom,
+                match_id,
+                length,
+                status,
+                score,
+                late,
+                flight,
+                top_from,
+                bottom_from,
+            )
+        )
+    ordered = sorted(rounds.values(), key=lambda r: (FLIGHT_ORDER.index(r.flight), r.number))
+    totals = {r.flight: r.number + 1 for r in ordered}
+    return [
+        BracketRound(
+            r.number,
+            _round_name(tournament.format, r.flight, r.number, totals[r.flight]),
+            r.match_length,
+            r.slots,
+            r.flight,
+        )
+        for r in ordered
+    ]
+
+
+FLIGHT_ORDER = [flight.value for flight in Flight]
+ROUND_BY_ROUND = (TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN)
+
+
+def _round_name(format_: str, flight: str, number: int, total: int) -> str:
+    """A round's name in its flight: a knockout's by what is left ("Semi-finals"), a Swiss's
+    or a round robin's by number, the losers' and side flights' by number to their final."""
+    if flight == Flight.MAIN and format_ in ROUND_BY_ROUND:
+        return f"Round {number + 1}"
+    if flight == Flight.FINAL and format_ == TournamentFormat.DOUBLE_ELIMINATION:
+        return "Grand final" if number == 0 else "Reset final"
+    if flight in (Flight.MAIN, Flight.FINAL):
+        knockout = round_name(number, total)
+        if flight == Flight.MAIN and format_ == TournamentFormat.DOUBLE_ELIMINATION:
+            return f"Winners' {knockout[0].lower()}{knockout[1:]}"
+        return knockout
+    label = {
+        Flight.LOSERS: "Losers'",
+        Flight.CONSOLATION: "Consolation",
+        Flight.LAST_CHANCE: "Last chance",
+    }[Flight(flight)]
+    return f"{label} final" if number == total - 1 else f"{label} round {number + 1}"
+
+
+def round_name(number: int, total: int) -> str:
+    """ "Final", "Semi-finals", "Quarter-finals", else "Round of 16" and so on."""
+    left = total - number
+    named = {1: "Final", 2: "Semi-finals", 3: "Quarter-finals"}
+    return named.get(left, f"Round of {2**left}")
+
+
+def bracket_data(rounds: list[BracketRound]) -> list[dict[str, Any]]:
+    """The bracket as plain data for the API."""
+
+    def side(s: BracketSide) -> dict[str, Any] | None:
+        if s.user_id is None:
+            return None
+        return {"username": s.username, "display_name": s.name, "seed": s.seed}
+
+    def source(text: str) -> dict[str, Any] | None:
+        if not text:
+            return None
+        which, flight, round_, position = text.split(":")
+        slot = {"flight": flight, "round": int(round_), "position": int(position)}
+        return {"winner_of" if which == "winner" else "loser_of": slot}
+
+    return [
+        {
+            "flight": r.flight,
+            "round": r.number,
+            "name": r.name,
+            "match_length": r.match_length,
+            "slots": [
+                {
+                    "position": slot.position,
+                    "top": side(slot.top),
+                    "bottom": side(slot.bottom),
+                    "top_bye": slot.top.bye,
+                    "bottom_bye": slot.bottom.bye,
+                    "match_id": slot.match_id,
+                    "status": slot.status,
+                    "score": list(slot.score) if slot.score is not None else None,
+                    "winner": (
+                        slot.top.username
+                        if slot.top.won
+                        else slot.bottom.username
+                        if slot.bottom.won
+                        else None
+                    ),
+                    "late": slot.late,
+                    "top_from": source(slot.top_from),
+                    "bottom_from": source(slot.bottom_from),
+                }
+                for slot in r.slots
+            ],
+        }
+        for r in rounds
+    ]

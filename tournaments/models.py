@@ -105,6 +105,18 @@ class Tournament(models.Model):
     top_cut = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Swiss: the best this many play a knockout after it."
     )
+    consolation_through_round = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Knockout or double elimination: the consolation takes those knocked out in "
+        "the main rounds up to this one (from 0); none: no consolation.",
+    )
+    last_chance_reenters_at = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Knockout: a last chance whose winner re-enters the main flight in the round "
+        "of this many players; none: no last chance.",
+    )
     group_size = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Round robin: players per group (none: one table)."
     )

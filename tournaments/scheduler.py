@@ -46,6 +46,7 @@ from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding, see
 from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, Prize, cash_prizes
 from tournaments.formats.round_robin import RoundRobin, RoundRobinOptions
 from tournaments.formats.satellite import Satellite, SatelliteOptions, TargetTournament
+from tournaments.formats.side_flights import SideFlightOptions, WithSideFlights
 from tournaments.formats.sit_and_go import SitAndGo, SitAndGoOptions
 from tournaments.formats.swiss import Swiss, SwissOptions
 from tournaments.models import (
@@ -105,12 +106,19 @@ def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:
         )
     by_flight = {Flight(name): tuple(values) for name, values in tournament.flight_lengths.items()}
     if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
-        return DoubleElimination(
-            DoubleEliminationOptions(
-                {Flight.MAIN: lengths, **by_flight},
-                seeding,
-                grand_final_reset=tournament.grand_final_reset,
-            )
+        main_lengths = {
+            flight: values for flight, values in by_flight.items() if flight in DOUBLE_FLIGHTS
+        }
+        return _with_side_flights(
+            tournament,
+            DoubleElimination(
+                DoubleEliminationOptions(
+                    {Flight.MAIN: lengths, **main_lengths},
+                    seeding,
+                    grand_final_reset=tournament.grand_final_reset,
+                )
+            ),
+            by_flight,
         )
     if tournament.format == TournamentFormat.SWISS:
         assert tournament.rounds is not None
@@ -131,7 +139,27 @@ def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:
                 knockout_match_lengths=by_flight.get(Flight.FINAL, ()),
             )
         )
-    return Knockout(KnockoutOptions(lengths, seeding))
+    return _with_side_flights(tournament, Knockout(KnockoutOptions(lengths, seeding)), by_flight)
+
+
+DOUBLE_FLIGHTS = (Flight.MAIN, Flight.LOSERS, Flight.FINAL)
+SIDE_FLIGHTS = (Flight.CONSOLATION, Flight.LAST_CHANCE)
+
+
+def _with_side_flights(
+    tournament: Tournament,
+    main: Knockout | DoubleElimination,
+    by_flight: dict[Flight, tuple[int, ...]],
+) -> Format:
+    """``main`` with the consolation or last chance the tournament runs beside it, if any."""
+    through = tournament.consolation_through_round
+    reenters_at = tournament.last_chance_reenters_at
+    if through is None and reenters_at is None:
+        return main
+    side_lengths = {
+        flight: values for flight, values in by_flight.items() if flight in SIDE_FLIGHTS
+    }
+    return WithSideFlights(main, SideFlightOptions(through, reenters_at, side_lengths))
 
 
 # ---------------------------------------------------------------- the draw

@@ -167,3 +167,33 @@ def test_a_round_robin_of_five_plays_everyone_against_everyone_once() -> None:
     entries = {entry.user.username: entry for entry in Entry.objects.filter(tournament=tournament)}
     assert entries[standing[0]["username"]].place == 1
     assert_paid_and_conserved(tournament, field, before)
+
+
+def test_a_knockout_with_a_consolation_plays_both_flights_to_the_end() -> None:
+    field = players(8)
+    before = sum(ledger.balance(user=user, currency="FUN") for user in field)
+
+    tournament, batches = run(TournamentFormat.KNOCKOUT, field, consolation_through_round=0)
+
+    assert tournament.state == TournamentState.FINISHED
+    rows = bracket_rows(tournament)
+    consolation = [row for row in rows if row.flight == "consolation"]
+    assert {row.flight for row in rows} == {"main", "consolation"}
+    assert len(consolation) == 3  # the four first-round losers play to a champion
+    assert all(row.winner_id is not None for row in rows)
+    first_round_losers = {
+        row.bottom_id if row.winner_id == row.top_id else row.top_id
+        for row in rows
+        if row.flight == "main" and row.round == 0
+    }
+    entered = {row.top_id for row in consolation if row.round == 0} | {
+        row.bottom_id for row in consolation if row.round == 0
+    }
+    assert entered == first_round_losers
+    assert sum(batches) == 7 + 3
+    shown = api_for(field[0]).get(f"/api/tournaments/{tournament.pk}/bracket/").json()["rounds"]
+    assert [r["name"] for r in shown if r["flight"] == "consolation"] == [
+        "Consolation round 1",
+        "Consolation final",
+    ]
+    assert_paid_and_conserved(tournament, field, before)

@@ -138,7 +138,7 @@ def save_changed(row: models.Model) -> None:
 
 def insert(row: Row) -> Row:
     """Insert a new ``row`` in one statement, as ``save()`` would (defaults, ``auto_now_add``),
-    and set its primary key."""
+    and set its primary key (within ``written_together``, once the statement is sent)."""
     primary = row._meta.pk
     assert primary is not None
     if not connection.features.can_return_columns_from_insert or row.pk is not None:

@@ -84,6 +84,7 @@ from tournaments.formats.base import (
 )
 from tournaments.formats.knockout import (
     Seeding,
+    bracket_pairings,
     bracket_size,
     lengths_by_round,
     seed_order,
@@ -149,7 +150,11 @@ class DoubleElimination:
         winners_rounds = size.bit_length() - 1
         losers_rounds = 2 * winners_rounds - 2
         final_rounds = 2 if self.options.grand_final_reset else 1
-        winners = _winners_flight(seeded, size, self._lengths(Flight.MAIN, winners_rounds))
+        winners = bracket_pairings(
+            Flight.MAIN,
+            [entrant.id for entrant in seeded],
+            self._lengths(Flight.MAIN, winners_rounds),
+        )
         losers = _losers_flight(
             winners[: size // 2], winners_rounds, self._lengths(Flight.LOSERS, losers_rounds)
         )
@@ -211,35 +216,6 @@ def drop_mask(drop_round: int, position_digits: int) -> int:
         if drop_round >> digit & 1:
             mask |= 1 << (position_digits - 1 - digit)
     return mask
-
-
-def _winners_flight(seeded: Sequence[Entrant], size: int, lengths: Sequence[int]) -> list[Pairing]:
-    """A knockout bracket in standard order, laid out round by round."""
-
-    def line(seed: int) -> Side:
-        return seeded[seed - 1].id if seed <= len(seeded) else BYE
-
-    order = standard_order(size)
-    pairings = [
-        Pairing(
-            PairingKey(Flight.MAIN, 0, position),
-            line(order[2 * position]),
-            line(order[2 * position + 1]),
-            lengths[0],
-        )
-        for position in range(size // 2)
-    ]
-    for round_ in range(1, len(lengths)):
-        for position in range(size >> (round_ + 1)):
-            pairings.append(
-                Pairing(
-                    PairingKey(Flight.MAIN, round_, position),
-                    WinnerOf(PairingKey(Flight.MAIN, round_ - 1, 2 * position)),
-                    WinnerOf(PairingKey(Flight.MAIN, round_ - 1, 2 * position + 1)),
-                    lengths[round_],
-                )
-            )
-    return pairings
 
 
 def _losers_flight(

@@ -124,6 +124,42 @@ def lengths_by_round(match_lengths: Sequence[int], rounds: int) -> tuple[int, ..
     return (match_lengths[0],) * (rounds - len(match_lengths)) + tuple(match_lengths)
 
 
+def bracket_pairings(
+    flight: Flight, seeded: Sequence[int], lengths: Sequence[int]
+) -> list[Pairing]:
+    """A knockout bracket in ``flight`` among ``seeded`` (entrant ids, seed 1 first), round by
+    round: the first round in standard order with byes to the top seeds, each later pairing
+    fed by the winners of two before it; ``lengths`` has one match length per round."""
+    size = bracket_size(len(seeded))
+    if len(lengths) != size.bit_length() - 1:
+        raise DrawInvariantError(f"A bracket of {size} lines has {size.bit_length() - 1} rounds")
+
+    def line(seed: int) -> Side:
+        return seeded[seed - 1] if seed <= len(seeded) else BYE
+
+    order = standard_order(size)
+    pairings = [
+        Pairing(
+            PairingKey(flight, 0, position),
+            line(order[2 * position]),
+            line(order[2 * position + 1]),
+            lengths[0],
+        )
+        for position in range(size // 2)
+    ]
+    for round_ in range(1, len(lengths)):
+        for position in range(size >> (round_ + 1)):
+            pairings.append(
+                Pairing(
+                    PairingKey(flight, round_, position),
+                    WinnerOf(PairingKey(flight, round_ - 1, 2 * position)),
+                    WinnerOf(PairingKey(flight, round_ - 1, 2 * position + 1)),
+                    lengths[round_],
+                )
+            )
+    return pairings
+
+
 @dataclass(frozen=True)
 class Knockout:
     """Single elimination, seeded in standard order with byes to the top seeds."""
@@ -142,32 +178,8 @@ class Knockout:
         if len({entrant.id for entrant in entrants}) != len(entrants):
             raise DrawInvariantError("An entrant is registered twice")
         seeded = seed_order(entrants, self.options.seeding, rng)
-        rounds = size.bit_length() - 1
-        lengths = lengths_by_round(self.options.match_lengths, rounds)
-
-        def line(seed: int) -> Side:
-            return seeded[seed - 1].id if seed <= len(seeded) else BYE
-
-        order = standard_order(size)
-        pairings = [
-            Pairing(
-                PairingKey(Flight.MAIN, 0, position),
-                line(order[2 * position]),
-                line(order[2 * position + 1]),
-                lengths[0],
-            )
-            for position in range(size // 2)
-        ]
-        for round_ in range(1, rounds):
-            for position in range(size >> (round_ + 1)):
-                pairings.append(
-                    Pairing(
-                        PairingKey(Flight.MAIN, round_, position),
-                        WinnerOf(PairingKey(Flight.MAIN, round_ - 1, 2 * position)),
-                        WinnerOf(PairingKey(Flight.MAIN, round_ - 1, 2 * position + 1)),
-                        lengths[round_],
-                    )
-                )
+        lengths = lengths_by_round(self.options.match_lengths, size.bit_length() - 1)
+        pairings = bracket_pairings(Flight.MAIN, [entrant.id for entrant in seeded], lengths)
         return build_draw(pairings)
 
     def advance(self, draw: Draw, results: Iterable[Result]) -> Draw:

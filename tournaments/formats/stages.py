@@ -6,16 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tournaments.formats.base import (
-    BYE,
     Draw,
     Flight,
     FormatError,
     Pairing,
-    PairingKey,
-    Side,
-    WinnerOf,
 )
-from tournaments.formats.knockout import bracket_size, lengths_by_round, standard_order
+from tournaments.formats.knockout import (
+    bracket_pairings,
+    bracket_size,
+    lengths_by_round,
+    standard_order,
+)
 
 
 def berger_table(count: int) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -59,34 +60,9 @@ def check_match_lengths(match_lengths: Sequence[int], what: str) -> None:
 def knockout_stage(seeded: Sequence[int], match_lengths: Sequence[int]) -> tuple[Pairing, ...]:
     """A knockout among ``seeded`` (best first) in the ``final`` flight, laid out as
     ``Knockout`` lays out its bracket: standard order, byes to the top seeds."""
-    size = bracket_size(len(seeded))
-    rounds = size.bit_length() - 1
+    rounds = bracket_size(len(seeded)).bit_length() - 1
     lengths = lengths_by_round(match_lengths, rounds)
-    order = standard_order(size)
-
-    def line(seed: int) -> Side:
-        return seeded[seed - 1] if seed <= len(seeded) else BYE
-
-    pairings = [
-        Pairing(
-            PairingKey(Flight.FINAL, 0, position),
-            line(order[2 * position]),
-            line(order[2 * position + 1]),
-            lengths[0],
-        )
-        for position in range(size // 2)
-    ]
-    for round_ in range(1, rounds):
-        for position in range(size >> (round_ + 1)):
-            pairings.append(
-                Pairing(
-                    PairingKey(Flight.FINAL, round_, position),
-                    WinnerOf(PairingKey(Flight.FINAL, round_ - 1, 2 * position)),
-                    WinnerOf(PairingKey(Flight.FINAL, round_ - 1, 2 * position + 1)),
-                    lengths[round_],
-                )
-            )
-    return tuple(pairings)
+    return tuple(bracket_pairings(Flight.FINAL, seeded, lengths))
 
 
 def knockout_stage_finish(draw: Draw) -> tuple[tuple[int, ...], ...]:

@@ -303,6 +303,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "CurrencyEnum": "accounts.models.Currency",
         "LevelEnum": "matches.actions.LEVEL_NAMES",
+        "PowerOfTwoEnum": "tournaments.serializers.POWERS_OF_TWO",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -86,7 +86,38 @@ def load_demo_tournaments(*, organizer: User, players: Sequence[User]) -> int:
         fee_cents=65,
         round_lengths=(3,),
     )
-    return 4
+
+    # A club night's 5/3/3: main matches to 5, the losers' flight, consolation and final to 3.
+    club_night = opened(
+        name="Tuesday Club Night 5/3/3",
+        format="double_elimination",
+        max_entrants=32,
+        buy_in_cents=500,
+        fee_cents=35,
+        round_lengths=(5,),
+        flight_lengths={"losers": (3,), "consolation": (3,), "final": (3,)},
+        consolation_through_round=2,
+        prize_table={"main": (5000, 2500, 1000), "consolation": (1000, 500)},
+        show_up_seconds=3600,
+    )
+    for player in players[12:18]:
+        services.entry_register(tournament_id=club_night.pk, user=player)
+    services.tournament_start(tournament_id=club_night.pk, user=organizer)
+    scheduler.matches_start(tournament_id=club_night.pk)
+
+    league = opened(
+        name="Winter League Swiss",
+        format="swiss",
+        rounds=5,
+        top_cut=4,
+        buy_in_cents=0,
+        fee_cents=0,
+        round_lengths=(7,),
+        flight_lengths={"final": (9, 11)},
+    )
+    for player in players[:5]:
+        services.entry_register(tournament_id=league.pk, user=player)
+    return 6
 
 
 # (challenger, opponent, points): short matches played out so the home page has results.

@@ -52,7 +52,21 @@ def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
         "max_entrants": t.max_entrants,
         "seeding": t.seeding,
         "round_lengths": t.round_lengths,
+        "flight_lengths": t.flight_lengths,
         "clock": t.clock,
+        "flight_clocks": t.flight_clocks,
+        "grand_final_reset": t.grand_final_reset,
+        "rounds": t.rounds,
+        "top_cut": t.top_cut,
+        "group_size": t.group_size,
+        "advance_per_group": t.advance_per_group,
+        "consolation": "none" if t.consolation_through_round is None else "progressive",
+        "consolation_through_round": (
+            None if t.consolation_through_round is None else t.consolation_through_round + 1
+        ),
+        "last_chance": t.last_chance_reenters_at is not None,
+        "last_chance_reenters_at": t.last_chance_reenters_at,
+        "prize_table": t.prize_table,
         "abandon_policy": t.abandon_policy,
         "target": t.target_id,
         "starts_at": t.starts_at,
@@ -80,6 +94,9 @@ def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
             for ticket in view.tickets
         ],
         "champion": t.champion.username if t.champion else None,
+        "flight_champions": {
+            flight: champion.username for flight, champion in view.flight_champions.items()
+        },
     }
 
 
@@ -89,9 +106,17 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
     if "target" in changes:
         changes["target_id"] = changes.pop("target")
     if "round_lengths" in changes:
-        changes["round_lengths"] = tuple(changes["round_lengths"])
+        lengths = changes.pop("round_lengths")
+        by_flight = {"main": lengths} if isinstance(lengths, list) else dict(lengths)
+        changes["round_lengths"] = tuple(by_flight.pop("main"))
+        if not isinstance(lengths, list):
+            changes["flight_lengths"] = {name: tuple(v) for name, v in by_flight.items()}
     if "clock" in changes:
         changes["clock"] = dict(changes["clock"])
+    if "flight_clocks" in changes:
+        changes["flight_clocks"] = {name: dict(c) for name, c in changes["flight_clocks"].items()}
+    if "prize_table" in changes:
+        changes["prize_table"] = {name: tuple(v) for name, v in changes["prize_table"].items()}
     return changes
 
 

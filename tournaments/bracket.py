@@ -1,6 +1,10 @@
 """The bracket as players and organizers read it: every flight's rounds with their slots,
 each slot's players or bye, match, score and winner, and where a pending side's player comes
-from (the winner or the loser of another slot). Three queries whatever the size."""
+from (the winner or the loser of another slot). Three queries whatever the size.
+
+The page draws it as ``flights``: each flight's rounds as columns of cells, a slot's cell
+level with the slots its players come from, with the lines between them, and each side's
+source and each slot's way on in words ("Loser of Winners' quarter-finals, match 3")."""
 
 from __future__ import annotations
 
@@ -284,3 +288,197 @@ def bracket_data(rounds: list[BracketRound]) -> list[dict[str, Any]]:
         }
         for r in rounds
     ]
+
+
+# ---------------------------------------------------------------- the page's layout
+
+# The flights side by side (or stacked on a phone) in the order a player follows them: the
+# main event, its second chance, the final, then the side events.
+SHOWN_ORDER = [Flight.MAIN, Flight.LOSERS, Flight.FINAL, Flight.CONSOLATION, Flight.LAST_CHANCE]
+
+
+def _flight_names(format_: str) -> dict[str, tuple[str, str]]:
+    """Each flight's heading and the code its slots are labelled with ("W R1 M3")."""
+    if format_ == TournamentFormat.DOUBLE_ELIMINATION:
+        main, final = ("Winners' flight", "W"), ("Final", "GF")
+    elif format_ == TournamentFormat.SWISS:
+        main, final = ("Swiss rounds", "R"), ("Top cut", "KO")
+    elif format_ == TournamentFormat.ROUND_ROBIN:
+        main, final = ("Round robin", "R"), ("Knockout stage", "KO")
+    else:
+        main, final = ("Main flight", "M"), ("Final", "F")
+    return {
+        Flight.MAIN: main,
+        Flight.LOSERS: ("Losers' flight", "L"),
+        Flight.CONSOLATION: ("Consolation", "C"),
+        Flight.LAST_CHANCE: ("Last chance", "LC"),
+        Flight.FINAL: final,
+    }
+
+
+@dataclass(frozen=True)
+class SideSource:
+    """Where a side's player comes from, as the page says it: ``short`` ("L of W R1 M3") on
+    the slot, ``words`` ("Loser of Winners' quarter-finals, match 3") for a title.
+    ``shown`` when the bracket's lines do not already say it: a loser, or another flight's
+    player."""
+
+    which: str
+    key: str
+    short: str
+    words: str
+    shown: bool
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One place in a round's column: a slot, or an empty place (a pairing never laid out)
+    that keeps the later rounds' slots level with those they come from.
+
+    ``line_in``: a line joins it to the round before in its flight. ``line_out``: where its
+    line to the next round goes: "down" or "up" to meet its neighbour's, "across" to a slot
+    level with it, "" for none."""
+
+    slot: BracketSlot | None
+    key: str = ""
+    code: str = ""
+    top_from: SideSource | None = None
+    bottom_from: SideSource | None = None
+    line_in: bool = False
+    line_out: str = ""
+    route: str = ""  # the slot and where its players go, in words, for a screen reader
+
+    @property
+    def sources(self) -> str:
+        return " ".join(s.which + ":" + s.key for s in (self.top_from, self.bottom_from) if s)
+
+
+@dataclass(frozen=True)
+class Column:
+    round: BracketRound
+    code: str
+    cells: list[Cell]
+
+
+@dataclass(frozen=True)
+class FlightLayout:
+    flight: str
+    title: str
+    columns: list[Column]
+
+
+def flights(rounds: list[BracketRound], format_: str) -> list[FlightLayout]:
+    """The rounds as each flight's columns of cells, with every side's source in words and
+    every slot's way on: what the bracket page draws."""
+    reading = _Reading(rounds, _flight_names(format_))
+    layouts = []
+    for flight in SHOWN_ORDER:
+        own = [r for r in rounds if r.flight == flight]
+        if own:
+            layouts.append(reading.flight(flight, own))
+    return layouts
+
+
+class _Reading:
+    """The bracket's rounds by key, and where each slot's winner and loser go."""
+
+    def __init__(self, rounds: list[BracketRound], names: dict[str, tuple[str, str]]) -> None:
+        self.names = names
+        self.by_key = {(r.flight, r.number): r for r in rounds}
+        self.goes_to: dict[str, list[tuple[str, BracketSlot]]] = {}
+        for r in rounds:
+            for slot in r.slots:
+                for text in (slot.top_from, slot.bottom_from):
+                    if text:
+                        which, key = text.split(":", 1)
+                        self.goes_to.setdefault(key, []).append((which, slot))
+
+    def flight(self, flight: str, own: list[BracketRound]) -> FlightLayout:
+        counts = _cell_counts(own)
+        columns = []
+        for index, r in enumerate(own):
+            later = own[index + 1] if index + 1 < len(own) else None
+            merges = later is not None and counts[index] > counts[index + 1]
+            at = {slot.position: slot for slot in r.slots}
+            cells = [
+                self.cell(at[position], later, merges) if position in at else Cell(None)
+                for position in range(counts[index])
+            ]
+            columns.append(Column(r, self.code(flight, r.number), cells))
+        return FlightLayout(flight, self.names[flight][0], columns)
+
+    def cell(self, slot: BracketSlot, later: BracketRound | None, merges: bool) -> Cell:
+        key = f"{slot.flight}:{slot.round}:{slot.position}"
+        onward = later is not None and any(
+            which == "winner" and (s.flight, s.round) == (later.flight, later.number)
+            for which, s in self.goes_to.get(key, [])
+        )
+        line_out = ""
+        if onward:
+            line_out = ("down" if slot.position % 2 == 0 else "up") if merges else "across"
+        top, bottom = (
+            self.source(slot.top_from, slot.flight),
+            self.source(slot.bottom_from, slot.flight),
+        )
+        ways = [
+            f"{which} goes to {match_words(self.by_key[s.flight, s.round], s.position)}"
+            for which, s in self.goes_to.get(key, [])
+        ]
+        here = match_words(self.by_key[slot.flight, slot.round], slot.position)
+        return Cell(
+            slot,
+            key,
+            f"M{slot.position + 1}",
+            top,
+            bottom,
+            line_in=any(side is not None and not side.shown for side in (top, bottom)),
+            line_out=line_out,
+            route="; ".join([here, *ways]) + ".",
+        )
+
+    def code(self, flight: str, round_: int) -> str:
+        return f"{self.names[flight][1]} R{round_ + 1}"
+
+    def source(self, text: str, flight: str) -> SideSource | None:
+        if not text:
+            return None
+        which, key = text.split(":", 1)
+        from_flight, round_, position = key.split(":")
+        feeding = self.by_key.get((from_flight, int(round_)))
+        where = match_words(feeding, int(position)) if feeding else f"round {int(round_) + 1}"
+        short = f"{which[0].upper()} of {self.code(from_flight, int(round_))} M{int(position) + 1}"
+        words = f"{which.capitalize()} of {where}"
+        return SideSource(which, key, short, words, which == "loser" or from_flight != flight)
+
+
+def match_words(r: BracketRound, position: int) -> str:
+    """ "Winners' semi-finals, match 2", or "Grand final" for a round of one match."""
+    return r.name if len(r.slots) == 1 else f"{r.name}, match {position + 1}"
+
+
+def _cell_counts(own: list[BracketRound]) -> list[int]:
+    """How many places each round's column has: from the flight's last round back, a round
+    whose pairs meet in the next has twice its places, one whose players meet newcomers has
+    as many (a losers' flight's drop rounds); never fewer than its slots need."""
+    counts = [0] * len(own)
+    for index in reversed(range(len(own))):
+        needed = max(slot.position for slot in own[index].slots) + 1
+        if index + 1 < len(own):
+            factor = 2 if _pairs_meet(own[index], own[index + 1]) else 1
+            needed = max(needed, counts[index + 1] * factor)
+        counts[index] = needed
+    return counts
+
+
+def _pairs_meet(earlier: BracketRound, later: BracketRound) -> bool:
+    """Whether two slots of ``earlier`` send their winners to one slot of ``later``."""
+    prefix = f"{earlier.flight}:{earlier.number}:"
+    for slot in later.slots:
+        fed = {
+            text.split(":", 1)[1]
+            for text in (slot.top_from, slot.bottom_from)
+            if text.split(":", 1)[-1].startswith(prefix)
+        }
+        if len(fed) == 2:
+            return True
+    return False

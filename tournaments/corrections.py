@@ -1,41 +1,91 @@
-"""Bracket corrections: a staff decision changed a match's result, so its slot changes too.
+"""Bracket corrections: a staff decision changed a match's result, so the draw changes too.
 
-The scheduler fills a slot once. A decision that gives a match to the other player, or
-voids it, must undo what the old result did: the player it put into the slot fed by this
-pairing (found through the rows' sources, as the format laid them out) and the match made
-for them there. That is done only while that next match has not started (neither player
-came to the board): a match being played is not taken away from the players in it.
+Terms (with those of ``tournaments.formats.base``):
+
+- **Overturn**: the match's pairing goes to the other player. **Void**: its result is
+  cleared and the pairing is played again (the **replay**).
+- **Feed**: where a pairing's winner and loser go on, as its format laid the draw out. A
+  knockout sends the winner on; a double elimination also drops a first loser into the
+  losers' flight; a consolation or a last chance takes early losers; the grand final's reset
+  is played only when the losers' flight champion wins the first final.
+- **Later stage**: pairings a format makes only once a set of results is in: a Swiss's next
+  round or top cut, a round robin's knockout stage.
+- **Started**: a player came to the board of the match (or it ended); an unstarted match
+  can be cancelled (``matches.lifecycle.match_cancel``).
+
+How a correction finds what to move: the draw is laid out again from the rows (every side
+that waited on a feed waits again) and the format replays every result played, with this one
+changed or cleared (``formats.base.replay``). Each pairing the replay makes differently from
+the rows is corrected: the new winner takes the old winner's place in the winner's successor
+and the old winner the old loser's place in the loser's successor, a bye passes on whoever
+now meets it, a reset appears or is called off, a later stage is paired again. A pairing is
+corrected only while its match has not started: the unstarted match is cancelled and the
+corrected pairing gets a new one. A pairing whose match has started or been played is not
+taken away from its players: the decision is refused (``Conflict``) and nothing changes. A
+corrected draw that is over (a reset called off after every other match) finishes the
+tournament and pays its prizes, as the last result would have.
+
+Swiss. A round is paired from the standings when the last match of the round before ends,
+so a result reaches later pairings only through the standings. A director corrects it so:
+
+- while the round paired from it (the next round, or the top cut after the last round) has
+  not started, those pairings are withdrawn and paired again from the corrected standings;
+  after a void, once the replay ends (a withdrawn pairing paired the same again keeps its
+  match);
+- once one of that round's matches has started, the decision is refused: its players are
+  playing pairings the old standings made, which can no longer be made again;
+- a result of an older round (the round after it was played to the end) is corrected in the
+  standings only: the pairings already made stand, and the later rounds' pairing, the
+  tiebreaks and the placings count the corrected result. Such a match cannot be voided: its
+  replay would come after rounds its players have played since.
+
+Round robin. Every group pairing is laid out at the start, so an overturn changes only the
+standings. A void's replay comes before its players' later matches, as the table orders them:
+their unstarted ones are cancelled until it ends, and a later match of theirs already started
+or played refuses the decision. The knockout stage after the groups is drawn from their
+standings: a group result is corrected while none of its matches has started (the stage is
+drawn again), and a knockout-stage match is corrected as in a knockout.
 
 Every function runs inside the caller's transaction, which holds the match's lock; it takes
-the tournament's, then the pairing rows', then the next match's, in the lock order of
+the tournament's, then the pairing rows', then the next matches', in the lock order of
 ``matches.state``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from config.errors import Conflict
+from config.errors import Conflict, InternalError
 from matches.lifecycle import match_cancel
-from matches.models import Match
+from matches.models import Match, MatchStatus
 from matches.state import lock_match
-from tournaments import draw_rows, events, scheduler
-from tournaments.formats.base import Flight, PairingKey
+from tournaments import draw_rows, scheduler
+from tournaments.formats.base import BYE, Draw, Flight, Format, PairingKey, replay
+from tournaments.formats.base import Pairing as DrawPairing
+from tournaments.formats.round_robin import RoundRobin
+from tournaments.formats.swiss import Swiss
 from tournaments.models import Pairing, Tournament, TournamentState
 
 
 @dataclass
 class Correction:
-    """What a correction changed, for the decision's summary and audit."""
+    """What a correction changed, for the decision's summary and audit.
+
+    ``next_pairing`` and ``cancelled_match`` are the first of ``moved_pairings`` and
+    ``cancelled_matches`` (a result feeding both a winner and a loser moves two pairings).
+    """
 
     pairing: str
     next_pairing: str | None = None
     cancelled_match: int | None = None
     new_matches: list[int] = field(default_factory=list)
     replay_match: int | None = None
+    moved_pairings: list[str] = field(default_factory=list)
+    cancelled_matches: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -44,42 +94,30 @@ class Correction:
             "cancelled_match": self.cancelled_match,
             "new_matches": self.new_matches,
             "replay_match": self.replay_match,
+            "moved_pairings": self.moved_pairings,
+            "cancelled_matches": self.cancelled_matches,
         }
 
 
 def overturn(*, match: Match, new_winner_id: int, cause: dict[str, object]) -> Correction:
-    """Give ``match``'s pairing to ``new_winner_id`` and move them on in their place."""
+    """Give ``match``'s pairing to ``new_winner_id`` and correct what its result fed."""
     tournament, row = _locked_pairing(match)
     correction = Correction(_slot_name(row))
-    old_winner = row.winner_id
-    if old_winner is None or old_winner == new_winner_id:
+    if row.winner_id is None or row.winner_id == new_winner_id:
         # Nothing recorded yet (the scheduler will read the corrected winner), or no change.
         return correction
-    fed = _fed_by(row, "winner")
-    for successor, side in fed:
-        _take_back(successor, side, old_winner, cause, correction)
-    Pairing.objects.filter(pk=row.pk).update(winner_id=new_winner_id, decided_at=timezone.now())
-    for successor, side in fed:
-        Pairing.objects.filter(pk=successor.pk).update(**{f"{side}_id": new_winner_id})
-        correction.next_pairing = _slot_name(successor)
-    correction.new_matches = _start_ready(tournament)
-    events.publish_tournament(tournament.pk)
+    if new_winner_id not in (row.top_id, row.bottom_id):
+        raise InternalError(f"user {new_winner_id} is not playing in {row}")
+    _correct(tournament, row, new_winner_id, cause, correction)
     return correction
 
 
 def void(*, match: Match, cause: dict[str, object]) -> Correction:
-    """Clear ``match``'s pairing (and what its result did) and start its replay."""
+    """Clear ``match``'s pairing (and what its result fed) and start its replay."""
     tournament, row = _locked_pairing(match)
     correction = Correction(_slot_name(row))
-    if row.winner_id is not None:
-        for successor, side in _fed_by(row, "winner"):
-            _take_back(successor, side, row.winner_id, cause, correction)
-    Pairing.objects.filter(pk=row.pk).update(
-        winner_id=None, decided_at=None, match_id=None, deadline=None, late=False
-    )
-    _start_ready(tournament)
+    _correct(tournament, row, None, cause, correction)
     correction.replay_match = Pairing.objects.values_list("match_id", flat=True).get(pk=row.pk)
-    events.publish_tournament(tournament.pk)
     return correction
 
 
@@ -98,46 +136,180 @@ def _locked_pairing(match: Match) -> tuple[Tournament, Pairing]:
     return tournament, row
 
 
-def _fed_by(row: Pairing, which: str) -> list[tuple[Pairing, str]]:
-    """The pairings (and their side) that take the ``which`` ("winner"/"loser") of ``row``."""
-    key = PairingKey(Flight(row.flight), row.round, row.position)
-    source = f"{which}:{draw_rows.key_text(key)}"
-    fed = Pairing.objects.select_for_update().filter(
-        Q(top_source=source) | Q(bottom_source=source), tournament_id=row.tournament_id
-    )
-    return [(pairing, "top" if pairing.top_source == source else "bottom") for pairing in fed]
+@dataclass
+class _Plan:
+    """The rows a correction rewrites (to the replayed pairing) or deletes (None), and the
+    rows whose match it cancels."""
+
+    rewrite: dict[PairingKey, DrawPairing | None] = field(default_factory=dict)
+    cancel: list[Pairing] = field(default_factory=list)
+    added: list[DrawPairing] = field(default_factory=list)
 
 
-def _take_back(
-    successor: Pairing, side: str, old_winner: int, cause: dict[str, object], correction: Correction
+def _correct(
+    tournament: Tournament,
+    row: Pairing,
+    winner: int | None,
+    cause: dict[str, object],
+    correction: Correction,
 ) -> None:
-    """Empty the side ``old_winner`` took in ``successor``; cancel its match if unstarted."""
-    if getattr(successor, f"{side}_id") != old_winner:
-        return
-    if successor.winner_id is not None:
-        raise Conflict(
-            f"The next match ({_slot_name(successor)}) has been played already; "
-            "the bracket cannot be corrected by this decision."
-        )
-    if successor.match_id is not None:
-        match_cancel(lock_match(successor.match_id), cause=cause)
-        correction.cancelled_match = successor.match_id
-    Pairing.objects.filter(pk=successor.pk).update(
-        **{f"{side}_id": None}, match_id=None, deadline=None, late=False
-    )
-
-
-def _start_ready(tournament: Tournament) -> list[int]:
-    """Start the matches of pairings the correction made ready; their ids."""
+    """Replay the draw with ``row``'s result changed to ``winner`` (None: cleared, to be
+    played again), check the change is allowed, then write it and move the tournament on."""
     fmt = scheduler.tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
     draw, rows = draw_rows.stored_draw(tournament)
+    key = PairingKey(Flight(row.flight), row.round, row.position)
+    withdrawn = _withdrawn(fmt, draw, rows, key, voiding=winner is None)
+    kept = [pairing for pairing in draw.pairings if pairing.key not in withdrawn]
+    played = [p for p in kept if p.winner is not None and not p.is_bye and p.key != key]
+    if winner is not None:
+        played.append(dataclasses.replace(draw.pairing(key), winner=winner))
+    corrected = replay(fmt, draw_rows.laid_out(rows[p.key] for p in kept), played)
+    plan = _plan(fmt, draw, corrected, rows, key)
+    _refuse_started(plan.cancel)
+    _write(draw, rows, plan, cause, correction)
+    unplayed = {"match_id": None, "deadline": None, "late": False}
+    if winner is None:
+        Pairing.objects.filter(pk=row.pk).update(winner_id=None, decided_at=None, **unplayed)
+    else:
+        Pairing.objects.filter(pk=row.pk).update(winner_id=winner, decided_at=timezone.now())
+    draw_rows.store_pairings(tournament, corrected, plan.added)
+    correction.new_matches = _go_on(tournament)
+
+
+def _write(
+    draw: Draw,
+    rows: dict[PairingKey, Pairing],
+    plan: _Plan,
+    cause: dict[str, object],
+    correction: Correction,
+) -> None:
+    """Cancel the plan's stale matches and rewrite or delete its rows: the rows locked first,
+    then the matches by id, in the lock order."""
+    changed = [rows[key].pk for key in plan.rewrite] + [row.pk for row in plan.cancel]
+    locked = Pairing.objects.select_for_update().filter(pk__in=changed).order_by("pk")
+    list(locked.values_list("pk", flat=True))
+    for match_id in sorted(row.match_id for row in plan.cancel if row.match_id is not None):
+        match_cancel(lock_match(match_id), cause=cause)
+        correction.cancelled_matches.append(match_id)
+    unplayed = {"match_id": None, "deadline": None, "late": False}
+    Pairing.objects.filter(pk__in=[row.pk for row in plan.cancel]).update(**unplayed)
+    for key, after in plan.rewrite.items():
+        correction.moved_pairings.append(_slot_name(rows[key]))
+        if after is None:
+            Pairing.objects.filter(pk=rows[key].pk).delete()
+        else:
+            fields = _row_fields(draw.pairing(key), after)
+            Pairing.objects.filter(pk=rows[key].pk).update(**fields, **unplayed)
+    correction.next_pairing = next(iter(correction.moved_pairings), None)
+    correction.cancelled_match = next(iter(correction.cancelled_matches), None)
+
+
+def _withdrawn(
+    fmt: Format, draw: Draw, rows: dict[PairingKey, Pairing], key: PairingKey, *, voiding: bool
+) -> set[PairingKey]:
+    """The later stage paired from ``key``'s result, which the correction pairs again; refuses
+    a correction the Swiss and round-robin rules of the module docstring do not allow."""
+    if key.flight is not Flight.MAIN or not isinstance(fmt, Swiss | RoundRobin):
+        return set()
+    knockout = tuple(pairing for round_ in draw.rounds(Flight.FINAL) for pairing in round_)
+    stages: list[tuple[str, tuple[DrawPairing, ...]]] = [("The knockout stage", knockout)]
+    if isinstance(fmt, Swiss):
+        later = draw.rounds(Flight.MAIN)[key.round + 1 :]
+        names = (f"Round {key.round + 2 + i}" for i in range(len(later)))
+        stages = [*zip(names, later, strict=True), ("The top cut", knockout)]
+    stages = [(name, stage) for name, stage in stages if stage]
+    if not stages:
+        return set()
+    if len(stages) > 1:
+        if voiding:
+            raise Conflict(
+                f"{stages[1][0]} has been paired since this match; it cannot be replayed now. "
+                "Overturn it (the standings are corrected), or adjust money instead."
+            )
+        return set()
+    name, stage = stages[0]
+    if _has_started(stage, rows):
+        raise Conflict(
+            f"{name} was paired from this result and has started: its matches are not taken "
+            "away from their players, so this result cannot be changed now."
+        )
+    return {pairing.key for pairing in stage}
+
+
+def _has_started(stage: tuple[DrawPairing, ...], rows: dict[PairingKey, Pairing]) -> bool:
+    if any(pairing.winner is not None and not pairing.is_bye for pairing in stage):
+        return True
+    return _started([rows[pairing.key] for pairing in stage]).exists()
+
+
+def _started(rows: list[Pairing]) -> QuerySet[Match]:
+    """The matches of ``rows`` that have started (or ended)."""
+    match_ids = [row.match_id for row in rows if row.match_id is not None]
+    return Match.objects.filter(pk__in=match_ids).filter(
+        Q(seen_0=True) | Q(seen_1=True) | ~Q(status=MatchStatus.PLAYING)
+    )
+
+
+def _plan(
+    fmt: Format, draw: Draw, corrected: Draw, rows: dict[PairingKey, Pairing], key: PairingKey
+) -> _Plan:
+    """What writing ``corrected`` over ``draw`` takes; refuses to move a played pairing."""
+    plan = _Plan()
+    replayed = {pairing.key: pairing for pairing in corrected.pairings}
+    ready = {pairing.key for pairing in fmt.ready_pairings(corrected)}
+    for before in draw.pairings:
+        if before.key == key:
+            continue
+        row, after = rows[before.key], replayed.get(before.key)
+        if after != before:
+            if before.winner is not None and not before.is_bye:
+                raise Conflict(
+                    f"The next match ({_slot_name(row)}) has been played already; "
+                    "the bracket cannot be corrected by this decision."
+                )
+            plan.rewrite[before.key] = after
+        waiting_to_play = row.match_id is not None and before.winner is None
+        if waiting_to_play and (after != before or before.key not in ready):
+            plan.cancel.append(row)
+    plan.added = [pairing for pairing in corrected.pairings if pairing.key not in rows]
+    return plan
+
+
+def _refuse_started(stale: list[Pairing]) -> None:
+    """A match being played is not taken away from its players."""
+    started = _started(stale).order_by("pk").values_list("pk", flat=True).first()
+    if started is not None:
+        row = next(row for row in stale if row.match_id == started)
+        raise Conflict(
+            f"The match of {_slot_name(row)} (#{started}) has started; it is not taken away "
+            "from its players, so the bracket cannot be corrected by this decision."
+        )
+
+
+def _row_fields(before: DrawPairing, after: DrawPairing) -> dict[str, object]:
+    """The columns that make a row hold ``after``."""
+    fields: dict[str, object] = {}
+    for side in ("top", "bottom"):
+        held = getattr(after, side)
+        fields[f"{side}_id"] = held if isinstance(held, int) else None
+        fields[f"{side}_bye"] = held is BYE
+    if after.winner != before.winner:
+        fields["winner_id"] = after.winner
+        fields["decided_at"] = timezone.now() if after.winner is not None else None
+    return fields
+
+
+def _go_on(tournament: Tournament) -> list[int]:
+    """Let the format go on from the corrected rows: start the matches of pairings that became
+    ready, or finish the tournament if nothing is left to play. The new matches' ids."""
+    draw, rows = draw_rows.stored_draw(tournament)
     before = {row.pk for row in rows.values() if row.match_id is not None}
-    scheduler.start_ready_matches(tournament, fmt, draw, rows)
+    scheduler.advance(tournament, draw, rows, [])
     return sorted(
         row.match_id for row in rows.values() if row.match_id is not None and row.pk not in before
     )
 
 
 def _slot_name(row: Pairing) -> str:
-    flight = "" if row.flight == Flight.MAIN else f"{row.flight} "
+    flight = "" if row.flight == Flight.MAIN else f"{row.flight.replace('_', ' ')} "
     return f"{flight}round {row.round + 1}, match {row.position + 1}"

@@ -11,7 +11,7 @@ inserted as new rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from django.utils import timezone
 
@@ -101,6 +101,22 @@ def stored_draw(tournament: Tournament) -> tuple[Draw, dict[PairingKey, Pairing]
         for key, row in by_key.items()
     ]
     return Draw(tuple(pairings)), by_key
+
+
+def laid_out(rows: Iterable[Pairing]) -> list[DrawPairing]:
+    """The rows' pairings as their format laid them out: a side with a source waits on it
+    again and nothing is decided (``formats.base.replay`` plays the results on them again)."""
+    return [
+        DrawPairing(
+            PairingKey(Flight(row.flight), row.round, row.position),
+            _pending(row.top_source) if row.top_source else _side(row.top_id, row.top_bye, ""),
+            _pending(row.bottom_source)
+            if row.bottom_source
+            else _side(row.bottom_id, row.bottom_bye, ""),
+            row.match_length,
+        )
+        for row in rows
+    ]
 
 
 def _side(user_id: int | None, bye: bool, source: str) -> Side:

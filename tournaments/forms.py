@@ -10,9 +10,15 @@ from django import forms
 from accounts.models import Currency
 from matches.clock import MAX_CORRESPONDENCE_SECONDS, MAX_RESERVE_SECONDS
 from matches.models import DEFAULT_CLOCK, ClockKind
+from tournaments.format_options import (
+    MAX_CONSOLATION_ROUND,
+    MAX_GROUP_SIZE,
+    MAX_SWISS_ROUNDS,
+    takes,
+)
 from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
 from tournaments.models import (
-    OFFERED_FORMAT_CHOICES,
+    BRACKET_FORMATS,
     SHOW_UP_SECONDS,
     Seeding,
     Tournament,
@@ -35,17 +41,53 @@ FIELD_OF_SETTING = {
     "fee_cents": "fee",
     "clock": "clock_kind",
     "target_id": "target",
+    "flight_clocks": "clock_kind",
+    "prize_table": "prizes",
+    "last_chance_reenters_at": "last_chance_reenters_at",
 }
+KNOCKOUT, DOUBLE = TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATION
+SWISS, ROUND_ROBIN = TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN
+NOT_SIT_AND_GO = [f for f in TournamentFormat.values if f != TournamentFormat.SIT_AND_GO]
+NOT_SATELLITE = [f for f in TournamentFormat.values if f != TournamentFormat.SATELLITE]
+# The side flights' match lengths, by form field: (flight, the formats that play it).
+FLIGHT_LENGTH_FIELDS = {
+    "losers_lengths": ("losers", (DOUBLE,)),
+    "consolation_lengths": ("consolation", BRACKET_FORMATS),
+    "last_chance_lengths": ("last_chance", (KNOCKOUT,)),
+    "final_lengths": ("final", (DOUBLE, SWISS, ROUND_ROBIN)),
+}
+
+
+def shown_for(*formats: str, **attrs: str) -> dict[str, str]:
+    """Widget attributes: the form shows the field only while one of ``formats`` is chosen
+    (``static/js/forms.js``)."""
+    return {"data-shown-for": " ".join(formats), **attrs}
+
+
+def _lengths_field(label: str, help_text: str, formats: tuple[str, ...]) -> forms.CharField:
+    return forms.CharField(
+        required=False,
+        label=label,
+        help_text=help_text,
+        widget=forms.TextInput(attrs=shown_for(*formats, placeholder="as the main flight")),
+    )
 
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
-    format = forms.ChoiceField(choices=OFFERED_FORMAT_CHOICES, initial=TournamentFormat.KNOCKOUT)
+    format = forms.ChoiceField(
+        choices=TournamentFormat.choices,
+        initial=TournamentFormat.KNOCKOUT,
+        help_text="Knockout: one loss and out. Double elimination: out at the second loss. "
+        "Swiss: a set number of rounds, players with equal scores meet. Round robin: everyone "
+        "meets everyone.",
+    )
     seats = forms.IntegerField(
         required=False,
         min_value=MIN_SEATS,
         max_value=MAX_SEATS,
         help_text="Sit & Go: 2 to 64 seats (8 if left empty).",
+        widget=forms.NumberInput(attrs=shown_for(TournamentFormat.SIT_AND_GO)),
     )
     max_entrants = forms.IntegerField(
         required=False,
@@ -53,6 +95,72 @@ class TournamentForm(forms.Form):
         max_value=MAX_ENTRANTS,
         label="Maximum players",
         help_text="Leave empty for no limit.",
+        widget=forms.NumberInput(attrs=shown_for(*NOT_SIT_AND_GO)),
+    )
+    rounds = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_SWISS_ROUNDS,
+        label="Swiss rounds",
+        widget=forms.NumberInput(attrs=shown_for(SWISS)),
+    )
+    top_cut = forms.IntegerField(
+        required=False,
+        min_value=2,
+        max_value=MAX_ENTRANTS,
+        label="Top cut",
+        help_text="The best 2, 4, 8, ... play a knockout after the Swiss; empty: none.",
+        widget=forms.NumberInput(attrs=shown_for(SWISS)),
+    )
+    group_size = forms.IntegerField(
+        required=False,
+        min_value=2,
+        max_value=MAX_GROUP_SIZE,
+        label="Players per group",
+        help_text="Empty: one table, everyone meets everyone.",
+        widget=forms.NumberInput(attrs=shown_for(ROUND_ROBIN)),
+    )
+    advance_per_group = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_GROUP_SIZE,
+        label="Through from each group",
+        help_text="The best of each group play a knockout.",
+        widget=forms.NumberInput(attrs=shown_for(ROUND_ROBIN)),
+    )
+    grand_final_reset = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Reset final: a second final if the losers' flight winner wins the first",
+        widget=forms.CheckboxInput(attrs=shown_for(DOUBLE)),
+    )
+    consolation = forms.BooleanField(
+        required=False,
+        label="Progressive consolation for those knocked out early",
+        widget=forms.CheckboxInput(attrs=shown_for(*BRACKET_FORMATS)),
+    )
+    consolation_through_round = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_CONSOLATION_ROUND,
+        initial=2,
+        label="Consolation takes the losers of rounds 1 to",
+        help_text="Beside a double elimination: those knocked out in losers' rounds 1 to this.",
+        widget=forms.NumberInput(attrs=shown_for(*BRACKET_FORMATS)),
+    )
+    last_chance = forms.BooleanField(
+        required=False,
+        label="Last chance: its winner comes back into the main flight",
+        widget=forms.CheckboxInput(attrs=shown_for(KNOCKOUT)),
+    )
+    last_chance_reenters_at = forms.IntegerField(
+        required=False,
+        min_value=2,
+        max_value=MAX_ENTRANTS,
+        initial=8,
+        label="The last chance's winner comes back with this many left",
+        help_text="2, 4, 8, ...: 8 is the quarter-finals.",
+        widget=forms.NumberInput(attrs=shown_for(KNOCKOUT)),
     )
     buy_in = forms.DecimalField(
         min_value=Decimal("0"),
@@ -76,6 +184,34 @@ class TournamentForm(forms.Form):
         label="Match length per round",
         help_text="Points, first round to final, e.g. 5, 5, 7, 9. A bigger field repeats the "
         "first length.",
+    )
+    losers_lengths = _lengths_field(
+        "Losers' flight match lengths", "Points per losers' round, e.g. 3.", (DOUBLE,)
+    )
+    consolation_lengths = _lengths_field(
+        "Consolation match lengths", "Points per consolation round, e.g. 3.", BRACKET_FORMATS
+    )
+    last_chance_lengths = _lengths_field(
+        "Last chance match lengths", "Points per last-chance round.", (KNOCKOUT,)
+    )
+    final_lengths = _lengths_field(
+        "Final match lengths",
+        "Double elimination: the final between the flights' winners. Swiss or round robin: "
+        "the knockout after it, first round to final.",
+        (DOUBLE, SWISS, ROUND_ROBIN),
+    )
+    prizes = forms.CharField(
+        required=False,
+        label="Prize shares (%)",
+        help_text="Best place first, e.g. 50, 30, 20; empty: the published table by the number "
+        "of players. Tied places split their shares.",
+        widget=forms.TextInput(attrs=shown_for(*NOT_SATELLITE)),
+    )
+    consolation_prizes = forms.CharField(
+        required=False,
+        label="Consolation prize shares (%)",
+        help_text="Of the same pool, e.g. 10, 5: with the main shares they add up to 100.",
+        widget=forms.TextInput(attrs=shown_for(*BRACKET_FORMATS)),
     )
     clock_kind = forms.ChoiceField(
         choices=ClockKind.choices, initial=DEFAULT_CLOCK.kind, label="Clock"
@@ -131,6 +267,7 @@ class TournamentForm(forms.Form):
         empty_value=None,
         label="Satellite target",
         help_text="Satellite: the tournament whose seats are the prizes.",
+        widget=forms.Select(attrs=shown_for(TournamentFormat.SATELLITE)),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -146,14 +283,44 @@ class TournamentForm(forms.Form):
     def clean_round_lengths(self) -> tuple[int, ...]:
         return _lengths(self.cleaned_data["round_lengths"])
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name in (*FLIGHT_LENGTH_FIELDS, "prizes", "consolation_prizes"):
+            text = cleaned.get(name)
+            if not text:
+                continue
+            try:
+                cleaned[name] = _percents(text) if name.endswith("prizes") else _lengths(text)
+            except forms.ValidationError as error:
+                self.add_error(name, error)
+        return cleaned
+
     def settings(self) -> TournamentSettings:
         """The settings typed. After errors, a field that did not parse counts as its
         initial value, so the settings' own checks can still speak of every other field in
-        the same pass (``show_errors`` leaves the fields in error alone)."""
+        the same pass (``show_errors`` leaves the fields in error alone). A setting the chosen
+        format does not take is left out, whatever its hidden field holds."""
         data = {name: self._value(name) for name in self.fields}
+        format_ = data["format"]
+
+        def only_for(setting: str, value: Any, none: Any = None) -> Any:
+            return value if takes(format_, setting) else none
+
+        flight_lengths = {
+            flight: data[name]
+            for name, (flight, formats) in FLIGHT_LENGTH_FIELDS.items()
+            if format_ in formats and data[name]
+        }
+        prize_table = {}
+        if data["prizes"]:
+            prize_table["main"] = data["prizes"]
+        consolation = only_for("consolation_through_round", data["consolation"], False)
+        if consolation and data["consolation_prizes"]:
+            prize_table["consolation"] = data["consolation_prizes"]
+        last_chance = only_for("last_chance_reenters_at", data["last_chance"], False)
         return TournamentSettings(
             name=data["name"],
-            format=data["format"],
+            format=format_,
             seats=data["seats"],
             max_entrants=data["max_entrants"],
             buy_in_cents=int(data["buy_in"] * 100),
@@ -174,6 +341,19 @@ class TournamentForm(forms.Form):
             round_minutes=data["round_minutes"],
             starts_at=data["starts_at"],
             check_in_minutes=data["check_in_minutes"],
+            flight_lengths=flight_lengths,
+            grand_final_reset=only_for("grand_final_reset", bool(data["grand_final_reset"]), True),
+            rounds=only_for("rounds", data["rounds"]),
+            top_cut=only_for("top_cut", data["top_cut"]),
+            group_size=only_for("group_size", data["group_size"]),
+            advance_per_group=only_for("advance_per_group", data["advance_per_group"]),
+            consolation_through_round=(
+                (data["consolation_through_round"] or 2) if consolation else None
+            ),
+            last_chance_reenters_at=(
+                (data["last_chance_reenters_at"] or 8) if last_chance else None
+            ),
+            prize_table=prize_table,
         )
 
     def _value(self, name: str) -> Any:
@@ -183,6 +363,8 @@ class TournamentForm(forms.Form):
         initial = self.get_initial_for_field(self.fields[name], name)
         if name == "round_lengths":
             return _lengths(str(initial))
+        if name in FLIGHT_LENGTH_FIELDS or name.endswith("prizes"):
+            return ()
         try:
             return self.fields[name].clean(initial)
         except forms.ValidationError:
@@ -218,7 +400,54 @@ class TournamentForm(forms.Form):
             "starts_at": tournament.starts_at,
             "check_in_minutes": tournament.check_in_minutes,
             "target": tournament.target_id,
+            **{
+                name: _listed(tournament.flight_lengths.get(flight, ()))
+                for name, (flight, _) in FLIGHT_LENGTH_FIELDS.items()
+            },
+            "grand_final_reset": tournament.grand_final_reset,
+            "rounds": tournament.rounds,
+            "top_cut": tournament.top_cut,
+            "group_size": tournament.group_size,
+            "advance_per_group": tournament.advance_per_group,
+            "consolation": tournament.consolation_through_round is not None,
+            "consolation_through_round": (
+                2
+                if tournament.consolation_through_round is None
+                else tournament.consolation_through_round + 1
+            ),
+            "last_chance": tournament.last_chance_reenters_at is not None,
+            "last_chance_reenters_at": tournament.last_chance_reenters_at or 8,
+            "prizes": _listed(_percent_text(bp) for bp in tournament.prize_table.get("main", ())),
+            "consolation_prizes": _listed(
+                _percent_text(bp) for bp in tournament.prize_table.get("consolation", ())
+            ),
         }
+
+
+def _listed(values: Any) -> str:
+    return ", ".join(str(value) for value in values)
+
+
+def _percent_text(basis_points: int) -> str:
+    whole, cents = divmod(basis_points, 100)
+    return f"{whole}.{cents:02d}".rstrip("0").rstrip(".") if cents else str(whole)
+
+
+def _percents(text: str) -> tuple[int, ...]:
+    """Prize shares typed in percent (up to two decimals), as basis points."""
+    try:
+        percents = [Decimal(part) for part in text.replace(" ", "").split(",") if part]
+    except ArithmeticError:
+        raise forms.ValidationError(
+            "Write percentages separated by commas, e.g. 50, 30, 20."
+        ) from None
+    shares = []
+    for percent in percents:
+        basis_points = percent * 100
+        if not percent.is_finite() or basis_points != basis_points.to_integral_value():
+            raise forms.ValidationError(f"Give each share to at most two decimals, not {percent}.")
+        shares.append(int(basis_points))
+    return tuple(shares)
 
 
 def _lengths(text: str) -> tuple[int, ...]:

@@ -40,16 +40,9 @@ class TournamentFormat(models.TextChoices):
     ROUND_ROBIN = "round_robin", "Round robin"
 
 
-# What an organizer can choose today. Double elimination, Swiss and round robin already run
-# (their formats and the scheduler), but their brackets and standings are not shown yet.
-OFFERED_FORMATS = (
-    TournamentFormat.KNOCKOUT,
-    TournamentFormat.SIT_AND_GO,
-    TournamentFormat.SATELLITE,
-)
-OFFERED_FORMAT_CHOICES = [
-    (value, label) for value, label in TournamentFormat.choices if value in OFFERED_FORMATS
-]
+# The formats whose main flight is a bracket of single or double losses, which a
+# consolation can run beside.
+BRACKET_FORMATS = (TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATION)
 
 
 class TournamentState(models.TextChoices):
@@ -95,6 +88,17 @@ class Tournament(models.Model):
         default=dict,
         help_text="Double elimination: points per round of the losers' flight and the final "
         '({"losers": [...], "final": [...]}); round_lengths are the main flight\'s.',
+    )
+    flight_clocks = models.JSONField(
+        default=dict,
+        help_text="A time control per flight other than the main one, as ``clock``; a flight "
+        "without one plays on ``clock``.",
+    )
+    prize_table = models.JSONField(
+        default=dict,
+        help_text="Prize shares per flight in basis points of the pool, best place first "
+        '({"main": [...], "consolation": [...]}, adding up to 10,000); empty: the published '
+        "default table for the main places.",
     )
     grand_final_reset = models.BooleanField(
         default=True,

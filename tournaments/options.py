@@ -9,7 +9,7 @@ format itself is asked (``tournaments.formats``) whether it can be run as set.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,11 +23,11 @@ from matches.creation import MAX_MATCH_LENGTH
 from matches.models import ClockSettings
 from tournaments import scheduler
 from tournaments.errors import TournamentInvalid
+from tournaments.format_options import format_values
 from tournaments.formats.base import FormatError
 from tournaments.formats.satellite import TargetTournament, plan_satellite
 from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
 from tournaments.models import (
-    OFFERED_FORMATS,
     SHOW_UP_SECONDS,
     Seeding,
     Tournament,
@@ -66,6 +66,17 @@ class TournamentSettings:
     round_minutes: int | None = None
     starts_at: datetime | None = None
     check_in_minutes: int | None = None
+    # the formats' own settings (``tournaments.format_options``)
+    flight_lengths: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    flight_clocks: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    grand_final_reset: bool = True
+    rounds: int | None = None
+    top_cut: int | None = None
+    group_size: int | None = None
+    advance_per_group: int | None = None
+    consolation_through_round: int | None = None
+    last_chance_reenters_at: int | None = None
+    prize_table: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
 
 SETTING_FIELDS = tuple(TournamentSettings.__dataclass_fields__)
@@ -89,6 +100,18 @@ def settings_of(tournament: Tournament) -> TournamentSettings:
         round_minutes=tournament.round_minutes,
         starts_at=tournament.starts_at,
         check_in_minutes=tournament.check_in_minutes,
+        flight_lengths={name: tuple(v) for name, v in tournament.flight_lengths.items()},
+        flight_clocks=dict(tournament.flight_clocks),
+        grand_final_reset=tournament.grand_final_reset,
+        rounds=tournament.rounds,
+        top_cut=tournament.top_cut,
+        group_size=tournament.group_size,
+        advance_per_group=tournament.advance_per_group,
+        consolation_through_round=(
+            None if (through := tournament.consolation_through_round) is None else through + 1
+        ),
+        last_chance_reenters_at=tournament.last_chance_reenters_at,
+        prize_table={name: tuple(v) for name, v in tournament.prize_table.items()},
     )
 
 
@@ -129,11 +152,13 @@ def check_settings(
         target_id = None
     if tournament is not None and tournament.pk is not None:
         _check_paid(settings, tournament, max_entrants, refuse)
-    if not refuse.errors and settings.format in OFFERED_FORMATS:
-        _check_format(settings, refuse)
+    formats_own = format_values(settings, max_entrants, refuse, _check_clock)
+    if not refuse.errors:
+        _check_format(settings, formats_own, refuse)
     if refuse.errors:
         raise TournamentInvalid(refuse.errors)
     return {
+        **formats_own,
         "name": name,
         "format": settings.format,
         "seats": seats,
@@ -154,8 +179,9 @@ def check_settings(
 
 
 def _check_choices(settings: TournamentSettings, refuse: Refuse) -> None:
-    if settings.format not in OFFERED_FORMATS:
-        refuse("format", "Choose knockout, Sit & Go or satellite.")
+    if settings.format not in TournamentFormat.values:
+        named = ", ".join(label for _, label in TournamentFormat.choices)
+        refuse("format", f"Choose one of: {named}.")
     if settings.currency not in Currency.values:
         refuse("currency", f"Use one of {', '.join(Currency.values)}.")
     if settings.seeding not in Seeding.values:
@@ -278,18 +304,28 @@ def _check_target(
         refuse("buy_in_cents", str(refusal))
 
 
-def _check_format(settings: TournamentSettings, refuse: Refuse) -> None:
+# Where the pure format's refusal is shown, by format.
+FORMAT_FIELD: dict[str, str] = {
+    TournamentFormat.SIT_AND_GO: "seats",
+    TournamentFormat.SWISS: "rounds",
+    TournamentFormat.ROUND_ROBIN: "group_size",
+}
+
+
+def _check_format(
+    settings: TournamentSettings, formats_own: dict[str, Any], refuse: Refuse
+) -> None:
     """Ask the pure format whether it can be run as set (prize table, lengths)."""
+    if settings.format == TournamentFormat.SATELLITE:
+        return
     probe = Tournament(
         format=settings.format,
         seats=settings.seats,
         round_lengths=list(settings.round_lengths),
         seeding=settings.seeding,
+        **formats_own,
     )
-    if settings.format == TournamentFormat.SATELLITE:
-        return
     try:
         scheduler.tournament_format(probe, pool_cents=0)
     except FormatError as refusal:
-        field = "seats" if settings.format == TournamentFormat.SIT_AND_GO else "round_lengths"
-        refuse(field, str(refusal))
+        refuse(FORMAT_FIELD.get(settings.format, "round_lengths"), str(refusal))

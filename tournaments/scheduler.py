@@ -39,11 +39,18 @@ from tournaments.formats.base import (
     Flight,
     Format,
     PairingKey,
+    Placing,
     Result,
 )
+from tournaments.formats.base import Pairing as FormatPairing
 from tournaments.formats.double_elimination import DoubleElimination, DoubleEliminationOptions
 from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding, seed_order
-from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, Prize, cash_prizes
+from tournaments.formats.prizes import (
+    DEFAULT_SIT_AND_GO_TABLE,
+    Prize,
+    cash_prizes,
+    flight_cash_prizes,
+)
 from tournaments.formats.round_robin import RoundRobin, RoundRobinOptions
 from tournaments.formats.satellite import Satellite, SatelliteOptions, TargetTournament
 from tournaments.formats.side_flights import SideFlightOptions, WithSideFlights
@@ -250,23 +257,35 @@ def start_ready_matches(
     ]
     if not waiting:
         return 0
-    clock = ClockSettings.from_json(tournament.clock)
     deadline_after = (
         timedelta(minutes=tournament.round_minutes) if tournament.round_minutes else None
     )
-    pairs = []
+    # One batch of matches per time control: a flight may have its own.
+    by_clock: dict[str, list[FormatPairing]] = {}
     for pairing in waiting:
-        assert isinstance(pairing.top, int)
-        assert isinstance(pairing.bottom, int)
-        pairs.append(Pair(pairing.top, pairing.bottom, pairing.match_length))
-    matches = matches_create_for_tournament(
-        tournament_id=tournament.pk,
-        pairs=pairs,
-        clock_settings=clock,
-        show_up_seconds=tournament.show_up_seconds,
-        rated=True,
-        abandon_policy=tournament.abandon_policy,
-    )
+        flight = pairing.key.flight.value
+        by_clock.setdefault(flight if flight in tournament.flight_clocks else "", []).append(
+            pairing
+        )
+    waiting, matches = [], []
+    for flight, pairings in by_clock.items():
+        clock = tournament.flight_clocks[flight] if flight else tournament.clock
+        pairs = []
+        for pairing in pairings:
+            assert isinstance(pairing.top, int)
+            assert isinstance(pairing.bottom, int)
+            pairs.append(Pair(pairing.top, pairing.bottom, pairing.match_length))
+        waiting.extend(pairings)
+        matches.extend(
+            matches_create_for_tournament(
+                tournament_id=tournament.pk,
+                pairs=pairs,
+                clock_settings=ClockSettings.from_json(clock),
+                show_up_seconds=tournament.show_up_seconds,
+                rated=True,
+                abandon_policy=tournament.abandon_policy,
+            )
+        )
     # The tournament is locked: nobody else gives these pairings their matches meanwhile.
     deadline = timezone.now() + deadline_after if deadline_after else None
     started = [rows[pairing.key] for pairing in waiting]
@@ -410,15 +429,28 @@ def _finish(tournament: Tournament, fmt: Format, draw: Draw) -> None:
 
 
 def _prizes(tournament: Tournament, fmt: Format, draw: Draw) -> tuple[Prize, ...]:
+    """By the organizer's prize table, flight by flight; without one, the format's own (a
+    Sit & Go's, a satellite's tickets) or the published table for the main places."""
     pool = tournament.prize_pool_cents
-    if isinstance(fmt, SitAndGo):
-        return fmt.prizes(draw, pool_cents=pool)
     if isinstance(fmt, Satellite):
         return fmt.prizes(draw)
-    placings = fmt.placings(draw)
+    table = {Flight(name): tuple(shares) for name, shares in tournament.prize_table.items()}
+    if not table and isinstance(fmt, SitAndGo):
+        return fmt.prizes(draw, pool_cents=pool)
     if pool == 0:
         return ()
-    return cash_prizes(pool, DEFAULT_SIT_AND_GO_TABLE.shares_for(len(placings)), placings)
+    if not table:
+        placings = fmt.placings(draw)
+        return cash_prizes(pool, DEFAULT_SIT_AND_GO_TABLE.shares_for(len(placings)), placings)
+    return flight_cash_prizes(
+        pool, table, {flight: _flight_placings(fmt, draw, flight) for flight in table}
+    )
+
+
+def _flight_placings(fmt: Format, draw: Draw, flight: Flight) -> tuple[Placing, ...]:
+    if isinstance(fmt, WithSideFlights):
+        return fmt.flight_placings(draw, flight)
+    return fmt.placings(draw) if flight is Flight.MAIN else ()
 
 
 def _issue_tickets(satellite: Tournament, holders: Sequence[int]) -> None:

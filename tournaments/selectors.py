@@ -17,7 +17,7 @@ from accounts.models import User
 from config.rows import prepared_cursor
 from matches.models import Match
 from tournaments.formats.base import FormatError
-from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, split_pool
+from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, WHOLE_POOL, split_pool
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -28,6 +28,7 @@ from tournaments.models import (
     TournamentState,
 )
 
+SIDE_FLIGHTS = ("consolation", "last_chance")
 LOBBY_FILTERS = {
     "open": (TournamentState.REGISTRATION,),
     "running": (TournamentState.RUNNING,),
@@ -164,6 +165,7 @@ class TournamentView:
     pool_cents: int
     prizes: list[PrizeLine]
     tickets: list[Ticket]
+    flight_champions: dict[str, FlightChampion]
     viewer_entry: Entry | None
     can_manage: bool
     match_counts: dict[str, int] = field(default_factory=dict)
@@ -226,11 +228,34 @@ def tournament_view(*, tournament_id: int, viewer: User | None) -> TournamentVie
         pool_cents=pool,
         prizes=_prize_lines(tournament, entries, pool),
         tickets=tickets,
+        flight_champions=flight_champions(tournament),
         viewer_entry=viewer_entry,
         can_manage=can_manage,
         match_counts=counts,
         next_match=following,
     )
+
+
+@dataclass(frozen=True)
+class FlightChampion:
+    username: str
+    display_name: str
+
+
+def flight_champions(tournament: Tournament) -> dict[str, FlightChampion]:
+    """The winner of each side flight (consolation, last chance) whose final is decided."""
+    if tournament.consolation_through_round is None and tournament.last_chance_reenters_at is None:
+        return {}
+    rows = (
+        Pairing.objects.filter(tournament=tournament, flight__in=SIDE_FLIGHTS)
+        .order_by("flight", "-round")
+        .values_list("flight", "winner__username", "winner__profile__display_name")
+    )
+    finals: dict[str, FlightChampion | None] = {}
+    for flight, username, name in rows:
+        if flight not in finals:  # the flight's last round comes first: its final
+            finals[flight] = FlightChampion(username, name) if username else None
+    return {flight: champion for flight, champion in finals.items() if champion}
 
 
 def _prize_lines(tournament: Tournament, entries: list[Entry], pool: int) -> list[PrizeLine]:
@@ -247,20 +272,28 @@ def _prize_lines(tournament: Tournament, entries: list[Entry], pool: int) -> lis
     entrants = field_size or len(entries)
     if tournament.state == TournamentState.REGISTRATION and field_size:
         pool = tournament.buy_in_cents * field_size
-    parts = prize_preview(tournament, entrants=entrants, pool_cents=pool)
+    if entrants < 2 or pool <= 0:
+        return []
+    if tournament.prize_table:
+        return _table_lines(tournament.prize_table, entrants, pool)
+    try:
+        shares = DEFAULT_SIT_AND_GO_TABLE.shares_for(entrants)
+    except FormatError:
+        return []
+    parts = split_pool(pool, shares)
     return [PrizeLine(_ordinal(place), cents) for place, cents in enumerate(parts, start=1)]
 
 
-def prize_preview(tournament: Tournament, *, entrants: int, pool_cents: int) -> list[int]:
-    """Cents per place, best first, that a field of ``entrants`` would pay (cash formats)."""
-    if entrants < 2 or pool_cents <= 0:
-        return []
-    field_size = tournament.seats if tournament.format == TournamentFormat.SIT_AND_GO else None
-    try:
-        shares = DEFAULT_SIT_AND_GO_TABLE.shares_for(field_size or entrants)
-    except FormatError:
-        return []
-    return list(split_pool(pool_cents, shares))
+def _table_lines(table: dict[str, list[int]], entrants: int, pool: int) -> list[PrizeLine]:
+    """The organizer's table as it would pay a full field: each flight's places and their
+    share of the pool (a smaller field passes the unreached places' shares up)."""
+    lines = []
+    for flight, shares in table.items():
+        prefix = "" if flight == "main" else f"{flight.replace('_', ' ').capitalize()} "
+        reached = shares[:entrants]
+        for place, share in enumerate(reached, start=1):
+            lines.append(PrizeLine(f"{prefix}{_ordinal(place)}", pool * share // WHOLE_POOL))
+    return lines
 
 
 def _place(entry: Entry) -> str:

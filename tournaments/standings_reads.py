@@ -7,17 +7,22 @@ Sonneborn-Berger and the points margin. Other formats list the places the format
 (final once the tournament ends), with each player's wins and losses; they have no
 tiebreaks. The points margin counts the points scored in the matches less those conceded,
 from each match's score.
+
+The standings page shows the rows as tables (one per round-robin group, lettered A, B, ...)
+whose headings explain each tiebreak, beside each round's pairings, the latest round first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from accounts.models import User
 from matches.models import Match
 from tournaments import draw_rows, scheduler
-from tournaments.formats.base import BYE, Draw, PairingKey, Placing
+from tournaments.bracket import BracketRound, BracketSlot
+from tournaments.formats.base import BYE, Draw, Flight, PairingKey, Placing
 from tournaments.formats.round_robin import ROUND_ROBIN_TIEBREAKS, RoundRobin
 from tournaments.formats.standings import StandingRow, Tiebreak, standings
 from tournaments.formats.swiss import Swiss
@@ -117,3 +122,86 @@ def _by_place(placings: Sequence[Placing], draw: Draw) -> list[StandingRow]:
         )
         for placing in placings
     ]
+
+
+# ---------------------------------------------------------------- the standings page
+
+# Each tiebreak's short heading and what it counts, for the table's header.
+TIEBREAK_WORDS = {
+    Tiebreak.BUCHHOLZ: ("Bu", "Buchholz: the sum of the opponents' points"),
+    Tiebreak.MEDIAN_BUCHHOLZ: (
+        "MBu",
+        "Median Buchholz: the opponents' points without the highest and the lowest",
+    ),
+    Tiebreak.SONNEBORN_BERGER: ("SB", "Sonneborn-Berger: the sum of the points of those beaten"),
+    Tiebreak.POINTS_MARGIN: ("+/−", "Points margin: points scored less points conceded"),
+}
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    """One table of the standings: a Swiss's whole field, or one round-robin group."""
+
+    group: str  # "A", "B", ... when a round robin plays in groups; else ""
+    tiebreaks: list[tuple[str, str, str]]  # name, heading, explanation
+    rows: list[dict[str, Any]]  # as ``tournament_standings`` gives them
+
+    @property
+    def lines(self) -> list[tuple[dict[str, Any], list[int]]]:
+        """Each row with its tiebreaks' values in the headings' order."""
+        return [
+            (row, [row["tiebreaks"][name] for name, _, _ in self.tiebreaks]) for row in self.rows
+        ]
+
+
+def standings_tables(rows: list[dict[str, Any]]) -> list[StandingsTable]:
+    """``tournament_standings`` rows as the page's tables, one per group."""
+    by_group: dict[int | None, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_group.setdefault(row["group"], []).append(row)
+    return [
+        StandingsTable(
+            group_letter(group) if len(by_group) > 1 and group is not None else "",
+            [(name, *TIEBREAK_WORDS[Tiebreak(name)]) for name in grouped[0]["tiebreaks"]],
+            grouped,
+        )
+        for group, grouped in by_group.items()
+    ]
+
+
+def group_letter(group: int) -> str:
+    return chr(ord("A") + group - 1)
+
+
+@dataclass(frozen=True)
+class PairingRound:
+    """A Swiss or round-robin round as its pairings table lists it: each slot with its board
+    ("3", or "B2" for group B's second board when a round robin plays in groups)."""
+
+    round: BracketRound
+    boards: list[str]
+    played: int  # pairings decided, byes included
+
+    @property
+    def rows(self) -> list[tuple[str, BracketSlot]]:
+        return list(zip(self.boards, self.round.slots, strict=True))
+
+
+def pairing_rounds(rounds: list[BracketRound], rows: list[dict[str, Any]]) -> list[PairingRound]:
+    """The main flight's rounds, the latest first; the groups are read from the standings
+    ``rows``."""
+    grouped = len({row["group"] for row in rows}) > 1
+    group_of = {row["username"]: group_letter(row["group"]) for row in rows if grouped}
+    shown = []
+    for r in reversed(rounds):
+        if r.flight != Flight.MAIN:
+            continue
+        boards = []
+        counted: dict[str, int] = {}
+        for slot in r.slots:
+            group = group_of.get(slot.top.username or slot.bottom.username, "")
+            counted[group] = counted.get(group, 0) + 1
+            boards.append(f"{group}{counted[group]}")
+        played = sum(slot.top.won or slot.bottom.won for slot in r.slots)
+        shown.append(PairingRound(r, boards, played))
+    return shown

@@ -13,10 +13,11 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from config.errors import DomainError
-from tournaments import bracket, selectors, services
+from tournaments import bracket, selectors, services, standings_reads
 from tournaments.errors import TournamentInvalid
+from tournaments.formats.base import Flight
 from tournaments.forms import PlayerForm, TournamentForm
-from tournaments.models import OFFERED_FORMAT_CHOICES, Tournament
+from tournaments.models import Tournament, TournamentFormat
 from tournaments.options import check_settings
 
 SHOW_CHOICES = [("open", "Open"), ("running", "Running"), ("finished", "Finished")]
@@ -34,7 +35,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "show": show,
             "format": format_,
             "show_choices": SHOW_CHOICES,
-            "format_choices": OFFERED_FORMAT_CHOICES,
+            "format_choices": TournamentFormat.choices,
             "can_organize": viewer is not None and viewer.has_perm(services.ORGANIZE_PERMISSION),
         },
     )
@@ -104,29 +105,40 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournaments/detail.html",
         {
             "view": view,
-            "tournament": view.tournament,
             "check_in_opens": selectors.check_in_opens(view.tournament),
-            "rounds": bracket.bracket(view.tournament),
+            **_draw_shown(view.tournament),
         },
     )
 
 
 def bracket_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(request_viewer(request), tournament_id)
-    return render(
-        request,
-        "tournaments/bracket.html",
-        {"tournament": tournament, "rounds": bracket.bracket(tournament)},
-    )
+    return render(request, "tournaments/bracket.html", _draw_shown(tournament))
 
 
 def bracket_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(request_viewer(request), tournament_id)
-    return render(
-        request,
-        "tournaments/partials/bracket.html",
-        {"tournament": tournament, "rounds": bracket.bracket(tournament)},
-    )
+    return render(request, "tournaments/partials/bracket.html", _draw_shown(tournament))
+
+
+def _draw_shown(tournament: Tournament) -> dict[str, object]:
+    """What the bracket partial draws: a knockout's or a double elimination's flights; for a
+    Swiss or a round robin, the standings and each round's pairings, and the knockout stage
+    after them as a bracket. The same few queries whatever the field."""
+    rounds = bracket.bracket(tournament)
+    shown: dict[str, object] = {"tournament": tournament, "rounds": rounds}
+    if tournament.format not in bracket.ROUND_BY_ROUND:
+        shown["flights"] = bracket.flights(rounds, tournament.format)
+        return shown
+    rows = standings_reads.tournament_standings(tournament) if rounds else []
+    knockout_stage = [r for r in rounds if r.flight == Flight.FINAL]
+    shown |= {
+        "round_by_round": True,
+        "standings": standings_reads.standings_tables(rows),
+        "pairing_rounds": standings_reads.pairing_rounds(rounds, rows),
+        "flights": bracket.flights(knockout_stage, tournament.format),
+    }
+    return shown
 
 
 def _player(username: str) -> User:

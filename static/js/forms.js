@@ -15,3 +15,26 @@ document.addEventListener("submit", (event) => {
     event.preventDefault();
   }
 });
+
+//   <input data-shown-for="swiss round_robin">  its field shows only while the form's
+//   "format" select holds one of those values (the organizer's tournament form). Without
+//   scripts every field shows, and the server ignores those the format does not take.
+function showFieldsFor(form) {
+  const format = form.querySelector("select[name=format]");
+  if (!format) return;
+  for (const input of form.querySelectorAll("[data-shown-for]")) {
+    const shown = input.dataset.shownFor.split(" ").includes(format.value);
+    const field = input.closest(".field") ?? input;
+    field.hidden = !shown;
+  }
+}
+
+for (const form of document.querySelectorAll("form")) {
+  if (form.querySelector("[data-shown-for]")) showFieldsFor(form);
+}
+document.addEventListener("change", (event) => {
+  const field = event.target;
+  if (field instanceof HTMLSelectElement && field.name === "format" && field.form) {
+    showFieldsFor(field.form);
+  }
+});

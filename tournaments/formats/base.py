@@ -370,3 +370,28 @@ def play_out(fmt: Format, draw: Draw, choose_winner: Callable[[Pairing], int]) -
             raise DrawInvariantError("The draw is not finished but nothing can be played")
         draw = fmt.advance(draw, [Result(pairing.key, choose_winner(pairing)) for pairing in ready])
     return draw
+
+
+def replay(fmt: Format, layout: Sequence[Pairing], played: Iterable[Pairing]) -> Draw:
+    """The draw ``fmt`` makes from ``layout`` (its pairings as laid out, nothing decided) when
+    the ``played`` pairings end as they say, byes and everything the format does on its own
+    (a reset called off, a next round paired) included.
+
+    A played pairing's result is fed once the replayed draw holds the same two players at its
+    key; one that never does (a changed result sent someone else there) stays undecided, for
+    the caller to compare with what was played. A bracket correction replays the results with
+    one of them changed, so the format, not the correction, says what that change moves.
+    """
+    draw = build_draw(layout)
+    waiting = {pairing.key: pairing for pairing in played if pairing.winner is not None}
+    while True:
+        batch = []
+        for pairing in fmt.ready_pairings(draw):
+            was = waiting.get(pairing.key)
+            if was is not None and (was.top, was.bottom) == (pairing.top, pairing.bottom):
+                assert was.winner is not None
+                batch.append(Result(pairing.key, was.winner))
+                del waiting[pairing.key]
+        draw = fmt.advance(draw, batch)
+        if not batch:
+            return draw

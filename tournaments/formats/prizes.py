@@ -20,10 +20,10 @@ their share covers in full; the few cents left over go one each to the best-plac
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.formats.base import DrawInvariantError, FormatError, Placing
+from tournaments.formats.base import DrawInvariantError, Flight, FormatError, Placing
 
 WHOLE_POOL = 10_000
 
@@ -117,6 +117,14 @@ def cash_prizes(
     Players who share a place split the shares of every place they span equally.
     """
     _check_split(pool_cents, shares)
+    return _by_place(pool_cents, shares, placings)
+
+
+def _by_place(
+    pool_cents: int, shares: Sequence[int], placings: Sequence[Placing]
+) -> tuple[Prize, ...]:
+    """``cash_prizes`` for shares of any positive total: each place gets its part of it."""
+    whole = sum(shares)
     groups = _shared_places(placings)
     if len(placings) < len(shares):
         raise DrawInvariantError(f"{len(shares)} places are paid but {len(placings)} finished")
@@ -128,10 +136,43 @@ def cash_prizes(
         group_share = sum(shares[place - 1 : place - 1 + len(group)])
         for placing in group:
             entrants.append(placing.entrant)
-            parts.append(pool_cents * group_share // (WHOLE_POOL * len(group)))
+            parts.append(pool_cents * group_share // (whole * len(group)))
             paid.append(group_share > 0)
     _hand_out_leftover(parts, pool_cents, paid)
     return tuple(Prize(entrant, cents) for entrant, cents in zip(entrants, parts, strict=True))
+
+
+def flight_cash_prizes(
+    pool_cents: int,
+    table: Mapping[Flight, Sequence[int]],
+    placings: Mapping[Flight, Sequence[Placing]],
+) -> tuple[Prize, ...]:
+    """One prize per entrant placed in any flight of ``table``, adding up to the pool.
+
+    ``table`` gives each paid flight's shares of the whole pool (adding up to 10,000 across
+    flights, the main flight's included). A flight's part is its shares' sum; the main flight
+    takes what the others leave, so the cents add up exactly. Shares of places nobody
+    reached (a small field, a flight with fewer players than it pays) go back to the places
+    that were reached in proportion to their shares, and a side flight nobody played gives
+    its part to the main flight. A player paid in two flights gets both prizes.
+    """
+    if Flight.MAIN not in table:
+        raise DrawInvariantError("A prize table pays the main flight")
+    _check_split(pool_cents, [share for shares in table.values() for share in shares])
+    parts: dict[Flight, int] = {}
+    for flight, shares in table.items():
+        if flight is not Flight.MAIN and placings.get(flight):
+            parts[flight] = pool_cents * sum(shares) // WHOLE_POOL
+    parts[Flight.MAIN] = pool_cents - sum(parts.values())
+    cents: dict[int, int] = {}
+    for flight, part in parts.items():
+        placed = placings.get(flight, ())
+        reached = list(table[flight][: len(placed)])
+        if not placed:
+            raise DrawInvariantError(f"Nobody is placed in the {flight} flight it pays")
+        for prize in _by_place(part, reached, placed):
+            cents[prize.entrant] = cents.get(prize.entrant, 0) + prize.cash_cents
+    return tuple(Prize(entrant, amount) for entrant, amount in cents.items())
 
 
 def ticket_prizes(

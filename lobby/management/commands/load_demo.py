@@ -106,7 +106,7 @@ class Command(BaseCommand):
             organizer=users[DEMO_ORGANIZER[0]], players=[users[p[0]] for p in DEMO_PLAYERS]
         )
         if created_tournaments:
-            self.stdout.write(f"Demo data: {created_tournaments} tournaments, one of them running.")
+            self.stdout.write(f"Demo data: {created_tournaments} tournaments, two of them running.")
         posted = load_demo_seeks(players=[users[p[0]] for p in DEMO_PLAYERS])
         if posted:
             self.stdout.write(f"Demo data: {posted} open seeks in the play lobby.")

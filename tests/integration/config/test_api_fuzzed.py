@@ -58,13 +58,25 @@ TOURNAMENT_RULES = (
     r"|check_in_minutes: A check-in needs a start time\."
     r"|fee_cents: A free tournament cannot charge a fee\."
     r"|target: "  # the satellite's target: it must exist, be the organizer's and take seats
-    rf"|{CLOCK_RULES})"
+    rf"|{CLOCK_RULES}"
+    # the formats' settings that depend on one another or on the field
+    r"|rounds: (Say how many rounds the Swiss has\.|\d+ players can play at most)"
+    r"|top_cut: A top cut of \d+ needs at least"
+    r"|advance_per_group: (Say how many of each group|1 to \d+ of each group)"
+    r"|group_size: A knockout after the round robin needs groups"
+    r"|last_chance_reenters_at: (A player knocked out early|Coming back with)"
+    r"|prize_table: (The shares add up to|A place of the .+ cannot pay more|\d+ paid places"
+    r"|This tournament has no .+ to pay|Give the main flight's shares)"
+    r"|flight_clocks: (losers|consolation|last_chance|final): "
+    r"(A correspondence move takes from an hour to 14 days"
+    r"|The move timer or delay must be 1 to 600 seconds)$)"
 )
 RULE_REFUSALS = {
     "POST /api/auth/token/": r"Those are not a valid username and password\.$",
     "POST /api/matches/": (
         r'(Give a match "length" in points, or "money": true$'
         r"|A money session needs a stake per point of at least 0\.01$"
+        r"|Raccoons answer beavers: allow beavers to allow raccoons$"
         rf"|{BALANCE_SHORT}|{CLOCK_RULES})"
     ),
     "POST /api/notifications/read/": r'Send "ids", or "all": true, not both\.$',

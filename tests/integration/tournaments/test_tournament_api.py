@@ -66,8 +66,35 @@ def test_a_player_may_not_create_a_tournament() -> None:
     ("changes", "field", "message"),
     [
         ({"format": "sit_and_go", "seats": 65}, "seats", "less than or equal to 64"),
-        ({"round_lengths": [5, 0]}, "round_lengths", "greater than or equal to 1"),
-        ({"round_lengths": []}, "round_lengths", "at least 1"),
+        ({"round_lengths": [5, 0]}, "round_lengths", "each is 1 to 25, not 0"),
+        ({"round_lengths": []}, "round_lengths", "give a list of 1 to 16"),
+        ({"round_lengths": {"main": [5], "looser": [3]}}, "round_lengths", "no flight called"),
+        ({"round_lengths": {"losers": [3]}}, "round_lengths", "Give the main flight's"),
+        ({"format": "swiss"}, "rounds", "Say how many rounds the Swiss has."),
+        ({"format": "swiss", "rounds": 3, "top_cut": 6}, "top_cut", "not a valid choice"),
+        ({"format": "swiss", "rounds": 3, "max_entrants": 3}, "rounds", "at most 2 rounds"),
+        (
+            {"format": "round_robin", "group_size": 4, "advance_per_group": 4},
+            "advance_per_group",
+            "1 to 3 of each group of 4",
+        ),
+        (
+            {"format": "knockout", "consolation": "progressive", "last_chance": True},
+            "last_chance_reenters_at",
+            "the consolation or the last chance",
+        ),
+        ({"prize_table": [6000, 3000]}, "prize_table", "add up to 90%"),
+        ({"prize_table": [3000, 7000]}, "prize_table", "cannot pay more than the place above"),
+        (
+            {"prize_table": {"main": [9000], "consolation": [1000]}},
+            "prize_table",
+            "has no consolation",
+        ),
+        (
+            {"format": "double_elimination", "flight_clocks": {"losers": {"move_seconds": 0}}},
+            "flight_clocks",
+            "greater than or equal to 1",
+        ),
         ({"name": "  "}, "name", "may not be blank"),
         ({"buy_in_cents": 0, "fee_cents": 50}, "fee_cents", "A free tournament cannot charge"),
         ({"format": "satellite"}, "target", "Choose the tournament whose seats"),
@@ -169,6 +196,28 @@ def test_the_organizer_form_refuses_numbers_out_of_range_beside_their_fields() -
     errors = response.context["form"].errors
     assert set(errors) == {"show_up_seconds", "round_minutes", "max_entrants"}
     assert not Tournament.objects.exists()
+
+
+def test_settings_another_format_takes_are_left_out_as_the_answer_shows() -> None:
+    api = api_for(organizer())
+
+    response = create(
+        api,
+        rounds=5,
+        group_size=4,
+        grand_final_reset=False,
+        round_lengths={"main": [5, 7], "losers": [3], "consolation": [3]},
+        flight_clocks={"final": {"preset": "blitz"}},
+        consolation="progressive",
+    )
+
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["rounds"], body["group_size"], body["grand_final_reset"]) == (None, None, True)
+    assert body["round_lengths"] == [5, 7]
+    assert body["flight_lengths"] == {"consolation": [3]}  # a knockout has no losers' flight
+    assert body["flight_clocks"] == {}
+    assert (body["consolation"], body["consolation_through_round"]) == ("progressive", 2)
 
 
 def test_a_sit_and_go_created_without_seats_has_eight() -> None:

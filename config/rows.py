@@ -268,7 +268,12 @@ def prepared_cursor() -> Iterator[Any]:
     whose planning costs more than their run (the match lock with its joins: about 0.5 ms
     to plan, 0.3 ms to run). Only such fixed statements belong here: each distinct text
     is kept on every connection. Elsewhere, or with ``DB_PREPARED_STATEMENTS`` off, an
-    ordinary cursor."""
+    ordinary cursor.
+
+    psycopg forgets them at every rollback (a refused action's too) and prepares them again
+    on their next run. A migration that changes the type of a column one of them returns
+    fails its next run on each open connection ("cached plan must not change result
+    type"), once: that transaction's rollback drops them."""
     database = connections[connection.alias]
     database.ensure_connection()
     if database.vendor != "postgresql" or database.connection.prepare_threshold is None:
@@ -304,8 +309,10 @@ def written_together() -> Iterator[None]:
     writes in one round trip (PostgreSQL with client-side binding; elsewhere each is sent at
     once).
 
-    A held insert's key is set when it is sent. Use the block inside a transaction: when
-    the block raises, what it holds is dropped with the transaction's rollback.
+    A held insert's key is set when it is sent: a row that refers to it must be made after
+    the next statement (its foreign key would be NULL). A held write's error (a row gone, a
+    constraint) is raised by the statement it travels with. Use the block inside a
+    transaction: when the block raises, what it holds is dropped with the rollback.
     """
     database = connections[connection.alias]
     together = (

@@ -122,9 +122,9 @@ if _database["ENGINE"].endswith("postgresql"):
     _database["TEST"] = {
         "NAME": env_optional("CRAWFORD_TEST_DATABASE") or f"test_{_database['NAME']}"
     }
-    # The few statements every live action runs whose planning costs more than their run
-    # (the match lock's joins) are kept prepared on each connection (``config.rows``):
-    # false for a connection pooler that cannot keep prepared statements.
+    # The few hot statements whose planning costs more than their run (the match lock's
+    # joins, the ledger's posting) are kept prepared on each connection
+    # (``config.rows.prepared_cursor``): false for a pooler that cannot keep them.
     if env_bool("DB_PREPARED_STATEMENTS", True):
         _database.setdefault("OPTIONS", {})["prepare_threshold"] = 0
 DATABASES = {"default": _database}

@@ -117,8 +117,8 @@ def broadcast(
     that ended is read afresh (its ratings changed). ``appended``, every action logged after
     ``since``, spares reading the new rows back. ``counted``, the connections of each seat
     and the watchers counted under the match's lock (``matches.state.locked_presence``), is
-    used when it shows anyone; when it shows nobody they are counted again, as one may have
-    committed while the lock was awaited.
+    used when it shows anyone; when it shows nobody (or was not taken: the lock was busy)
+    they are counted again, as one may have committed just as the lock was taken.
     """
     presence = _presence(*counted) if counted and any(counted) else presence_of(match_id_)
     if not any(presence["connected"]) and not presence["spectators"]:
@@ -137,7 +137,8 @@ def broadcast(
 def presence_of(match_id_: int) -> dict[str, Any]:
     """Which seats are connected and how many watch, from the connection rows.
 
-    Read after every change, so written as the one plain statement it is.
+    Read after a change that did not count them under the match's lock, so written as the
+    one plain statement it is.
     """
     table = MatchConnection._meta.db_table
     with connection.cursor() as cursor:

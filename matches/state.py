@@ -50,11 +50,16 @@ def lock_match(match_id: int, *, presence: bool = False) -> Match:
     (and their profiles) and its current game, read in one statement.
 
     ``presence``: the same statement counts the match's connections, for a change to tell
-    (``locked_presence``) without reading them again after its commit.
+    (``locked_presence``) without reading them again after its commit. They are counted
+    only when the lock is free: a statement that waits for it reads the other tables as
+    they were when it began, before the holder's changes (a board closed meanwhile), so
+    then the lock is taken again, waiting, and nothing is counted.
 
     Take it after the dispute's lock and before the tournament's (see the module docstring).
     """
-    match = _locked(match_id, skip_locked=False, presence=presence)
+    match = _locked(match_id, skip_locked=True, presence=True) if presence else None
+    if match is None:
+        match = _locked(match_id, skip_locked=False)
     if match is None:
         raise NotFound(f"There is no match {match_id}")
     return match
@@ -62,9 +67,10 @@ def lock_match(match_id: int, *, presence: bool = False) -> Match:
 
 def locked_presence(match: Match) -> tuple[int, int, int] | None:
     """The connections of seat 0, of seat 1 and of watchers when ``lock_match(presence=True)``
-    read ``match``: a connection cannot open or close past the lock (a player's takes the
-    match's lock, a watcher's row waits on it as a key to the locked row), but one that
-    committed while the lock was awaited can be missing. None when they were not counted."""
+    read ``match``, None when they were not counted (the lock was busy). A player's
+    connection cannot open or close while the lock is held (it takes the lock), nor can a
+    watcher's open (its row waits on it, as a key to the locked row); a watcher's can close,
+    and one that committed just as the lock was taken can be missed."""
     return getattr(match, _PRESENCE, None)
 
 

@@ -3,12 +3,16 @@ statement, each still reading its own result; and a player's action as four stat
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.db import connection, models, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Profile
 from config import rows
+from lobby.models import NoticeKind, Notification
 from matches import presence
 from matches.actions import PlayerAction
 from matches.models import Action, ActionKind, Match
@@ -16,7 +20,7 @@ from matches.play import action_submit
 from matches.selectors import match_snapshot
 from matches.state import lock_match, locked_presence
 from tests.factories import UserFactory
-from tests.integration.matches.helpers import start_match
+from tests.integration.matches.helpers import board_opened, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -45,10 +49,10 @@ def test_held_writes_travel_with_the_next_statement_and_read_their_results() -> 
             assert action.pk is None  # held: nothing sent yet
             assert len(sent.captured_queries) == 1  # the lock (the test's transaction is open)
             # A read in the block sees the held writes: they go first, in its message.
-            seen = Action.objects.filter(match=locked).values_list("seq", flat=True).count()
+            seen = Action.objects.filter(match=locked, seq=locked.last_seq).exists()
             assert len(sent.captured_queries) == 2
             assert action.pk is not None
-            assert seen >= 1
+            assert seen
     assert Match.objects.get(pk=match.pk).last_seq == locked.last_seq
     assert Action.objects.filter(pk=action.pk, seq=locked.last_seq).exists()
 
@@ -134,3 +138,37 @@ def test_a_players_action_is_four_statements_with_presence_read_under_the_lock()
     saved = Match.objects.get(pk=match.pk)
     assert saved.last_seq == result.match.last_seq
     assert saved.last_client_seq(game["turn_seat"]) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_board_closed_while_the_move_waits_for_the_lock_gets_the_turn_notice() -> None:
+    """A lock statement that waits reads the connections as they were before the holder's
+    changes: the mover's action must not take the closed board for an open one."""
+    # given both players at the board, and one of them closing it, the match locked
+    match = _match()
+    seat = match_snapshot(match, viewer=None)["game"]["turn_seat"]
+    mover, other = match.player(seat), match.player(1 - seat)
+    board_opened(match.pk, mover)
+    channel = board_opened(match.pk, other)
+    play = match_snapshot(match, viewer=mover)["game"]["legal_plays"][0]["text"]
+    closed = threading.Event()
+
+    def close_the_board() -> None:
+        try:
+            with transaction.atomic():
+                presence.connection_close(channel=channel)
+                closed.set()
+                time.sleep(0.3)  # the move waits for the lock meanwhile
+        finally:
+            connection.close()
+
+    closing = threading.Thread(target=close_the_board)
+    closing.start()
+    closed.wait()
+
+    # when the other moves meanwhile
+    action_submit(match_id=match.pk, user=mover, action=PlayerAction.PLAY, play=play, seq=1)
+    closing.join()
+
+    # then the player who left is told it is their turn
+    assert Notification.objects.filter(user=other, kind=NoticeKind.TURN).exists()

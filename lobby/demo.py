@@ -42,6 +42,12 @@ def load_demo_tournaments(*, organizer: User, players: Sequence[User]) -> int:
         )
         return services.tournament_open(tournament_id=created.pk, user=organizer)
 
+    def started(tournament: Tournament, entrants: Sequence[User]) -> None:
+        for player in entrants:
+            services.entry_register(tournament_id=tournament.pk, user=player)
+        services.tournament_start(tournament_id=tournament.pk, user=organizer)
+        scheduler.matches_start(tournament_id=tournament.pk)
+
     weekly = opened(
         name="Crawford Weekly Knockout",
         format="knockout",
@@ -51,10 +57,7 @@ def load_demo_tournaments(*, organizer: User, players: Sequence[User]) -> int:
         round_lengths=(3, 5, 7),
         show_up_seconds=3600,
     )
-    for player in players[:12]:
-        services.entry_register(tournament_id=weekly.pk, user=player)
-    services.tournament_start(tournament_id=weekly.pk, user=organizer)
-    scheduler.matches_start(tournament_id=weekly.pk)
+    started(weekly, players[:12])
 
     sit_and_go = opened(
         name="Friday Sit & Go",
@@ -100,10 +103,7 @@ def load_demo_tournaments(*, organizer: User, players: Sequence[User]) -> int:
         prize_table={"main": (5000, 2500, 1000), "consolation": (1000, 500)},
         show_up_seconds=3600,
     )
-    for player in players[12:18]:
-        services.entry_register(tournament_id=club_night.pk, user=player)
-    services.tournament_start(tournament_id=club_night.pk, user=organizer)
-    scheduler.matches_start(tournament_id=club_night.pk)
+    started(club_night, players[12:18])
 
     league = opened(
         name="Winter League Swiss",

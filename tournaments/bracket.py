@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from matches.models import FinishReason, Match, MatchStatus
 from matches.selectors import LIVE_WITHIN
-from tournaments.formats.base import Flight
+from tournaments.draw_rows import key_text, source_side, source_text
+from tournaments.formats.base import Flight, LoserOf, PairingKey, WinnerOf
 from tournaments.models import Entry, Pairing, Tournament, TournamentFormat, TournamentState
 
 
@@ -47,8 +48,12 @@ class BracketSlot:
     score: tuple[int, int] | None
     late: bool
     flight: str = Flight.MAIN.value
-    top_from: str = ""  # the side's source as stored: "winner:<flight>:<round>:<position>"
-    bottom_from: str = ""
+    top_from: WinnerOf | LoserOf | None = None  # where a pending side's player comes from
+    bottom_from: WinnerOf | LoserOf | None = None
+
+    @property
+    def key(self) -> PairingKey:
+        return PairingKey(Flight(self.flight), self.round, self.position)
 
 
 @dataclass(frozen=True)
@@ -68,8 +73,6 @@ SLOT_STATUS = {
     MatchStatus.SUSPENDED: "suspended",
     MatchStatus.FINISHED: "finished",
 }
-# Live as on the home page (``matches.selectors.LIVE_WITHIN``); both came and the turn
-# started longer ago than that: in play (a correspondence match).
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,8 @@ class _SlotMatch:
             return SLOT_STATUS.get(MatchStatus(self.status), "waiting")
         if not self.both_came:
             return "waiting for players"
+        # Live as on the home page; a turn started longer ago than that (a correspondence
+        # match) is in play.
         if self.turn_started_at is not None and self.turn_started_at >= live_since:
             return "live"
         return "in play"
@@ -192,8 +197,8 @@ def bracket(tournament: Tournament) -> list[BracketRound]:
                 score,
                 late,
                 flight,
-                top_from,
-                bottom_from,
+                source_side(top_from) if top_from else None,
+                source_side(bottom_from) if bottom_from else None,
             )
         )
     ordered = sorted(rounds.values(), key=lambda r: (FLIGHT_ORDER.index(r.flight), r.number))
@@ -249,12 +254,12 @@ def bracket_data(rounds: list[BracketRound]) -> list[dict[str, Any]]:
             return None
         return {"username": s.username, "display_name": s.name, "seed": s.seed}
 
-    def source(text: str) -> dict[str, Any] | None:
-        if not text:
+    def source(side: WinnerOf | LoserOf | None) -> dict[str, Any] | None:
+        if side is None:
             return None
-        which, flight, round_, position = text.split(":")
-        slot = {"flight": flight, "round": int(round_), "position": int(position)}
-        return {"winner_of" if which == "winner" else "loser_of": slot}
+        key = side.key
+        slot = {"flight": key.flight.value, "round": key.round, "position": key.position}
+        return {"winner_of" if isinstance(side, WinnerOf) else "loser_of": slot}
 
     return [
         {
@@ -318,13 +323,13 @@ def _flight_names(format_: str) -> dict[str, tuple[str, str]]:
 
 @dataclass(frozen=True)
 class SideSource:
-    """Where a side's player comes from, as the page says it: ``short`` ("L of W R1 M3") on
+    """Where a side's player comes from, as the page says it: ``text`` as stored
+    ("loser:main:0:2", for the script that lights the slots), ``short`` ("L of W R1 M3") on
     the slot, ``words`` ("Loser of Winners' quarter-finals, match 3") for a title.
     ``shown`` when the bracket's lines do not already say it: a loser, or another flight's
     player."""
 
-    which: str
-    key: str
+    text: str
     short: str
     words: str
     shown: bool
@@ -350,7 +355,7 @@ class Cell:
 
     @property
     def sources(self) -> str:
-        return " ".join(s.which + ":" + s.key for s in (self.top_from, self.bottom_from) if s)
+        return " ".join(s.text for s in (self.top_from, self.bottom_from) if s)
 
 
 @dataclass(frozen=True)
@@ -385,13 +390,12 @@ class _Reading:
     def __init__(self, rounds: list[BracketRound], names: dict[str, tuple[str, str]]) -> None:
         self.names = names
         self.by_key = {(r.flight, r.number): r for r in rounds}
-        self.goes_to: dict[str, list[tuple[str, BracketSlot]]] = {}
+        self.goes_to: dict[PairingKey, list[tuple[str, BracketSlot]]] = {}
         for r in rounds:
             for slot in r.slots:
-                for text in (slot.top_from, slot.bottom_from):
-                    if text:
-                        which, key = text.split(":", 1)
-                        self.goes_to.setdefault(key, []).append((which, slot))
+                for side in (slot.top_from, slot.bottom_from):
+                    if side is not None:
+                        self.goes_to.setdefault(side.key, []).append((_which(side), slot))
 
     def flight(self, flight: str, own: list[BracketRound]) -> FlightLayout:
         counts = _cell_counts(own)
@@ -408,10 +412,10 @@ class _Reading:
         return FlightLayout(flight, self.names[flight][0], columns)
 
     def cell(self, slot: BracketSlot, later: BracketRound | None, merges: bool) -> Cell:
-        key = f"{slot.flight}:{slot.round}:{slot.position}"
+        goes_to = self.goes_to.get(slot.key, [])
         onward = later is not None and any(
             which == "winner" and (s.flight, s.round) == (later.flight, later.number)
-            for which, s in self.goes_to.get(key, [])
+            for which, s in goes_to
         )
         line_out = ""
         if onward:
@@ -422,12 +426,12 @@ class _Reading:
         )
         ways = [
             f"{which} goes to {match_words(self.by_key[s.flight, s.round], s.position)}"
-            for which, s in self.goes_to.get(key, [])
+            for which, s in goes_to
         ]
         here = match_words(self.by_key[slot.flight, slot.round], slot.position)
         return Cell(
             slot,
-            key,
+            key_text(slot.key),
             f"M{slot.position + 1}",
             top,
             bottom,
@@ -439,16 +443,22 @@ class _Reading:
     def code(self, flight: str, round_: int) -> str:
         return f"{self.names[flight][1]} R{round_ + 1}"
 
-    def source(self, text: str, flight: str) -> SideSource | None:
-        if not text:
+    def source(self, side: WinnerOf | LoserOf | None, flight: str) -> SideSource | None:
+        if side is None:
             return None
-        which, key = text.split(":", 1)
-        from_flight, round_, position = key.split(":")
-        feeding = self.by_key.get((from_flight, int(round_)))
-        where = match_words(feeding, int(position)) if feeding else f"round {int(round_) + 1}"
-        short = f"{which[0].upper()} of {self.code(from_flight, int(round_))} M{int(position) + 1}"
+        which, key = _which(side), side.key
+        feeding = self.by_key.get((key.flight.value, key.round))
+        where = match_words(feeding, key.position) if feeding else f"round {key.round + 1}"
+        short = (
+            f"{which[0].upper()} of {self.code(key.flight.value, key.round)} M{key.position + 1}"
+        )
         words = f"{which.capitalize()} of {where}"
-        return SideSource(which, key, short, words, which == "loser" or from_flight != flight)
+        shown = which == "loser" or key.flight != flight
+        return SideSource(source_text(side), short, words, shown)
+
+
+def _which(side: WinnerOf | LoserOf) -> str:
+    return "winner" if isinstance(side, WinnerOf) else "loser"
 
 
 def match_words(r: BracketRound, position: int) -> str:
@@ -472,12 +482,12 @@ def _cell_counts(own: list[BracketRound]) -> list[int]:
 
 def _pairs_meet(earlier: BracketRound, later: BracketRound) -> bool:
     """Whether two slots of ``earlier`` send their winners to one slot of ``later``."""
-    prefix = f"{earlier.flight}:{earlier.number}:"
     for slot in later.slots:
         fed = {
-            text.split(":", 1)[1]
-            for text in (slot.top_from, slot.bottom_from)
-            if text.split(":", 1)[-1].startswith(prefix)
+            side.key
+            for side in (slot.top_from, slot.bottom_from)
+            if side is not None
+            and (side.key.flight, side.key.round) == (earlier.flight, earlier.number)
         }
         if len(fed) == 2:
             return True

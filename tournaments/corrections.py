@@ -73,19 +73,22 @@ from tournaments.models import Pairing, Tournament, TournamentState
 
 @dataclass
 class Correction:
-    """What a correction changed, for the decision's summary and audit.
-
-    ``next_pairing`` and ``cancelled_match`` are the first of ``moved_pairings`` and
-    ``cancelled_matches`` (a result feeding both a winner and a loser moves two pairings).
-    """
+    """What a correction changed, for the decision's summary and audit."""
 
     pairing: str
-    next_pairing: str | None = None
-    cancelled_match: int | None = None
     new_matches: list[int] = field(default_factory=list)
     replay_match: int | None = None
     moved_pairings: list[str] = field(default_factory=list)
     cancelled_matches: list[int] = field(default_factory=list)
+
+    @property
+    def next_pairing(self) -> str | None:
+        """The first pairing moved (a result feeding both a winner and a loser moves two)."""
+        return next(iter(self.moved_pairings), None)
+
+    @property
+    def cancelled_match(self) -> int | None:
+        return next(iter(self.cancelled_matches), None)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -136,6 +139,10 @@ def _locked_pairing(match: Match) -> tuple[Tournament, Pairing]:
     return tournament, row
 
 
+# A pairing row's columns once its match is taken away: to be given a new one.
+UNPLAYED: dict[str, object] = {"match_id": None, "deadline": None, "late": False}
+
+
 @dataclass
 class _Plan:
     """The rows a correction rewrites (to the replayed pairing) or deletes (None), and the
@@ -167,9 +174,8 @@ def _correct(
     plan = _plan(fmt, draw, corrected, rows, key)
     _refuse_started(plan.cancel)
     _write(draw, rows, plan, cause, correction)
-    unplayed = {"match_id": None, "deadline": None, "late": False}
     if winner is None:
-        Pairing.objects.filter(pk=row.pk).update(winner_id=None, decided_at=None, **unplayed)
+        Pairing.objects.filter(pk=row.pk).update(winner_id=None, decided_at=None, **UNPLAYED)
     else:
         Pairing.objects.filter(pk=row.pk).update(winner_id=winner, decided_at=timezone.now())
     draw_rows.store_pairings(tournament, corrected, plan.added)
@@ -191,17 +197,14 @@ def _write(
     for match_id in sorted(row.match_id for row in plan.cancel if row.match_id is not None):
         match_cancel(lock_match(match_id), cause=cause)
         correction.cancelled_matches.append(match_id)
-    unplayed = {"match_id": None, "deadline": None, "late": False}
-    Pairing.objects.filter(pk__in=[row.pk for row in plan.cancel]).update(**unplayed)
+    Pairing.objects.filter(pk__in=[row.pk for row in plan.cancel]).update(**UNPLAYED)
     for key, after in plan.rewrite.items():
         correction.moved_pairings.append(_slot_name(rows[key]))
         if after is None:
             Pairing.objects.filter(pk=rows[key].pk).delete()
         else:
             fields = _row_fields(draw.pairing(key), after)
-            Pairing.objects.filter(pk=rows[key].pk).update(**fields, **unplayed)
-    correction.next_pairing = next(iter(correction.moved_pairings), None)
-    correction.cancelled_match = next(iter(correction.cancelled_matches), None)
+            Pairing.objects.filter(pk=rows[key].pk).update(**fields, **UNPLAYED)
 
 
 def _withdrawn(

@@ -62,7 +62,8 @@ def source_text(side: WinnerOf | LoserOf | None) -> str:
     return ""
 
 
-def _pending(source: str) -> WinnerOf | LoserOf:
+def source_side(source: str) -> WinnerOf | LoserOf:
+    """A side's stored source read back: the inverse of ``source_text`` (never "")."""
     which, flight, round_, position = source.split(":")
     key = PairingKey(Flight(flight), int(round_), int(position))
     return WinnerOf(key) if which == "winner" else LoserOf(key)
@@ -109,8 +110,8 @@ def laid_out(rows: Iterable[Pairing]) -> list[DrawPairing]:
     return [
         DrawPairing(
             PairingKey(Flight(row.flight), row.round, row.position),
-            _pending(row.top_source) if row.top_source else _side(row.top_id, row.top_bye, ""),
-            _pending(row.bottom_source)
+            source_side(row.top_source) if row.top_source else _side(row.top_id, row.top_bye, ""),
+            source_side(row.bottom_source)
             if row.bottom_source
             else _side(row.bottom_id, row.bottom_bye, ""),
             row.match_length,
@@ -126,7 +127,7 @@ def _side(user_id: int | None, bye: bool, source: str) -> Side:
         return user_id
     if not source:
         raise InternalError("a pairing side has neither a player, a bye nor a source")
-    return _pending(source)
+    return source_side(source)
 
 
 def write_changes(

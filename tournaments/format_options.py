@@ -52,10 +52,21 @@ FORMAT_ONLY: dict[str, tuple[tuple[str, ...], Any]] = {
 }
 
 
-def takes(format_: str, setting: str) -> bool:
-    """Whether a tournament of ``format_`` has the format-only ``setting``."""
-    formats, _ = FORMAT_ONLY[setting]
-    return format_ in formats
+# Where a side flight joins when the organizer switches it on without saying: the
+# consolation takes the losers of main rounds 1 and 2; the last chance's winner comes back
+# in the quarter-finals, as club nights run them.
+DEFAULT_CONSOLATION_THROUGH = 2
+DEFAULT_LAST_CHANCE_REENTRY = 8
+
+
+def switched(on: bool | None, value: int | None, default: int) -> int | None:
+    """A side flight's round setting from its switch: off is None whatever the round, on
+    without a round is ``default``, and no switch leaves the round as given."""
+    if on is None:
+        return value
+    if not on:
+        return None
+    return default if value is None else value
 
 
 def flights_of(values: Mapping[str, Any]) -> tuple[Flight, ...]:

@@ -11,10 +11,12 @@ from accounts.models import Currency
 from matches.clock import MAX_CORRESPONDENCE_SECONDS, MAX_RESERVE_SECONDS
 from matches.models import DEFAULT_CLOCK, ClockKind
 from tournaments.format_options import (
+    DEFAULT_CONSOLATION_THROUGH,
+    DEFAULT_LAST_CHANCE_REENTRY,
     MAX_CONSOLATION_ROUND,
     MAX_GROUP_SIZE,
     MAX_SWISS_ROUNDS,
-    takes,
+    switched,
 )
 from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
 from tournaments.models import (
@@ -143,7 +145,7 @@ class TournamentForm(forms.Form):
         required=False,
         min_value=1,
         max_value=MAX_CONSOLATION_ROUND,
-        initial=2,
+        initial=DEFAULT_CONSOLATION_THROUGH,
         label="Consolation takes the losers of rounds 1 to",
         help_text="Beside a double elimination: those knocked out in losers' rounds 1 to this.",
         widget=forms.NumberInput(attrs=shown_for(*BRACKET_FORMATS)),
@@ -157,7 +159,7 @@ class TournamentForm(forms.Form):
         required=False,
         min_value=2,
         max_value=MAX_ENTRANTS,
-        initial=8,
+        initial=DEFAULT_LAST_CHANCE_REENTRY,
         label="The last chance's winner comes back with this many left",
         help_text="2, 4, 8, ...: 8 is the quarter-finals.",
         widget=forms.NumberInput(attrs=shown_for(KNOCKOUT)),
@@ -298,29 +300,20 @@ class TournamentForm(forms.Form):
     def settings(self) -> TournamentSettings:
         """The settings typed. After errors, a field that did not parse counts as its
         initial value, so the settings' own checks can still speak of every other field in
-        the same pass (``show_errors`` leaves the fields in error alone). A setting the chosen
-        format does not take is left out, whatever its hidden field holds."""
+        the same pass (``show_errors`` leaves the fields in error alone). What a hidden
+        field of another format holds is left out by the settings' checks."""
         data = {name: self._value(name) for name in self.fields}
-        format_ = data["format"]
-
-        def only_for(setting: str, value: Any, none: Any = None) -> Any:
-            return value if takes(format_, setting) else none
-
         flight_lengths = {
-            flight: data[name]
-            for name, (flight, formats) in FLIGHT_LENGTH_FIELDS.items()
-            if format_ in formats and data[name]
+            flight: data[name] for name, (flight, _) in FLIGHT_LENGTH_FIELDS.items() if data[name]
         }
-        prize_table = {}
-        if data["prizes"]:
-            prize_table["main"] = data["prizes"]
-        consolation = only_for("consolation_through_round", data["consolation"], False)
-        if consolation and data["consolation_prizes"]:
-            prize_table["consolation"] = data["consolation_prizes"]
-        last_chance = only_for("last_chance_reenters_at", data["last_chance"], False)
+        prize_table = {
+            flight: data[name]
+            for flight, name in (("main", "prizes"), ("consolation", "consolation_prizes"))
+            if data[name] and (flight == "main" or data["consolation"])
+        }
         return TournamentSettings(
             name=data["name"],
-            format=format_,
+            format=data["format"],
             seats=data["seats"],
             max_entrants=data["max_entrants"],
             buy_in_cents=int(data["buy_in"] * 100),
@@ -342,16 +335,20 @@ class TournamentForm(forms.Form):
             starts_at=data["starts_at"],
             check_in_minutes=data["check_in_minutes"],
             flight_lengths=flight_lengths,
-            grand_final_reset=only_for("grand_final_reset", bool(data["grand_final_reset"]), True),
-            rounds=only_for("rounds", data["rounds"]),
-            top_cut=only_for("top_cut", data["top_cut"]),
-            group_size=only_for("group_size", data["group_size"]),
-            advance_per_group=only_for("advance_per_group", data["advance_per_group"]),
-            consolation_through_round=(
-                (data["consolation_through_round"] or 2) if consolation else None
+            grand_final_reset=bool(data["grand_final_reset"]),
+            rounds=data["rounds"],
+            top_cut=data["top_cut"],
+            group_size=data["group_size"],
+            advance_per_group=data["advance_per_group"],
+            consolation_through_round=switched(
+                bool(data["consolation"]),
+                data["consolation_through_round"],
+                DEFAULT_CONSOLATION_THROUGH,
             ),
-            last_chance_reenters_at=(
-                (data["last_chance_reenters_at"] or 8) if last_chance else None
+            last_chance_reenters_at=switched(
+                bool(data["last_chance"]),
+                data["last_chance_reenters_at"],
+                DEFAULT_LAST_CHANCE_REENTRY,
             ),
             prize_table=prize_table,
         )
@@ -411,12 +408,14 @@ class TournamentForm(forms.Form):
             "advance_per_group": tournament.advance_per_group,
             "consolation": tournament.consolation_through_round is not None,
             "consolation_through_round": (
-                2
+                DEFAULT_CONSOLATION_THROUGH
                 if tournament.consolation_through_round is None
                 else tournament.consolation_through_round + 1
             ),
             "last_chance": tournament.last_chance_reenters_at is not None,
-            "last_chance_reenters_at": tournament.last_chance_reenters_at or 8,
+            "last_chance_reenters_at": (
+                tournament.last_chance_reenters_at or DEFAULT_LAST_CHANCE_REENTRY
+            ),
             "prizes": _listed(_percent_text(bp) for bp in tournament.prize_table.get("main", ())),
             "consolation_prizes": _listed(
                 _percent_text(bp) for bp in tournament.prize_table.get("consolation", ())
@@ -443,8 +442,11 @@ def _percents(text: str) -> tuple[int, ...]:
         ) from None
     shares = []
     for percent in percents:
+        # checked before it is multiplied out: "1e999999999" is a Decimal too
+        if not percent.is_finite() or not 0 < percent <= 100:
+            raise forms.ValidationError(f"Each share is above 0% and at most 100%, not {percent}.")
         basis_points = percent * 100
-        if not percent.is_finite() or basis_points != basis_points.to_integral_value():
+        if basis_points != basis_points.to_integral_value():
             raise forms.ValidationError(f"Give each share to at most two decimals, not {percent}.")
         shares.append(int(basis_points))
     return tuple(shares)

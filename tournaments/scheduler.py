@@ -43,6 +43,7 @@ from tournaments.formats.base import (
     Result,
 )
 from tournaments.formats.base import Pairing as FormatPairing
+from tournaments.formats.double_elimination import FLIGHT_NAMES as DOUBLE_FLIGHT_NAMES
 from tournaments.formats.double_elimination import DoubleElimination, DoubleEliminationOptions
 from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding, seed_order
 from tournaments.formats.prizes import (
@@ -53,7 +54,11 @@ from tournaments.formats.prizes import (
 )
 from tournaments.formats.round_robin import RoundRobin, RoundRobinOptions
 from tournaments.formats.satellite import Satellite, SatelliteOptions, TargetTournament
-from tournaments.formats.side_flights import SideFlightOptions, WithSideFlights
+from tournaments.formats.side_flights import (
+    SIDE_FLIGHT_NAMES,
+    SideFlightOptions,
+    WithSideFlights,
+)
 from tournaments.formats.sit_and_go import SitAndGo, SitAndGoOptions
 from tournaments.formats.swiss import Swiss, SwissOptions
 from tournaments.models import (
@@ -114,7 +119,7 @@ def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:
     by_flight = {Flight(name): tuple(values) for name, values in tournament.flight_lengths.items()}
     if tournament.format == TournamentFormat.DOUBLE_ELIMINATION:
         main_lengths = {
-            flight: values for flight, values in by_flight.items() if flight in DOUBLE_FLIGHTS
+            flight: values for flight, values in by_flight.items() if flight in DOUBLE_FLIGHT_NAMES
         }
         return _with_side_flights(
             tournament,
@@ -149,10 +154,6 @@ def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:
     return _with_side_flights(tournament, Knockout(KnockoutOptions(lengths, seeding)), by_flight)
 
 
-DOUBLE_FLIGHTS = (Flight.MAIN, Flight.LOSERS, Flight.FINAL)
-SIDE_FLIGHTS = (Flight.CONSOLATION, Flight.LAST_CHANCE)
-
-
 def _with_side_flights(
     tournament: Tournament,
     main: Knockout | DoubleElimination,
@@ -164,7 +165,7 @@ def _with_side_flights(
     if through is None and reenters_at is None:
         return main
     side_lengths = {
-        flight: values for flight, values in by_flight.items() if flight in SIDE_FLIGHTS
+        flight: values for flight, values in by_flight.items() if flight in SIDE_FLIGHT_NAMES
     }
     return WithSideFlights(main, SideFlightOptions(through, reenters_at, side_lengths))
 
@@ -257,44 +258,43 @@ def start_ready_matches(
     ]
     if not waiting:
         return 0
-    deadline_after = (
-        timedelta(minutes=tournament.round_minutes) if tournament.round_minutes else None
+    # The tournament is locked: nobody else gives these pairings their matches meanwhile.
+    deadline = (
+        timezone.now() + timedelta(minutes=tournament.round_minutes)
+        if tournament.round_minutes
+        else None
     )
-    # One batch of matches per time control: a flight may have its own.
-    by_clock: dict[str, list[FormatPairing]] = {}
+    # One batch of matches per time control: a flight may have its own (``flight_clocks``).
+    batches: dict[str, list[FormatPairing]] = {}
     for pairing in waiting:
         flight = pairing.key.flight.value
-        by_clock.setdefault(flight if flight in tournament.flight_clocks else "", []).append(
-            pairing
+        batches.setdefault(flight if flight in tournament.flight_clocks else "", []).append(pairing)
+    started = []
+    for flight, pairings in batches.items():
+        matches = matches_create_for_tournament(
+            tournament_id=tournament.pk,
+            pairs=[Pair(*_players(pairing), pairing.match_length) for pairing in pairings],
+            clock_settings=ClockSettings.from_json(
+                tournament.flight_clocks[flight] if flight else tournament.clock
+            ),
+            show_up_seconds=tournament.show_up_seconds,
+            rated=True,
+            abandon_policy=tournament.abandon_policy,
         )
-    waiting, matches = [], []
-    for flight, pairings in by_clock.items():
-        clock = tournament.flight_clocks[flight] if flight else tournament.clock
-        pairs = []
-        for pairing in pairings:
-            assert isinstance(pairing.top, int)
-            assert isinstance(pairing.bottom, int)
-            pairs.append(Pair(pairing.top, pairing.bottom, pairing.match_length))
-        waiting.extend(pairings)
-        matches.extend(
-            matches_create_for_tournament(
-                tournament_id=tournament.pk,
-                pairs=pairs,
-                clock_settings=ClockSettings.from_json(clock),
-                show_up_seconds=tournament.show_up_seconds,
-                rated=True,
-                abandon_policy=tournament.abandon_policy,
-            )
-        )
-    # The tournament is locked: nobody else gives these pairings their matches meanwhile.
-    deadline = timezone.now() + deadline_after if deadline_after else None
-    started = [rows[pairing.key] for pairing in waiting]
-    for row, match in zip(started, matches, strict=True):
-        if row.match_id is not None:
-            raise InternalError(f"{row} got a second match")
-        row.match_id, row.deadline = match.pk, deadline
+        for pairing, match in zip(pairings, matches, strict=True):
+            row = rows[pairing.key]
+            if row.match_id is not None:
+                raise InternalError(f"{row} got a second match")
+            row.match_id, row.deadline = match.pk, deadline
+            started.append(row)
     update_many(started, ["match_id", "deadline"])
-    return len(waiting)
+    return len(started)
+
+
+def _players(pairing: FormatPairing) -> tuple[int, int]:
+    assert isinstance(pairing.top, int)
+    assert isinstance(pairing.bottom, int)
+    return pairing.top, pairing.bottom
 
 
 # ---------------------------------------------------------------- tasks' entry points

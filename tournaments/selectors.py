@@ -18,6 +18,7 @@ from config.rows import prepared_cursor
 from matches.models import Match
 from tournaments.formats.base import FormatError
 from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, WHOLE_POOL, split_pool
+from tournaments.formats.side_flights import SIDE_FLIGHT_NAMES
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -28,7 +29,6 @@ from tournaments.models import (
     TournamentState,
 )
 
-SIDE_FLIGHTS = ("consolation", "last_chance")
 LOBBY_FILTERS = {
     "open": (TournamentState.REGISTRATION,),
     "running": (TournamentState.RUNNING,),
@@ -247,7 +247,7 @@ def flight_champions(tournament: Tournament) -> dict[str, FlightChampion]:
     if tournament.consolation_through_round is None and tournament.last_chance_reenters_at is None:
         return {}
     rows = (
-        Pairing.objects.filter(tournament=tournament, flight__in=SIDE_FLIGHTS)
+        Pairing.objects.filter(tournament=tournament, flight__in=list(SIDE_FLIGHT_NAMES))
         .order_by("flight", "-round")
         .values_list("flight", "winner__username", "winner__profile__display_name")
     )

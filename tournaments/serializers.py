@@ -13,10 +13,13 @@ from matches.api import ClockSerializer
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments import selectors
 from tournaments.format_options import (
+    DEFAULT_CONSOLATION_THROUGH,
+    DEFAULT_LAST_CHANCE_REENTRY,
     MAX_CONSOLATION_ROUND,
     MAX_GROUP_SIZE,
     MAX_PAID_PLACES,
     MAX_SWISS_ROUNDS,
+    switched,
 )
 from tournaments.formats.base import Flight
 from tournaments.formats.prizes import WHOLE_POOL
@@ -37,12 +40,6 @@ from tournaments.options import (
 MAX_ID = 2**63 - 1
 MAX_ROUNDS = 16
 POWERS_OF_TWO = [(2**n, str(2**n)) for n in range(1, MAX_ENTRANTS.bit_length())]
-# Where the last chance's winner comes back when the organizer does not say: the
-# quarter-finals, as club nights run it.
-DEFAULT_LAST_CHANCE_REENTRY = 8
-# The consolation takes the losers of the first two main rounds when the organizer does
-# not say up to which.
-DEFAULT_CONSOLATION_THROUGH = 2
 
 
 def _list_schema(item: dict[str, Any], max_items: int) -> dict[str, Any]:
@@ -271,15 +268,18 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
         """``consolation`` and ``last_chance`` switch their flight on or off (off wins over a
         round given beside it); the round settings say where it joins."""
         consolation = data.pop("consolation", None)
-        if consolation == "none":
-            data["consolation_through_round"] = None
-        elif consolation == "progressive" and data.get("consolation_through_round") is None:
-            data["consolation_through_round"] = DEFAULT_CONSOLATION_THROUGH
-        last_chance = data.pop("last_chance", None)
-        if last_chance is False:
-            data["last_chance_reenters_at"] = None
-        elif last_chance and data.get("last_chance_reenters_at") is None:
-            data["last_chance_reenters_at"] = DEFAULT_LAST_CHANCE_REENTRY
+        if consolation is not None or "consolation_through_round" in data:
+            data["consolation_through_round"] = switched(
+                None if consolation is None else consolation == "progressive",
+                data.get("consolation_through_round"),
+                DEFAULT_CONSOLATION_THROUGH,
+            )
+        if "last_chance" in data or "last_chance_reenters_at" in data:
+            data["last_chance_reenters_at"] = switched(
+                data.pop("last_chance", None),
+                data.get("last_chance_reenters_at"),
+                DEFAULT_LAST_CHANCE_REENTRY,
+            )
         return data
 
 

@@ -26,7 +26,7 @@ from tournaments.formats.base import BYE, Draw, Flight, PairingKey, Placing
 from tournaments.formats.round_robin import ROUND_ROBIN_TIEBREAKS, RoundRobin
 from tournaments.formats.standings import StandingRow, Tiebreak, standings
 from tournaments.formats.swiss import Swiss
-from tournaments.models import Tournament
+from tournaments.models import Pairing, Tournament
 
 
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
@@ -80,7 +80,7 @@ SWISS = (
 
 
 def _margins(
-    tournament: Tournament, rows: dict[PairingKey, Any]
+    tournament: Tournament, rows: dict[PairingKey, Pairing]
 ) -> dict[PairingKey, tuple[int, int]]:
     """Each played pairing's score as (top, bottom): the match seats its top player first."""
     scores = {
@@ -109,16 +109,16 @@ def _by_place(placings: Sequence[Placing], draw: Draw) -> list[StandingRow]:
             losses[loser] = losses.get(loser, 0) + 1
     return [
         StandingRow(
-            placing.entrant,
-            placing.place,
-            wins.get(placing.entrant, 0),
-            wins.get(placing.entrant, 0),
-            losses.get(placing.entrant, 0),
-            byes.get(placing.entrant, 0),
-            0,
-            0,
-            0,
-            0,
+            entrant=placing.entrant,
+            rank=placing.place,
+            points=wins.get(placing.entrant, 0),
+            wins=wins.get(placing.entrant, 0),
+            losses=losses.get(placing.entrant, 0),
+            byes=byes.get(placing.entrant, 0),
+            buchholz=0,
+            median_buchholz=0,
+            sonneborn_berger=0,
+            points_margin=0,
         )
         for placing in placings
     ]
@@ -180,11 +180,15 @@ class PairingRound:
 
     round: BracketRound
     boards: list[str]
-    played: int  # pairings decided, byes included
 
     @property
     def rows(self) -> list[tuple[str, BracketSlot]]:
         return list(zip(self.boards, self.round.slots, strict=True))
+
+    @property
+    def played(self) -> int:
+        """The pairings decided, byes included."""
+        return sum(slot.top.won or slot.bottom.won for slot in self.round.slots)
 
 
 def pairing_rounds(rounds: list[BracketRound], rows: list[dict[str, Any]]) -> list[PairingRound]:
@@ -202,6 +206,5 @@ def pairing_rounds(rounds: list[BracketRound], rows: list[dict[str, Any]]) -> li
             group = group_of.get(slot.top.username or slot.bottom.username, "")
             counted[group] = counted.get(group, 0) + 1
             boards.append(f"{group}{counted[group]}")
-        played = sum(slot.top.won or slot.bottom.won for slot in r.slots)
-        shown.append(PairingRound(r, boards, played))
+        shown.append(PairingRound(r, boards))
     return shown

@@ -5,6 +5,5 @@
 ``round_robin`` are formats (``standings``, ``stages`` and ``matching`` serve the last two);
 ``side_flights`` runs a consolation or a last chance beside a knockout or double elimination;
 ``prizes`` turns placings into prizes in integer cents. The Django app stores the draw and
-calls these functions (the side flights and the last three formats are not offered to
-organizers yet).
+calls these functions.
 """

@@ -7,8 +7,8 @@ Terms used across ``tournaments.formats``:
 - **Draw**: every pairing of a tournament, known or still pending, grouped into flights and
   rounds. A draw is immutable; recording results gives a new draw.
 - **Flight**: one bracket inside a draw. A knockout has one (``main``); double elimination adds
-  a losers' flight and a grand final, a consolation ("last chance") event adds a flight fed by
-  the losers of the main one.
+  a losers' flight and a grand final, a consolation or a last chance adds a flight fed by the
+  losers of the main one, a Swiss's top cut or a round robin's knockout stage is a ``final``.
 - **Round**: the pairings of a flight that can be played at the same time, counted from 0.
 - **Pairing**: one match slot, identified by flight, round and position. Each of its two sides
   (``top`` and ``bottom``) is an entrant id, a **bye** (nobody), or a pointer to another
@@ -46,7 +46,8 @@ class Flight(StrEnum):
     """The brackets a draw can hold: ``main`` (a knockout's only one, double elimination's
     winners' flight, every Swiss or round-robin round), ``losers`` (double elimination's
     second chance), ``consolation`` (those who lose early), ``last_chance`` (a one-loss flight
-    whose winner re-enters the main one) and ``final`` (the flights' winners meet)."""
+    whose winner re-enters the main one) and ``final`` (double elimination's grand final, a
+    Swiss's top cut, a round robin's knockout stage)."""
 
     MAIN = "main"
     LOSERS = "losers"
@@ -93,7 +94,8 @@ class WinnerOf:
 
 @dataclass(frozen=True, slots=True)
 class LoserOf:
-    """A side still pending: the loser of another pairing will take it (consolation flights)."""
+    """A side still pending: the loser of another pairing will take it (a losers', consolation
+    or last-chance flight, double elimination's reset)."""
 
     key: PairingKey
 
@@ -226,6 +228,27 @@ def entrant_of(side: Side | None) -> int:
     if not isinstance(side, int):
         raise DrawInvariantError(f"A pairing holds {side!r} where an entrant belongs")
     return side
+
+
+def check_match_lengths(match_lengths: Sequence[int], *, required_for: str | None = None) -> None:
+    """Refuse a match shorter than 1 point and, when ``required_for`` names what the lengths
+    are for ("the Swiss rounds"), an empty list."""
+    if required_for is not None and not match_lengths:
+        raise FormatError(f"Give at least one match length for {required_for}.")
+    for length in match_lengths:
+        if length < 1:
+            raise FormatError(f"A match must be at least 1 point long, not {length}.")
+
+
+def placings_by_group(groups: Iterable[Sequence[int]], *, after: int = 0) -> tuple[Placing, ...]:
+    """Places for ``groups`` of entrants, best group first, ``after`` places already given:
+    a group's entrants share the places it spans, listed in the group's order."""
+    placings: list[Placing] = []
+    for group in groups:
+        first = after + len(placings) + 1
+        last = after + len(placings) + len(group)
+        placings.extend(Placing(entrant, first, last) for entrant in group)
+    return tuple(placings)
 
 
 def build_draw(pairings: Iterable[Pairing]) -> Draw:

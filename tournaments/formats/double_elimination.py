@@ -80,6 +80,8 @@ from tournaments.formats.base import (
     WinnerOf,
     build_draw,
     call_off,
+    check_match_lengths,
+    placings_by_group,
     record_results,
 )
 from tournaments.formats.knockout import (
@@ -88,7 +90,7 @@ from tournaments.formats.knockout import (
     bracket_size,
     lengths_by_round,
     seed_order,
-    standard_order,
+    seeds_from_first_round,
 )
 
 MIN_ENTRANTS = 4
@@ -131,11 +133,7 @@ class DoubleElimination:
                     "A double elimination has a winners' flight, a losers' flight and a grand "
                     f"final, not a {flight.value.replace('_', ' ')} flight."
                 )
-            if not flight_lengths:
-                raise FormatError(f"Give at least one match length for the {FLIGHT_NAMES[flight]}.")
-            for length in flight_lengths:
-                if length < 1:
-                    raise FormatError(f"A match must be at least 1 point long, not {length}.")
+            check_match_lengths(flight_lengths, required_for=f"the {FLIGHT_NAMES[flight]}")
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
         if len(entrants) < MIN_ENTRANTS:
@@ -191,7 +189,10 @@ class DoubleElimination:
         return draw.ready()
 
     def is_finished(self, draw: Draw) -> bool:
-        return draw.pairings[-1].winner is not None
+        """The last final is decided (read by key, so side flights laid out after it do not
+        matter)."""
+        last_final = RESET if self.options.grand_final_reset else GRAND_FINAL
+        return draw.pairing(last_final).winner is not None
 
     def placings(self, draw: Draw) -> tuple[Placing, ...]:
         """Where everyone stands; entrants still in share the top places of an unfinished draw."""
@@ -264,13 +265,7 @@ def _losers_flight(
 
 def double_elimination_placings(draw: Draw, *, finished: bool) -> tuple[Placing, ...]:
     """Placings from the draw; ``finished`` says whether the last final has been decided."""
-    first_round = draw.rounds(Flight.MAIN)[0]
-    order = standard_order(2 * len(first_round))
-    seed_of: dict[int, int] = {}
-    for pairing in first_round:
-        for line, side in enumerate((pairing.top, pairing.bottom), start=2 * pairing.key.position):
-            if isinstance(side, int):
-                seed_of[side] = order[line]
+    seed_of = seeds_from_first_round(draw.rounds(Flight.MAIN)[0])
     by_seed = seed_of.__getitem__
 
     knocked_out: list[list[int]] = [[_runner_up(draw)]] if finished else []
@@ -280,15 +275,8 @@ def double_elimination_placings(draw: Draw, *, finished: bool) -> tuple[Placing,
             sorted((loser for loser in losers if isinstance(loser, int)), key=by_seed)
         )
     out = {entrant for group in knocked_out for entrant in group}
-    groups = [sorted((entrant for entrant in seed_of if entrant not in out), key=by_seed)]
-    groups.extend(knocked_out)
-
-    placings: list[Placing] = []
-    for group in groups:
-        first = len(placings) + 1
-        last = len(placings) + len(group)
-        placings.extend(Placing(entrant, first, last) for entrant in group)
-    return tuple(placings)
+    still_in = sorted((entrant for entrant in seed_of if entrant not in out), key=by_seed)
+    return placings_by_group([still_in, *knocked_out])
 
 
 def _runner_up(draw: Draw) -> int:

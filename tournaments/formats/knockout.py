@@ -42,6 +42,8 @@ from tournaments.formats.base import (
     Side,
     WinnerOf,
     build_draw,
+    check_match_lengths,
+    placings_by_group,
     play_out,
     record_results,
 )
@@ -160,6 +162,17 @@ def bracket_pairings(
     return pairings
 
 
+def seeds_from_first_round(first_round: Sequence[Pairing]) -> dict[int, int]:
+    """Each entrant's seed, read back from a bracket's first round in standard order."""
+    order = standard_order(2 * len(first_round))
+    seeds: dict[int, int] = {}
+    for pairing in first_round:
+        for line, side in enumerate((pairing.top, pairing.bottom), start=2 * pairing.key.position):
+            if isinstance(side, int):
+                seeds[side] = order[line]
+    return seeds
+
+
 @dataclass(frozen=True)
 class Knockout:
     """Single elimination, seeded in standard order with byes to the top seeds."""
@@ -169,9 +182,7 @@ class Knockout:
     def __post_init__(self) -> None:
         if not self.options.match_lengths:
             raise FormatError("Give at least one match length: the length of the final.")
-        for length in self.options.match_lengths:
-            if length < 1:
-                raise FormatError(f"A match must be at least 1 point long, not {length}.")
+        check_match_lengths(self.options.match_lengths)
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
         size = bracket_size(len(entrants))
@@ -222,12 +233,7 @@ def knockout_placings(draw: Draw) -> tuple[Placing, ...]:
 
     groups = [[entrant for entrant in line_of if entrant not in exit_round]]
     groups.extend(sorted(losers, key=went_further) for losers in reversed(losers_by_round))
-    placings: list[Placing] = []
-    for group in groups:
-        first = len(placings) + 1
-        last = len(placings) + len(group)
-        placings.extend(Placing(entrant, first, last) for entrant in group)
-    return tuple(placings)
+    return placings_by_group(groups)
 
 
 def simulate_knockout(

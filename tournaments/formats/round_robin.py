@@ -3,7 +3,7 @@
 Terms:
 
 - **Berger table**: the published schedule of a round robin (FIDE Handbook, C.05 Annex 1,
-  "Berger Tables for Round-Robin Tournaments"; built by ``swiss.berger_table``). Entrant k of
+  "Berger Tables for Round-Robin Tournaments"; built by ``stages.berger_table``). Entrant k of
   the table (by rating) plays under number k; in an odd table the highest number is the bye.
 - **Sit-out**: a round robin's bye. Every entrant of an odd table sits out once; it scores
   nothing and counts for no tiebreak, so it changes no one's place.
@@ -17,7 +17,7 @@ Terms:
   possible. So group winners meet runners-up of other groups, and with 2 through from each of
   2, 4, 8, ... groups, group-mates can meet again only in the final. Without groups, K alone
   sends the table's first K to a knockout.
-- **Standings**: ``swiss.standings`` on the group's matches: points, then Sonneborn-Berger,
+- **Standings**: ``standings.standings`` on the group's matches: points, then Sonneborn-Berger,
   then points margin. Buchholz is left out: in a round robin everyone's opponents are the same
   entrants, and FIDE's tie-break regulations (C.07, article 8) rule it out there. Entrants
   still level after every tiebreak are ordered by rating where an order is needed (who goes
@@ -57,15 +57,16 @@ from tournaments.formats.base import (
     Placing,
     Result,
     build_draw,
+    check_match_lengths,
     entrant_of,
+    placings_by_group,
     record_results,
 )
 from tournaments.formats.knockout import Seeding, bracket_size, seed_order, standard_order
 from tournaments.formats.stages import (
     berger_table,
-    check_match_lengths,
     knockout_stage,
-    knockout_stage_finish,
+    knockout_stage_placings,
     round_length,
 )
 from tournaments.formats.standings import StandingRow, Tiebreak, standings
@@ -95,10 +96,8 @@ class RoundRobin:
     options: RoundRobinOptions
 
     def __post_init__(self) -> None:
-        check_match_lengths(self.options.match_lengths, "the round robin")
-        for length in self.options.knockout_match_lengths:
-            if length < 1:
-                raise FormatError(f"A match must be at least 1 point long, not {length}.")
+        check_match_lengths(self.options.match_lengths, required_for="the round robin")
+        check_match_lengths(self.options.knockout_match_lengths)
         size, through = self.options.group_size, self.options.advance_per_group
         if size is not None and size < 2:
             raise FormatError(f"A group needs room for at least 2 players, not {size}.")
@@ -194,21 +193,15 @@ class RoundRobin:
 
     def placings(self, draw: Draw) -> tuple[Placing, ...]:
         """See the module docstring; an unfinished draw is placed as it stands."""
-        placings: list[Placing] = []
-        if draw.rounds(Flight.FINAL):
-            for finish in knockout_stage_finish(draw):
-                first, last = len(placings) + 1, len(placings) + len(finish)
-                placings.extend(Placing(entrant, first, last) for entrant in finish)
-        placed = {placing.entrant for placing in placings}
+        knockout = knockout_stage_placings(draw)
+        placed = {placing.entrant for placing in knockout}
         tiers: dict[int, list[int]] = {}
         for group in self.groups(draw):
             for row in self.standings(draw, group):
                 if row.entrant not in placed:
                     tiers.setdefault(row.rank, []).append(row.entrant)
-        for _, tier in sorted(tiers.items()):
-            first, last = len(placings) + 1, len(placings) + len(tier)
-            placings.extend(Placing(entrant, first, last) for entrant in tier)
-        return tuple(placings)
+        by_rank = (tier for _, tier in sorted(tiers.items()))
+        return (*knockout, *placings_by_group(by_rank, after=len(knockout)))
 
     def _group_count(self, entrant_count: int) -> int:
         size = self.options.group_size

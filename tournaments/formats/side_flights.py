@@ -76,15 +76,12 @@ from tournaments.formats.base import (
     Side,
     WinnerOf,
     build_draw,
+    check_match_lengths,
+    placings_by_group,
 )
-from tournaments.formats.double_elimination import (
-    DoubleElimination,
-    double_elimination_placings,
-    drop_mask,
-)
+from tournaments.formats.double_elimination import DoubleElimination, drop_mask
 from tournaments.formats.knockout import (
     Knockout,
-    knockout_placings,
     lengths_by_round,
     seed_order,
     standard_order,
@@ -143,13 +140,7 @@ class WithSideFlights:
                     "Give match lengths here for the consolation or the last chance only; "
                     f"the {flight.value.replace('_', ' ')} flight takes the main format's."
                 )
-            if not lengths:
-                raise FormatError(
-                    f"Give at least one match length for the {SIDE_FLIGHT_NAMES[flight]}."
-                )
-            for length in lengths:
-                if length < 1:
-                    raise FormatError(f"A match must be at least 1 point long, not {length}.")
+            check_match_lengths(lengths, required_for=f"the {SIDE_FLIGHT_NAMES[flight]}")
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
         reenters_at = self.options.last_chance_reenters_at
@@ -179,10 +170,7 @@ class WithSideFlights:
         """The main places; entrants still in share the top places of an unfinished draw."""
         if self.options.last_chance_reenters_at is not None:
             return single_loss_placings(draw, Flight.MAIN)
-        if isinstance(self.main, Knockout):
-            return knockout_placings(draw)
-        final = draw.rounds(Flight.FINAL)[-1][0]
-        return double_elimination_placings(draw, finished=final.winner is not None)
+        return self.main.placings(draw)
 
     def flight_placings(self, draw: Draw, flight: Flight) -> tuple[Placing, ...]:
         """The places of one prize flight: the main one, or a side flight (empty when this
@@ -371,9 +359,4 @@ def single_loss_placings(draw: Draw, flight: Flight) -> tuple[Placing, ...]:
     groups.extend(
         list(group) for _, group in itertools.groupby(out, key=lambda e: last[e].key.round)
     )
-    placings: list[Placing] = []
-    for group in groups:
-        first = len(placings) + 1
-        last_place = len(placings) + len(group)
-        placings.extend(Placing(entrant, first, last_place) for entrant in group)
-    return tuple(placings)
+    return placings_by_group(groups)

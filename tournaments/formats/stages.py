@@ -5,17 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.formats.base import (
-    Draw,
-    Flight,
-    FormatError,
-    Pairing,
-)
+from tournaments.formats.base import Draw, Flight, Pairing, Placing, placings_by_group
 from tournaments.formats.knockout import (
     bracket_pairings,
     bracket_size,
     lengths_by_round,
-    standard_order,
+    seeds_from_first_round,
 )
 
 
@@ -49,14 +44,6 @@ def round_length(match_lengths: Sequence[int], round_: int) -> int:
     return match_lengths[min(round_, len(match_lengths) - 1)]
 
 
-def check_match_lengths(match_lengths: Sequence[int], what: str) -> None:
-    for length in match_lengths:
-        if length < 1:
-            raise FormatError(f"A match must be at least 1 point long, not {length}.")
-    if not match_lengths:
-        raise FormatError(f"Give at least one match length for {what}.")
-
-
 def knockout_stage(seeded: Sequence[int], match_lengths: Sequence[int]) -> tuple[Pairing, ...]:
     """A knockout among ``seeded`` (best first) in the ``final`` flight, laid out as
     ``Knockout`` lays out its bracket: standard order, byes to the top seeds."""
@@ -65,17 +52,14 @@ def knockout_stage(seeded: Sequence[int], match_lengths: Sequence[int]) -> tuple
     return tuple(bracket_pairings(Flight.FINAL, seeded, lengths))
 
 
-def knockout_stage_finish(draw: Draw) -> tuple[tuple[int, ...], ...]:
-    """The knockout stage's entrants grouped by how far they went, furthest first (those still
-    in, or the champion, then the losers of each round from the last); each group in the order
-    the stage was seeded."""
+def knockout_stage_placings(draw: Draw) -> tuple[Placing, ...]:
+    """The knockout stage's places, none before it is laid out: those still in (or the
+    champion) first, then the losers of each round from the last, sharing places, each group
+    in the order the stage was seeded."""
     rounds = draw.rounds(Flight.FINAL)
-    order = standard_order(2 * len(rounds[0]))
-    seed: dict[int, int] = {}
-    for position, pairing in enumerate(rounds[0]):
-        for side, line in ((pairing.top, 2 * position), (pairing.bottom, 2 * position + 1)):
-            if isinstance(side, int):
-                seed[side] = order[line]
+    if not rounds:
+        return ()
+    seed = seeds_from_first_round(rounds[0])
     losers_by_round: list[list[int]] = [[] for _ in rounds]
     out: set[int] = set()
     for round_, pairings in enumerate(rounds):
@@ -85,4 +69,4 @@ def knockout_stage_finish(draw: Draw) -> tuple[tuple[int, ...], ...]:
                 out.add(pairing.loser)
     groups = [[entrant for entrant in seed if entrant not in out]]
     groups.extend(reversed(losers_by_round))
-    return tuple(tuple(sorted(group, key=seed.__getitem__)) for group in groups if group)
+    return placings_by_group(sorted(group, key=seed.__getitem__) for group in groups)

@@ -17,6 +17,7 @@ it is the won match it is (16.3.1). Entrants equal on points and every tiebreak 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -138,23 +139,8 @@ def standings(
     for i, current in enumerate(rows):
         tied_above = i > 0 and merit(rows[i - 1]) == merit(current)
         rank = ranked[-1].rank if tied_above else i + 1
-        ranked.append(_with_rank(current, rank))
+        ranked.append(dataclasses.replace(current, rank=rank))
     return tuple(ranked)
-
-
-def _with_rank(row: StandingRow, rank: int) -> StandingRow:
-    return StandingRow(
-        row.entrant,
-        rank,
-        row.points,
-        row.wins,
-        row.losses,
-        row.byes,
-        row.buchholz,
-        row.median_buchholz,
-        row.sonneborn_berger,
-        row.points_margin,
-    )
 
 
 def placings_from(rows: Sequence[StandingRow], *, after: int = 0) -> tuple[Placing, ...]:

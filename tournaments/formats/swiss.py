@@ -67,19 +67,16 @@ from tournaments.formats.base import (
     Result,
     Side,
     build_draw,
+    check_match_lengths,
     entrant_of,
     record_results,
 )
-from tournaments.formats.knockout import (
-    Seeding,
-    seed_order,
-)
+from tournaments.formats.knockout import Seeding, seed_order
 from tournaments.formats.matching import NotMetMatching
 from tournaments.formats.stages import (
     berger_table,
-    check_match_lengths,
     knockout_stage,
-    knockout_stage_finish,
+    knockout_stage_placings,
     round_length,
 )
 from tournaments.formats.standings import StandingRow, placings_from, standings
@@ -110,10 +107,8 @@ class Swiss:
     def __post_init__(self) -> None:
         if self.options.rounds < 1:
             raise FormatError(f"A Swiss needs at least 1 round, not {self.options.rounds}.")
-        check_match_lengths(self.options.match_lengths, "the Swiss rounds")
-        for length in self.options.top_cut_match_lengths:
-            if length < 1:
-                raise FormatError(f"A match must be at least 1 point long, not {length}.")
+        check_match_lengths(self.options.match_lengths, required_for="the Swiss rounds")
+        check_match_lengths(self.options.top_cut_match_lengths)
         cut = self.options.top_cut
         if cut is not None and (cut < 2 or cut & (cut - 1)):
             raise FormatError(
@@ -175,16 +170,10 @@ class Swiss:
         """By the standings, ties on every tiebreak sharing places; with a top cut under way or
         played, its entrants take the top places as in a knockout (those still in share them,
         losers of the same round share theirs) and the rest follow in the Swiss order."""
-        seeds = seed_order_of(draw)
-        if not draw.rounds(Flight.FINAL):
-            return placings_from(standings(draw, seeds))
-        placings: list[Placing] = []
-        for group in knockout_stage_finish(draw):
-            first, last = len(placings) + 1, len(placings) + len(group)
-            placings.extend(Placing(entrant, first, last) for entrant in group)
-        cut = {placing.entrant for placing in placings}
-        rest = standings(draw, [entrant for entrant in seeds if entrant not in cut])
-        return (*placings, *placings_from(rest, after=len(cut)))
+        top_cut = knockout_stage_placings(draw)
+        cut = {placing.entrant for placing in top_cut}
+        rest = standings(draw, [entrant for entrant in seed_order_of(draw) if entrant not in cut])
+        return (*top_cut, *placings_from(rest, after=len(top_cut)))
 
     def _round(
         self, round_: int, pairs: list[tuple[int, int]], bye: int | None

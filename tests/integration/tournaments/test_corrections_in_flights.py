@@ -2,9 +2,8 @@
 winner's and the loser's next pairings, a consolation, the grand final's reset, a Swiss's next
 round, a round robin's standings and knockout stage.
 
-The new formats are not offered by the tournament settings yet, so each tournament is opened
-as a knockout and given its format on the row before it starts; decisions go through the
-staff's dispute service, as they would in use.
+Each tournament is opened as a knockout and given its format's fields on the row before it
+starts; decisions go through the staff's dispute service, as they would in use.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@ knockout's side flights drawn as labelled brackets that say where every side com
 Swiss's or a round robin's standings with their tiebreaks and each round's pairings, and the
 knockout stage after them; in the same few queries whatever the field.
 
-Organizers cannot choose these formats yet, so each tournament is opened as a knockout and
-given its format on the row before it starts (as in ``test_more_formats_played_out``).
+Each tournament is opened as a knockout and given its format's fields on the row before it
+starts (as in ``test_more_formats_played_out``); ``test_formats_from_the_api`` creates them as
+organizers do.
 """
 
 from __future__ import annotations
@@ -222,10 +223,19 @@ def test_the_tournament_page_and_the_live_fragment_show_the_same_standings() -> 
     tournament = started(TournamentFormat.SWISS, players(5), rounds=2)
     concede_round(tournament)
 
-    for path in ("", "bracket/fragment/"):
-        html = page(tournament, path)
-        assert 'data-testid="standings"' in html, path
-        assert 'data-testid="pairings-round-2"' in html, path
+    shown = {
+        path: (
+            re.findall(r'data-testid="standing-(p\d\d)"', html),
+            re.findall(r'data-testid="pairings-round-(\d)"', html),
+        )
+        for path in ("", "bracket/fragment/")
+        for html in [page(tournament, path)]
+    }
+
+    assert shown[""] == shown["bracket/fragment/"]
+    ranked, paired_rounds = shown[""]
+    assert sorted(ranked) == ["p00", "p01", "p02", "p03", "p04"]
+    assert paired_rounds == ["2", "1"]
 
 
 @pytest.mark.django_db(transaction=True)

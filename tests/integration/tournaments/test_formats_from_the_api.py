@@ -235,7 +235,19 @@ def test_the_organizers_form_creates_a_double_elimination_with_a_consolation() -
     assert edit.context["form"].initial["consolation_through_round"] == 2
 
 
-def test_the_form_shows_a_prize_table_that_does_not_add_up_beside_its_field() -> None:
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("60, 30", "The shares add up to 90% of the pool, not 100%."),
+        ("50, 30, twenty", "Write percentages separated by commas, e.g. 50, 30, 20."),
+        ("33.333, 66.667", "Give each share to at most two decimals, not 33.333."),
+        ("1e999999999", "Each share is above 0% and at most 100%, not 1E+999999999."),
+        ("110, -10", "Each share is above 0% and at most 100%, not 110."),
+    ],
+)
+def test_the_form_shows_a_prize_table_it_cannot_pay_beside_its_field(
+    typed: str, message: str
+) -> None:
     client = Client()
     client.force_login(organizer())
 
@@ -250,7 +262,7 @@ def test_the_form_shows_a_prize_table_that_does_not_add_up_beside_its_field() ->
             "currency": "FUN",
             "seeding": "rating",
             "round_lengths": "3",
-            "prizes": "60, 30",
+            "prizes": typed,
             "clock_kind": "move",
             "move_seconds": "15",
             "reserve_seconds": "90",
@@ -260,6 +272,5 @@ def test_the_form_shows_a_prize_table_that_does_not_add_up_beside_its_field() ->
     )
 
     assert response.status_code == 400
-    assert response.context["form"].errors["prizes"] == [
-        "The shares add up to 90% of the pool, not 100%."
-    ]
+    assert response.context["form"].errors["prizes"] == [message]
+    assert not Tournament.objects.exists()

@@ -2,8 +2,8 @@
 for every ready pairing, the next round paired as the last match of one ends, placings and
 prizes paid through the ledger, money conserved.
 
-Organizers cannot choose these formats yet (their brackets and standings pages come next),
-so each tournament is opened as a knockout and given its format on the row before it starts.
+Each tournament is opened as a knockout and given its format on the row before it starts
+(organizers could not choose these formats when these tests were written).
 """
 
 from __future__ import annotations

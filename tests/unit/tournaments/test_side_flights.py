@@ -28,6 +28,7 @@ from tournaments.formats.side_flights import SideFlightOptions, WithSideFlights
 FIELD_SIZES = range(4, 129)
 KNOCKOUT = Knockout(KnockoutOptions((5,)))
 DOUBLE = DoubleElimination(DoubleEliminationOptions({Flight.MAIN: (5,)}))
+DOUBLE_FLIGHTS = {Flight.MAIN, Flight.LOSERS, Flight.FINAL}
 
 
 def by_rating(count: int) -> list[Entrant]:
@@ -170,11 +171,11 @@ def test_a_double_elimination_consolation_takes_those_knocked_out_in_the_first_l
         assert_consecutive_places(fmt.flight_placings(draw, Flight.CONSOLATION), set(knocked_out))
 
 
-@pytest.mark.parametrize("count", FIELD_SIZES)
-@pytest.mark.parametrize("reenters_at", [2, 4, 8])
+@pytest.mark.parametrize(
+    ("count", "reenters_at"),
+    [(count, at) for at in (2, 4, 8) for count in FIELD_SIZES if count > at],
+)
 def test_the_last_chance_winner_re_enters_the_main_flight_at_the_chosen_round(count, reenters_at):
-    if count <= reenters_at:
-        return
     fmt = last_chance(reenters_at)
     draw = played_out(fmt, count, coin_flips(count), count)
 
@@ -341,3 +342,13 @@ def test_options_an_organizer_gets_wrong_are_refused_with_a_reason(main, options
 def test_a_last_chance_needs_two_players_out_before_its_winner_re_enters():
     with pytest.raises(FormatError, match="needs at least 5 entrants, so that two can lose"):
         last_chance(4).initial_draw(by_rating(4), random.Random(0))
+
+
+def test_a_double_elimination_champion_is_placed_alone_while_the_consolation_plays_on():
+    fmt = consolation(1, DOUBLE)
+    draw = fmt.initial_draw(by_rating(8), random.Random(0))
+    while main_ready := [p for p in fmt.ready_pairings(draw) if p.key.flight in DOUBLE_FLIGHTS]:
+        draw = fmt.advance(draw, [Result(p.key, favourite(p)) for p in main_ready])
+
+    assert not fmt.is_finished(draw)
+    assert fmt.placings(draw)[:2] == (Placing(1, 1, 1), Placing(2, 2, 2))

@@ -27,6 +27,8 @@ import enum
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from analysis.match_analysis import MatchAnalysis
+
 
 class EngineError(Exception):
     """The engine failed or answered something it should not have (an internal error)."""
@@ -38,6 +40,10 @@ class EngineTimeout(EngineError):
 
 class InvalidPositionError(ValueError):
     """The GNUBG ID given is not a position the engine accepts (a caller's error)."""
+
+
+class InvalidMatchError(ValueError):
+    """The .mat text given is not a match the engine can import (a caller's error)."""
 
 
 @dataclass(frozen=True)
@@ -243,3 +249,5 @@ class Engine(Protocol):
     def cube_decision(
         self, gnubg_id: str, strength: Strength, *, seed: int | None = None
     ) -> CubeDecision: ...
+
+    def analyse_match(self, mat_text: str, *, plies: int) -> MatchAnalysis: ...

@@ -36,17 +36,24 @@ from analysis.engine import (
     EngineTimeout,
     EvalSettings,
     Evaluation,
+    InvalidMatchError,
     InvalidPositionError,
     MoveChoice,
     PlayerOutlook,
     Strength,
 )
+from analysis.match_analysis import MatchAnalysis, match_analysis
 
 GNUBG_EXECUTABLE = "/usr/games/gnubg"
 KAZAROSS_XG2 = "/usr/share/gnubg/met/Kazaross-XG2.xml"
 SERVER_SCRIPT = Path(__file__).with_name("gnubg_server.py")
 GNUBG_ID = re.compile(r"^[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}$")
 _VERSION = re.compile(r"^GNU Backgammon (\S+)")
+_MAT_ROLL = re.compile(r"\b[1-6][1-6]:")
+ANALYSIS_SECONDS_PER_ROLL = {0: 0.02, 1: 0.2, 2: 1.0, 3: 10.0, 4: 60.0}
+"""A generous bound on ``analyse match``'s time per roll at each depth, from which a match's
+timeout is worked out (a 7-point match of 301 rolls took 0.002, 0.004 and 0.06 s a roll at
+0, 1 and 2 plies)."""
 
 
 def check_gnubg_id(gnubg_id: str) -> str:
@@ -173,13 +180,28 @@ class GnubgProcess:
             engine=self.info,
         )
 
-    def _request(self, payload: dict[str, Any]) -> dict[str, Any]:
+    def analyse_match(self, mat_text: str, *, plies: int) -> MatchAnalysis:
+        """GNU Backgammon's ``analyse match`` of a .mat text at ``plies`` for both decisions.
+
+        The time allowed grows with the number of rolls in the match; see
+        :mod:`analysis.match_analysis` for what the result holds.
+        """
+        if plies not in ANALYSIS_SECONDS_PER_ROLL:
+            raise ValueError(f"analysis depth must be 0 to 4 plies, not {plies}")
+        rolls = len(_MAT_ROLL.findall(mat_text))
+        answer = self._request(
+            {"op": "analyse_match", "mat": mat_text, "plies": plies},
+            timeout=self.timeout + rolls * ANALYSIS_SECONDS_PER_ROLL[plies],
+        )
+        return match_analysis(answer)
+
+    def _request(self, payload: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
         """Send one request and wait for its answer; a program found dead is started again."""
         with self._lock:
             for attempt in (1, 2):
                 self._ensure_started()
                 try:
-                    return self._exchange(payload)
+                    return self._exchange(payload, timeout or self.timeout)
                 except _ProcessDied:
                     self._stop()
                     if attempt == 2:
@@ -188,7 +210,7 @@ class GnubgProcess:
                         ) from None
         raise AssertionError("unreachable")
 
-    def _exchange(self, payload: dict[str, Any]) -> dict[str, Any]:
+    def _exchange(self, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
         assert self._process is not None
         assert self._process.stdin is not None
         try:
@@ -197,12 +219,10 @@ class GnubgProcess:
         except (BrokenPipeError, OSError):
             raise _ProcessDied from None
         try:
-            line = self._answers.get(timeout=self.timeout)
+            line = self._answers.get(timeout=timeout)
         except queue.Empty:
             self._stop(kill=True)
-            raise EngineTimeout(
-                f"GNU Backgammon gave no answer within {self.timeout:g} s"
-            ) from None
+            raise EngineTimeout(f"GNU Backgammon gave no answer within {timeout:g} s") from None
         if line is None:
             raise _ProcessDied
         answer: dict[str, Any] = json.loads(line)
@@ -211,6 +231,8 @@ class GnubgProcess:
             return result
         if answer.get("kind") == "invalid_position":
             raise InvalidPositionError(answer["error"])
+        if answer.get("kind") == "invalid_match":
+            raise InvalidMatchError(answer["error"])
         raise EngineError("GNU Backgammon failed: " + str(answer.get("error")))
 
     def _alive(self) -> bool:
@@ -234,7 +256,11 @@ class GnubgProcess:
             text=True,
             encoding="utf-8",
             bufsize=1,
-            env={**os.environ, "CRAWFORD_GNUBG_MET": self.met_path},
+            env={
+                **os.environ,
+                "CRAWFORD_GNUBG_MET": self.met_path,
+                "CRAWFORD_ANALYSIS_DIR": str(SERVER_SCRIPT.parent),
+            },
         )
         assert self._process.stdout is not None
         assert self._process.stderr is not None

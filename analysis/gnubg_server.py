@@ -17,10 +17,13 @@ Terms used here, as GNU Backgammon uses them:
   equity is the one reached when both sides act correctly.
 
 Answers: ``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": "...", "kind":
-"invalid_position" | "internal"}``. The first line written is ``{"ready": true, ...}``.
+"invalid_position" | "invalid_match" | "internal"}``. The first line written is ``{"ready":
+true, ...}``. Match analysis (``analyse_match``) lives in :mod:`analysis.gnubg_match_analysis`,
+loaded beside this script.
 """
 
 import importlib
+import importlib.util
 import json
 import os
 import random
@@ -166,6 +169,28 @@ def cube_decision(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def load_match_analysis() -> Any:
+    """:mod:`analysis.gnubg_match_analysis`, found through the folder the parent names.
+
+    The embedded interpreter gives this script no ``__file__``, so the folder comes from
+    ``CRAWFORD_ANALYSIS_DIR``; it is loaded on the first match analysis only.
+    """
+    if "gnubg_match_analysis" not in sys.modules:
+        path = os.path.join(os.environ["CRAWFORD_ANALYSIS_DIR"], "gnubg_match_analysis.py")
+        spec = importlib.util.spec_from_file_location("gnubg_match_analysis", path)
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["gnubg_match_analysis"] = module
+    return sys.modules["gnubg_match_analysis"]
+
+
+def analyse_match(request: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = load_match_analysis().analyse_match(gnubg, request)
+    return result
+
+
 def setup(met_path: str) -> dict[str, Any]:
     gnubg.command("set display off")
     gnubg.command("set matchequitytable " + met_path)
@@ -177,6 +202,7 @@ HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "evaluate": evaluate,
     "best_move": best_move,
     "cube_decision": cube_decision,
+    "analyse_match": analyse_match,
 }
 
 
@@ -199,8 +225,11 @@ def serve() -> None:
         except InvalidPosition as error:
             answer({"ok": False, "kind": "invalid_position", "error": str(error)})
         except Exception as error:
-            traceback.print_exc(file=sys.stderr)
-            answer({"ok": False, "kind": "internal", "error": f"{type(error).__name__}: {error}"})
+            # A match file the program cannot read says so by its kind; anything else is ours.
+            kind = getattr(error, "kind", "internal")
+            if kind == "internal":
+                traceback.print_exc(file=sys.stderr)
+            answer({"ok": False, "kind": kind, "error": f"{type(error).__name__}: {error}"})
         else:
             answer({"ok": True, "result": result})
 

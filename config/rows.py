@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, TypeVar
 
-from django.db import connection, connections, models
+from django.db import connection, connections, models, transaction
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models.expressions import RawSQL
 
@@ -396,3 +396,24 @@ def _client_bound(cursor: Any) -> bool:
     from psycopg.client_cursor import ClientCursorMixin
 
     return isinstance(cursor.cursor, ClientCursorMixin)
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """Every statement in the block reads the database as it stood at the first one.
+
+    A match's state is read in several statements (its row, its game, its log); under
+    PostgreSQL's default READ COMMITTED, an action committed between two of them would
+    mix the row from before it with the game from after it (a new game beside the old
+    score). REPEATABLE READ makes them one snapshot; SQLite's transactions already are one.
+    Inside a transaction already begun, the level can no longer be chosen and that
+    transaction's own reads are used as they are.
+    """
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield

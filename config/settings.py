@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import django_stubs_ext
@@ -218,10 +219,16 @@ if REDIS_URL:
     # socket happens to be waiting read for all the process's sockets, and loses the
     # message it was reading when that socket closes at the wrong moment: a player's
     # board would miss a move while watchers come and go.
+    # Pub/sub channels are the same in every Redis database: the database's number goes
+    # into their names, so two deployments (or two test runs) on one Redis never hear
+    # each other's frames.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": f"crawford{urlsplit(REDIS_URL).path.strip('/') or '0'}",
+            },
         }
     }
 else:

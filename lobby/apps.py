@@ -21,7 +21,12 @@ class LobbyConfig(AppConfig):
             MatchFinished,
             PlayerAwaited,
         )
-        from tournaments.events import PlayerEliminated, TournamentFinished, TournamentStarted
+        from tournaments.events import (
+            PlayerEliminated,
+            SwingWaiting,
+            TournamentFinished,
+            TournamentStarted,
+        )
 
         bus.subscribe(ChallengeIssued, subscribers.on_challenge_issued)
         bus.subscribe(ChallengeAnswered, subscribers.on_challenge_answered)
@@ -30,6 +35,7 @@ class LobbyConfig(AppConfig):
         bus.subscribe(MatchFinished, subscribers.on_match_finished)
         bus.subscribe(TournamentStarted, subscribers.on_tournament_started)
         bus.subscribe(PlayerEliminated, subscribers.on_player_eliminated)
+        bus.subscribe(SwingWaiting, subscribers.on_swing_waiting)
         bus.subscribe(TournamentFinished, subscribers.on_tournament_finished)
         bus.subscribe(DisputeDecided, subscribers.on_dispute_decided)
         # Wallet lines name the match or tournament their money was for.

@@ -50,6 +50,7 @@ NOTICE_DATA: dict[str, Schema] = {
     NoticeKind.TURN: _ABOUT_A_MATCH,
     NoticeKind.TOURNAMENT_STARTED: _ABOUT_A_TOURNAMENT,
     NoticeKind.ELIMINATED: _ABOUT_A_TOURNAMENT,
+    NoticeKind.WAITING: _ABOUT_A_TOURNAMENT,
     NoticeKind.PRIZE: _closed(
         "Where the player finished and what they won: cents of `currency`, and whether "
         "a seat in the tournament's target (a satellite's ticket).",

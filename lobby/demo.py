@@ -117,7 +117,21 @@ def load_demo_tournaments(*, organizer: User, players: Sequence[User]) -> int:
     )
     for player in players[:5]:
         services.entry_register(tournament_id=league.pk, user=player)
-    return 6
+
+    # Play65's swing: the CPP rises after every game; the last player holding chips wins.
+    swing = opened(
+        name="Thursday Swing",
+        format="swing",
+        starting_chips=1000,
+        cpp_levels=(10, 20, 30),
+        cpp_step=10,
+        buy_in_cents=500,
+        fee_cents=35,
+        prize_table={"main": (6000, 3000, 1000)},
+        show_up_seconds=3600,
+    )
+    started(swing, players[5:10])
+    return 7
 
 
 # (challenger, opponent, points): short matches played out so the home page has results.

@@ -36,6 +36,7 @@ class NoticeKind(models.TextChoices):
     TURN = "turn", "Your turn"
     TOURNAMENT_STARTED = "tournament_started", "Tournament started"
     ELIMINATED = "eliminated", "Out of a tournament"
+    WAITING = "waiting", "Waiting for an opponent"
     PRIZE = "prize", "Prize"
     DISPUTE_DECIDED = "dispute_decided", "Dispute decided"
 

@@ -17,7 +17,8 @@ Where the notices come from:
   answer. Either way, both players stop seeking.
 * ``PlayerAwaited``: "your turn", when the player has no socket open to that match's board;
   ``MatchFinished`` makes it read, as the match waits for nobody any more.
-* ``TournamentStarted``, ``PlayerEliminated``, ``TournamentFinished`` (prizes and tickets).
+* ``TournamentStarted``, ``PlayerEliminated``, ``SwingWaiting`` (a swing's player left
+  over), ``TournamentFinished`` (prizes and tickets).
 * ``DisputeDecided``: the player who filed the dispute and both players of the match.
 """
 
@@ -48,7 +49,12 @@ from matches.events import (
     PlayerAwaited,
 )
 from matches.models import Match, MatchStatus
-from tournaments.events import PlayerEliminated, TournamentFinished, TournamentStarted
+from tournaments.events import (
+    PlayerEliminated,
+    SwingWaiting,
+    TournamentFinished,
+    TournamentStarted,
+)
 from tournaments.models import Entry, Tournament
 
 TELL_STARTED_TASK = "lobby.tell_tournament_started"
@@ -255,6 +261,23 @@ def on_player_eliminated(event: PlayerEliminated) -> None:
         text=f"You are out of {tournament.name}. Thanks for playing.",
         url=reverse("tournament-bracket", kwargs={"tournament_id": tournament.pk}),
         data={"tournament_id": tournament.pk},
+    )
+
+
+def on_swing_waiting(event: SwingWaiting) -> None:
+    """One notice per swing, brought back each time the player waits again."""
+    tournament = selectors.tournament_named(tournament_id=event.tournament_id)
+    if tournament is None:
+        return
+    notify(
+        user_id=event.user_id,
+        kind=NoticeKind.WAITING,
+        key=f"tournament:{tournament.pk}:waiting",
+        text=f"Nobody is free to play you in {tournament.name} yet: your next game starts "
+        "as soon as another game ends.",
+        url=reverse("tournament-bracket", kwargs={"tournament_id": tournament.pk}),
+        data={"tournament_id": tournament.pk},
+        again=True,
     )
 
 

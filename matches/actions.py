@@ -2,9 +2,11 @@
 
 ``PlayerAction`` names every action a player sends, over REST, over the WebSocket and in
 the ``may_<action>`` flags of the snapshot. ``TRANSITIONS`` maps each to the
-``backgammon.turns`` transition it is; ``transition`` applies one, and ``allowed`` asks the
-same transitions (or their checks, for rolling and playing) which actions a seat may take
-now, so neither the server's pages nor the browser restate a cube or turn rule.
+``backgammon.turns`` transition it is, and ``MATCH_CUBE_TRANSITIONS`` the match cube's
+actions (match swing) to ``backgammon.match_cube``; ``transition`` applies one, and
+``allowed`` asks the same transitions (or their checks, for rolling and playing) which
+actions a seat may take now, so neither the server's pages nor the browser restate a cube
+or turn rule. While a match double waits for its answer, nothing else may be done.
 
 Pure: no database. A refused action raises ``BackgammonError`` with the rule in words.
 """
@@ -12,12 +14,14 @@ Pure: no database. A refused action raises ``BackgammonError`` with the rule in 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from backgammon import match_cube as match_cube_rules
 from backgammon import turns
 from backgammon.errors import BackgammonError
 from backgammon.game import ResultKind
+from backgammon.match_cube import MatchCube, MatchDrop
 from backgammon.moves import Play
 from backgammon.turns import GameRules, GameState
 
@@ -33,6 +37,9 @@ class PlayerAction(StrEnum):
     RESIGN = "resign"
     ACCEPT_RESIGN = "accept_resign"
     REJECT_RESIGN = "reject_resign"
+    MATCH_DOUBLE = "match_double"
+    MATCH_TAKE = "match_take"
+    MATCH_DROP = "match_drop"
 
 
 RESIGN_LEVELS: dict[str, ResultKind] = {kind.name.lower(): kind for kind in ResultKind}
@@ -53,11 +60,14 @@ class Request:
 
 @dataclass(frozen=True)
 class Transition:
-    """The state after an action, the play it was (for a play) and what the log records."""
+    """The state after an action, the play it was (for a play) and what the log records;
+    for the match cube's actions, the match cube after it and, for a drop, the match's end."""
 
     after: GameState
     played: Play | None = None
     detail: dict[str, object] = field(default_factory=dict)
+    match_cube: MatchCube | None = None
+    match_dropped: MatchDrop | None = None
 
 
 Rule = Callable[[GameState, int, Request, GameRules], Transition]
@@ -131,10 +141,57 @@ TRANSITIONS: dict[PlayerAction, Rule] = {
 }
 
 
+MatchCubeRule = Callable[[GameState, int, MatchCube, bool], Transition]
+
+
+def _match_double(state: GameState, seat: int, cube: MatchCube, turned: bool) -> Transition:
+    after = match_cube_rules.double(cube, state, player=seat, game_cube_turned=turned)
+    return Transition(state, detail={"match_cube": cube.value * 2}, match_cube=after)
+
+
+def _match_take(state: GameState, seat: int, cube: MatchCube, turned: bool) -> Transition:
+    after = match_cube_rules.take(cube, player=seat)
+    return Transition(state, detail={"match_cube": after.value}, match_cube=after)
+
+
+def _match_drop(state: GameState, seat: int, cube: MatchCube, turned: bool) -> Transition:
+    dropped = match_cube_rules.drop(cube, player=seat)
+    return Transition(
+        state,
+        detail={"match_cube": dropped.value},
+        match_cube=replace(cube, offered_by=None),
+        match_dropped=dropped,
+    )
+
+
+MATCH_CUBE_TRANSITIONS: dict[PlayerAction, MatchCubeRule] = {
+    PlayerAction.MATCH_DOUBLE: _match_double,
+    PlayerAction.MATCH_TAKE: _match_take,
+    PlayerAction.MATCH_DROP: _match_drop,
+}
+
+
 def transition(
-    action: PlayerAction, state: GameState, seat: int, request: Request, rules: GameRules
+    action: PlayerAction,
+    state: GameState,
+    seat: int,
+    request: Request,
+    rules: GameRules,
+    *,
+    match_cube: MatchCube | None = None,
+    game_cube_turned: bool = False,
 ) -> Transition:
-    """Apply ``action`` by ``seat``; ``BackgammonError`` says why it is refused."""
+    """Apply ``action`` by ``seat``; ``BackgammonError`` says why it is refused.
+
+    ``match_cube``: the match's, when it has one; ``game_cube_turned``: whether the player
+    on roll has doubled the game cube this turn (see ``backgammon.match_cube.double``).
+    """
+    if action in MATCH_CUBE_TRANSITIONS:
+        if match_cube is None:
+            raise BackgammonError("This match is played without a match cube")
+        return MATCH_CUBE_TRANSITIONS[action](state, seat, match_cube, game_cube_turned)
+    if match_cube is not None:
+        match_cube_rules.check_answered(match_cube, player=seat)
     return TRANSITIONS[action](state, seat, request, rules)
 
 
@@ -146,17 +203,35 @@ _CHECKS: dict[PlayerAction, Callable[[GameState, int], None]] = {
 _PROBE = Request(resign=ResultKind.SINGLE)
 
 
-def allowed(state: GameState, seat: int | None, rules: GameRules) -> frozenset[PlayerAction]:
-    """The actions ``seat`` may take now (none for someone not playing)."""
+def allowed(
+    state: GameState,
+    seat: int | None,
+    rules: GameRules,
+    *,
+    match_cube: MatchCube | None = None,
+    game_cube_turned: bool = False,
+) -> frozenset[PlayerAction]:
+    """The actions ``seat`` may take now (none for someone not playing); ``match_cube`` and
+    ``game_cube_turned`` as for ``transition``."""
     if seat is None:
         return frozenset()
     may = set()
     for action in PlayerAction:
         try:
             if action in _CHECKS:
+                if match_cube is not None:
+                    match_cube_rules.check_answered(match_cube, player=seat)
                 _CHECKS[action](state, seat)
             else:
-                transition(action, state, seat, _PROBE, rules)
+                transition(
+                    action,
+                    state,
+                    seat,
+                    _PROBE,
+                    rules,
+                    match_cube=match_cube,
+                    game_cube_turned=game_cube_turned,
+                )
         except BackgammonError:
             continue
         may.add(action)

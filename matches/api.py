@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user, request_viewer
+from config import rows
 from config.api import Api, JsonBooleanField
 from config.errors import DomainError, NotFound
 from matches.actions import LEVEL_NAMES, RESIGN_LEVELS, PlayerAction
@@ -36,9 +37,23 @@ from matches.models import (
     Match,
     TimeoutLoses,
 )
+from matches.move_list import move_list
 from matches.play import action_submit
 from matches.records import match_file
-from matches.selectors import MATCH_LISTS, match_snapshot, matches_of, move_list, visible_matches
+from matches.selectors import MATCH_LISTS, match_snapshot, matches_of, visible_matches
+
+
+class MatchCubeSerializer(serializers.Serializer):
+    """The match cube of a match swing: it doubles the stake of the whole match."""
+
+    value = serializers.IntegerField(help_text="The match stake: 1, 2, 4, ...")
+    owner = serializers.IntegerField(
+        allow_null=True, help_text="The seat that may double it next; null while centred."
+    )
+    offered_by = serializers.IntegerField(
+        allow_null=True, help_text="The seat whose match double waits for its answer."
+    )
+    max = serializers.IntegerField(help_text="The highest value it may reach; 0 for no limit.")
 
 
 class MatchStateSerializer(serializers.Serializer):
@@ -53,6 +68,9 @@ class MatchStateSerializer(serializers.Serializer):
     crawford = serializers.BooleanField()
     winner = serializers.CharField(allow_null=True)
     game = serializers.DictField(allow_null=True)
+    match_cube = MatchCubeSerializer(
+        allow_null=True, help_text="Null unless the match is played with a match cube."
+    )
     last_seq = serializers.IntegerField()
 
 
@@ -211,8 +229,9 @@ class MatchDetailApi(Api):
     @extend_schema(responses={200: MatchStateSerializer}, operation_id="match_detail")
     def get(self, request: Request, match_id: int) -> Response:
         user = request_viewer(request)
-        match = get_object_or_404(visible_matches(user=user), pk=match_id)
-        return Response(match_snapshot(match, viewer=user))
+        with rows.one_snapshot():
+            match = get_object_or_404(visible_matches(user=user), pk=match_id)
+            return Response(match_snapshot(match, viewer=user))
 
 
 class MatchAcceptApi(Api):
@@ -236,7 +255,12 @@ class MatchDeclineApi(Api):
 
 
 class MatchActionApi(Api):
-    """Act in a match. An illegal action answers 400 with the rule in words; out of turn 409."""
+    """Act in a match. An illegal action answers 400 with the rule in words; out of turn 409.
+
+    With a match cube (match swing), ``match_double`` offers to double the match stake at the
+    start of one's turn; the opponent answers ``match_take`` or ``match_drop`` (the match
+    ends, won by the doubler) before anything else is done.
+    """
 
     permission_classes = [IsAuthenticated]
 

@@ -11,7 +11,7 @@ from typing import Any
 from accounts.models import CheckerColour
 from matches.actions import LEVEL_NAMES, RESIGN_LEVELS, PlayerAction
 from matches.models import ClockKind, FinishReason, MatchKind, MatchStatus
-from matches.selectors import MOVE_LIST_KINDS
+from matches.move_list import MOVE_LIST_KINDS
 
 Schema = dict[str, Any]
 
@@ -145,6 +145,16 @@ SNAPSHOT = closed(
                 "max_cube": INTEGER,
             }
         ),
+        "tournament": nullable(INTEGER),
+        "swing": nullable(
+            closed(
+                {
+                    "cpp": INTEGER,
+                    "stake": INTEGER,
+                    "all_in": BOOLEAN,
+                }
+            )
+        ),
         "crawford": BOOLEAN,
         "post_crawford": BOOLEAN,
         "winner": nullable(STRING),
@@ -180,6 +190,16 @@ SNAPSHOT = closed(
                 "spectators": INTEGER,
                 "grace_ends": pair(nullable(TIME)),
             }
+        ),
+        "match_cube": nullable(
+            closed(
+                {
+                    "value": INTEGER,
+                    "owner": nullable(SEAT),
+                    "offered_by": nullable(SEAT),
+                    "max": {"type": "integer", "description": "0: no limit"},
+                }
+            )
         ),
         "last_seq": INTEGER,
         "game": nullable(GAME),

@@ -1,6 +1,13 @@
 """Clocks and the match's next deadline, as arithmetic on the match row.
 
-Terms (the time controls are ``matches.models.ClockSettings``):
+Time controls (``matches.models.ClockSettings``): a *move timer* gives ``move_seconds``
+afresh each turn, and time beyond it comes off a reserve of ``reserve_seconds`` for the
+whole match or session; a *delay* clock leaves each move free for ``delay_seconds``, then a
+reserve of ``reserve_seconds`` per point of the match (once in money play) runs down;
+*correspondence* gives ``move_seconds`` (days of them) for each move and no reserve, and as
+players come and go, leaving the board starts no reconnection grace.
+
+Terms:
 
 * *reserve*: each player's time bank in milliseconds (``reserve_ms_0/1``). With the move
   timer, the first ``move_seconds`` of every turn are free and only the excess comes off the
@@ -36,6 +43,7 @@ from matches.models import (
     MatchStatus,
     TimeoutLoses,
 )
+from matches.state import seat_to_act
 
 DAY = 24 * 3600
 # Named time controls offered when challenging; "standard" is the default.
@@ -176,9 +184,10 @@ def clock_deadline(match: Match, seat: int) -> datetime:
 
 
 def charge(match: Match, state: GameState, moment: datetime) -> None:
-    """Charge the player ``state`` waits for with the time used beyond the free seconds
-    (answering a resignation is off the clock)."""
-    seat = state.to_act
+    """Charge the player the match waits for in ``state`` (``matches.state.seat_to_act``:
+    the answer to a match double is on the clock) with the time used beyond the free
+    seconds (answering a resignation is off the clock)."""
+    seat = seat_to_act(match, state)
     if seat is None or not runs(match) or state.phase is Phase.RESIGNATION:
         return
     assert match.turn_started_at is not None
@@ -208,7 +217,7 @@ def refresh_deadline(match: Match, waiting: GameState | None) -> None:
     candidates = [ends for seat in (0, 1) if (ends := match.grace_ends(seat)) is not None]
     if match.show_up_by is not None:
         candidates.append(match.show_up_by)
-    to_act = waiting.to_act if waiting is not None else None
+    to_act = seat_to_act(match, waiting)
     if runs(match) and to_act is not None:
         assert waiting is not None
         if waiting.phase is Phase.RESIGNATION:

@@ -24,7 +24,7 @@ import weakref
 from typing import Any
 
 from backgammon.game import ResultKind
-from config import live
+from config import live, rows
 from config.errors import DomainError
 from config.sockets import TOO_MANY, FrameError, JsonSocket, text, whole_number
 from matches import chat, events, presence
@@ -225,8 +225,9 @@ class MatchConsumer(JsonSocket):
         return visible_matches(user=self.viewer).filter(pk=self.match_id).exists()
 
     def _snapshot(self) -> dict[str, Any]:
-        match = visible_matches(user=self.viewer).get(pk=self.match_id)
-        return match_snapshot(match, viewer=self.viewer)
+        with rows.one_snapshot():
+            match = visible_matches(user=self.viewer).get(pk=self.match_id)
+            return match_snapshot(match, viewer=self.viewer)
 
     def _chat_send(self, line: str) -> None:
         assert self.viewer is not None

@@ -142,11 +142,40 @@ def pass_and_play_create(*, user: User, length: int) -> Match:
 
 @dataclass(frozen=True)
 class Pair:
-    """Two seated players of a tournament (their ids) and the length of their match."""
+    """Two seated players of a tournament (their ids) and the length of their match; a
+    swing tournament's game says its terms instead (``swing``)."""
 
     player_0_id: int
     player_1_id: int
     length: int
+    swing: SwingTerms | None = None
+
+
+@dataclass(frozen=True)
+class SwingTerms:
+    """A swing tournament's game: one money-style game for chips (``match_length`` 0), or
+    in match swing a match to ``match_length`` without a Crawford game, with a match cube.
+    The chips themselves are the tournament's (``tournaments.swing``)."""
+
+    chips_per_point: int
+    chip_stake: int
+    all_in: bool
+    max_cube: int
+    match_length: int = 0
+    max_match_cube: int = 0
+    jacoby: bool = False
+    beavers: bool = False
+
+    def apply(self, match: Match) -> None:
+        match.chips_per_point, match.chip_stake = self.chips_per_point, self.chip_stake
+        match.all_in, match.rated = self.all_in, False
+        if self.match_length:
+            match.kind, match.length = MatchKind.MATCH, checked_length(self.match_length)
+            match.crawford_rule, match.match_cube = False, 1
+            match.max_match_cube = self.max_match_cube
+            return
+        match.kind, match.length, match.game_limit = MatchKind.MONEY, 0, 1
+        match.max_cube, match.jacoby, match.beavers = self.max_cube, self.jacoby, self.beavers
 
 
 @transaction.atomic
@@ -172,7 +201,7 @@ def matches_create_for_tournament(
     for pair in pairs:
         match = Match(
             kind=MatchKind.MATCH,
-            length=checked_length(pair.length),
+            length=checked_length(pair.length) if pair.swing is None else 0,
             player_0_id=pair.player_0_id,
             player_1_id=pair.player_1_id,
             rated=rated,
@@ -181,6 +210,8 @@ def matches_create_for_tournament(
             dice_seed=fair_dice.new_seed(),
             show_up_by=show_up_by,
         )
+        if pair.swing is not None:
+            pair.swing.apply(match)
         clock.set_clock(match, clock_settings)
         matches.append(match)
     start_matches(matches)

@@ -11,9 +11,9 @@ each service below in turn whether its deadline has passed:
 * *reconnection grace* (``grace_expire``): a player who left and has not come back; the
   match's abandon policy decides: the absent player forfeits, or the match is suspended and
   adjudicated by the engine on the analysis queue, or suspended for staff;
-* *clock* (``timeout_expire``): the player to act ran out of time and loses the game or
-  the match, as the time control says; a resignation offer nobody answered in time is
-  declined instead;
+* *clock* (``timeout_expire``): the player to act (the one who must answer a match
+  double, while one waits) ran out of time and loses the game or the match, as the time
+  control says; a resignation offer nobody answered in time is declined instead;
 * *lost adjudication* (``adjudication_requeue``): a suspended match the engine should
   settle but nobody is settling (its worker was killed) is queued again.
 
@@ -51,6 +51,7 @@ from matches.state import (
     game_state,
     lock_match,
     lock_match_unless_busy,
+    seat_to_act,
     store_state,
     waiting_state,
 )
@@ -71,7 +72,7 @@ def _timeout(match: Match, moment: datetime) -> bool:
         return False
     game = current_game(match)
     state = game_state(game)
-    seat = state.to_act
+    seat = seat_to_act(match, state)
     if seat is None or match.turn_started_at is None:
         return False
     since = match.last_seq
@@ -96,6 +97,7 @@ def _timeout(match: Match, moment: datetime) -> bool:
     if moment < clock.clock_deadline(match, seat):
         return False
     match.set_reserve_ms(seat, 0)
+    match.match_cube_offered_by = None  # a match double left unanswered lapses with the game
     after = turns.forfeit(state, seat, EndReason.TIMEOUT)
     append_action(match, kind=ActionKind.TIMEOUT, game=game, seat=seat, before=state, after=after)
     store_state(game, after)

@@ -28,7 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import rating_record_match
 from backgammon import turns
-from backgammon.match import MatchState
+from backgammon.match import MatchOptions, MatchState
 from backgammon.turns import GameState, Phase
 from config import rows
 from config.celery import enqueue_on_commit
@@ -208,6 +208,7 @@ def end_game(match: Match, game: Game, state: GameState, moment: datetime) -> Ga
         crawford=game.crawford,
         post_crawford=match.crawford_played and not game.crawford,
         game_number=game.number,
+        options=MatchOptions(crawford_rule=match.crawford_rule),
     )
     if outcome.winner == 0:
         match.score_0 += outcome.points
@@ -215,6 +216,10 @@ def end_game(match: Match, game: Game, state: GameState, moment: datetime) -> Ga
         match.score_1 += outcome.points
     if match.is_money:
         money.settle_game(match, game.number, winner=outcome.winner, points=outcome.points)
+        if match.game_limit and game.number >= match.game_limit:
+            reason = game.finish_reason or FinishReason.PLAYED
+            finish_match(match, winner_seat=outcome.winner, reason=reason, moment=moment)
+            return None
         if not money.session_can_continue(match):
             finish_match(match, winner_seat=None, reason=FinishReason.SESSION_ENDED, moment=moment)
             return None

@@ -57,16 +57,9 @@ class TimeoutLoses(models.TextChoices):
 
 @dataclass(frozen=True)
 class ClockSettings:
-    """A time control: a move timer with a reserve, a match clock with a delay per move, or
-    correspondence.
-
-    *Move timer*: ``move_seconds`` afresh each turn; time beyond it comes off a reserve of
-    ``reserve_seconds`` for the whole match or session. *Delay*: each move is free for
-    ``delay_seconds``, then a reserve of ``reserve_seconds`` per point of the match (once in
-    money play) runs down. *Correspondence*: ``move_seconds`` (days of them) for each move,
-    no reserve; players come and go, so leaving the board starts no reconnection grace.
-    Whichever, ``timeout_loses`` says what running out costs.
-    """
+    """A time control (``matches.clock`` explains each kind): a move timer with a reserve
+    for the whole match, a delay per move with a reserve per point, or correspondence;
+    ``timeout_loses`` says what running out costs."""
 
     kind: str = ClockKind.DELAY
     move_seconds: int = 12
@@ -99,6 +92,7 @@ class FinishReason(models.TextChoices):
     FORFEIT = "forfeit", "Forfeit"
     ADJUDICATED = "adjudicated", "Adjudicated by the engine"
     SESSION_ENDED = "session_ended", "Session ended"
+    MATCH_CUBE_DROPPED = "match_dropped", "Match cube dropped"
 
 
 class Match(models.Model):
@@ -131,6 +125,17 @@ class Match(models.Model):
         default=0, help_text="How many times equal opening dice double the cube (money play)."
     )
     max_cube = models.PositiveIntegerField(default=0, help_text="0 means no limit.")
+    # Swing tournaments (tournaments.swing): a game's chips per point, its cap (the most
+    # either player can win from the other), the all-in flag; match swing's match cube.
+    crawford_rule = models.BooleanField(default=True)
+    game_limit = models.PositiveSmallIntegerField(default=0, help_text="Money play; 0, no limit.")
+    chips_per_point = models.PositiveIntegerField(null=True, blank=True)
+    chip_stake = models.PositiveBigIntegerField(null=True, blank=True)
+    all_in = models.BooleanField(default=False)
+    match_cube = models.PositiveIntegerField(default=0, help_text="0: no match cube.")
+    match_cube_owner = models.SmallIntegerField(null=True, blank=True)
+    match_cube_offered_by = models.SmallIntegerField(null=True, blank=True)
+    max_match_cube = models.PositiveIntegerField(default=0, help_text="0 means no limit.")
     rated = models.BooleanField(default=True)
     private = models.BooleanField(default=False)
 
@@ -218,6 +223,7 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         what = f"{self.length}-point match" if self.kind == MatchKind.MATCH else "money session"
+        what = "swing game" if self.chips_per_point and self.game_limit else what
         return f"{what} #{self.pk}"
 
     @property
@@ -363,6 +369,9 @@ class ActionKind(models.TextChoices):
     ADJUDICATION = "adjudication", "Adjudicated"
     FORFEIT = "forfeit", "Forfeit"
     CHAT = "chat", "Chat"
+    MATCH_DOUBLE = "match_double", "Match stake doubled"
+    MATCH_TAKE = "match_take", "Match double taken"
+    MATCH_DROP = "match_drop", "Match double dropped"
 
 
 class Action(models.Model):
@@ -422,9 +431,7 @@ class MatchConnection(models.Model):
     channel = models.CharField(max_length=120, unique=True, help_text="The socket's channel name.")
     address = models.GenericIPAddressField(null=True, blank=True)
     opened_at = models.DateTimeField(auto_now_add=True)
-    seen_at = models.DateTimeField(
-        auto_now_add=True, help_text="Its server last said it is open (a heartbeat)."
-    )
+    seen_at = models.DateTimeField(auto_now_add=True, help_text="Its server's last heartbeat.")
 
     class Meta:
         indexes = [
@@ -467,9 +474,7 @@ class Adjudication(models.Model):
     """
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="adjudications")
-    supersedes = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reruns"
-    )
+    supersedes = models.ForeignKey("self", models.PROTECT, null=True, blank=True, related_name="+")
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -478,9 +483,7 @@ class Adjudication(models.Model):
     gnubg_id = models.CharField(max_length=32)
     plies = models.PositiveSmallIntegerField()
     evaluation = models.JSONField(help_text="The engine's numbers, engine and settings, as stored.")
-    decision = models.JSONField(
-        help_text="What was decided: settlements, pot shares or the winner."
-    )
+    decision = models.JSONField(help_text="Settlements, pot shares or the winner decided.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -173,13 +173,16 @@ class Split:
 
 
 def adjudicated_game_split(match: Match, *, cubeful_equity: float, cube_value: int) -> Split:
-    """A money game split by seat 0's cubeful equity (normalised to a 1-cube)."""
+    """A money game split by seat 0's cubeful equity (normalised to a 1-cube). The equity
+    and cube are kept in the decision: a swing game pays its chips by them."""
+    position = {"cubeful_equity": cubeful_equity, "cube_value": cube_value}
     if not match.stake_cents:
         decision: dict[str, object] = {
             "kind": "money",
             "settlement_cents": [0, 0],
             "commission_cents": [0, 0],
             "winner_seat": None,
+            **position,
         }
         return Split({}, 0, decision)
     settlement = money_settlement(
@@ -197,6 +200,7 @@ def adjudicated_game_split(match: Match, *, cubeful_equity: float, cube_value: i
             "settlement_cents": list(settlement.settlement_cents),
             "commission_cents": list(settlement.commission_cents),
             "winner_seat": None,
+            **position,
         },
     )
 

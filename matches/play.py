@@ -4,8 +4,8 @@ Every action a player sends (``matches.actions.PlayerAction``), over REST or the
 comes here. Under the match lock it is checked (the sender plays in the match, the match is
 being played, it is their turn, and the rules allow it: the ``backgammon.turns`` transition
 of ``matches.actions``), and only then done: the clock charged, the state stored, the action
-logged with the validated play, the game scored when it ends, the next turn's clock started
-and the change published once committed.
+logged with the validated play, the game scored when it ends (the match, when a match
+double is dropped), the next turn's clock started and the change published once committed.
 
 The client's ``seq`` is its own counter of actions in this match, higher each time: a
 ``seq`` already used with the same request is answered again without being applied twice;
@@ -31,14 +31,18 @@ from config.errors import Conflict, DomainError, Forbidden
 from matches import clock, events
 from matches import dice as fair_dice
 from matches.actions import PlayerAction, Request, Transition, transition
-from matches.lifecycle import end_game, play_forced_moves, wake_engine
+from matches.lifecycle import end_game, finish_match, play_forced_moves, wake_engine
 from matches.log import append_action, append_play
-from matches.models import Action, ActionKind, Game, Match, MatchStatus
+from matches.models import Action, ActionKind, FinishReason, Game, Match, MatchStatus
 from matches.state import (
     current_game,
+    game_cube_turned,
     game_rules,
     game_state,
     lock_match,
+    match_cube_of,
+    seat_to_act,
+    store_match_cube,
     store_state,
 )
 
@@ -121,23 +125,43 @@ def action_submit(
                 before=done.after,
                 after=done.after,
             )
-        after = play_forced_moves(match, game, done.after)
-        store_state(game, after)
-        waiting: GameState | None = after
-        current: Game | None = game
-        if after.phase is Phase.OVER:
-            current = end_game(match, game, after, moment)
-            waiting = game_state(current) if current else None
+        waiting, current = _apply(match, game, done, moment)
         clock.end_show_up(match, moved=True)
         clock.restart(match, moment, waiting)
         rows.save_changed(match)
         events.publish_match(match, since=since, game=current)
-        to_act = waiting.to_act if waiting else None
+        to_act = seat_to_act(match, waiting)
         if to_act != seat:
             events.publish_awaited(match, to_act)
         if user.pk != match.player_1_id:  # the engine acts in a loop of its own (matches.practice)
             wake_engine(match, to_act)
     return ActionResult(match, applied=True)
+
+
+def _apply(
+    match: Match, game: Game, done: Transition, moment: datetime
+) -> tuple[GameState | None, Game | None]:
+    """Store what the action changed and end the game or the match it ended: the game
+    state the match now waits in and its game (None, None: the match is over)."""
+    if done.match_cube is not None:
+        store_match_cube(match, done.match_cube)
+    after = play_forced_moves(match, game, done.after)
+    if done.match_dropped is not None:
+        game.finished_at = moment
+        game.finish_reason = FinishReason.MATCH_CUBE_DROPPED
+        store_state(game, after)
+        finish_match(
+            match,
+            winner_seat=done.match_dropped.winner,
+            reason=FinishReason.MATCH_CUBE_DROPPED,
+            moment=moment,
+        )
+        return None, None
+    store_state(game, after)
+    if after.phase is not Phase.OVER:
+        return after, game
+    current = end_game(match, game, after, moment)
+    return (game_state(current) if current else None), current
 
 
 def play_check(*, match_id: int, user: User, play: str) -> None:
@@ -166,18 +190,28 @@ def _acting_seat(match: Match, state: GameState, seat: int, action: PlayerAction
     unless the match is being played and it is that seat's turn (resigning excepted)."""
     if match.status != MatchStatus.PLAYING:
         raise Conflict(f"The match is not being played: it is {match.get_status_display().lower()}")
-    if match.pass_and_play and state.to_act is not None:
-        seat = state.to_act
-    if state.to_act != seat and action is not PlayerAction.RESIGN:
-        raise Conflict(_out_of_turn(state, seat))
+    to_act = seat_to_act(match, state)
+    if match.pass_and_play and to_act is not None:
+        seat = to_act
+    if to_act != seat and action is not PlayerAction.RESIGN:
+        raise Conflict(_out_of_turn(match, state, seat))
     return seat
 
 
 def _transition(
     action: PlayerAction, state: GameState, seat: int, request: Request, match: Match, game: Game
 ) -> Transition:
+    turned = action is PlayerAction.MATCH_DOUBLE and game_cube_turned(match, game, state)
     try:
-        return transition(action, state, seat, request, game_rules(match, game))
+        return transition(
+            action,
+            state,
+            seat,
+            request,
+            game_rules(match, game),
+            match_cube=match_cube_of(match),
+            game_cube_turned=turned,
+        )
     except BackgammonError as error:
         raise DomainError(str(error)) from error
 
@@ -202,9 +236,11 @@ def _check_repeat(match: Match, user: User, seat: int, seq: int, digest: str) ->
         raise Conflict(f"seq {seq} was used for a different action: send {last + 1}")
 
 
-def _out_of_turn(state: GameState, seat: int) -> str:
+def _out_of_turn(match: Match, state: GameState, seat: int) -> str:
     if state.phase is Phase.OVER:
         return "The game is over"
+    if match.match_cube_offered_by == seat:
+        return "Wait for your opponent to answer your match double"
     if state.phase is Phase.DOUBLED:
         return "Wait for your opponent to answer your double"
     if state.phase is Phase.RESIGNATION and state.resigned_by == seat:

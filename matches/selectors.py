@@ -1,13 +1,14 @@
-"""Reads for matches: the snapshot a player, a spectator or a program sees, and the move list.
+"""Reads for matches: the snapshot a player, a spectator or a program sees (the move list
+is ``matches.move_list``'s).
 
 The *snapshot* is everything a board needs, from one viewer's side: the match, the game
-state, the clocks, presence, and what the viewer may do now (``may_<action>`` for every
-``matches.actions.PlayerAction``); only the player to move sees their legal plays.
+state, the clocks, presence, the match cube of a match swing, and what the viewer may do
+now (``may_<action>`` for every ``matches.actions.PlayerAction``); only the player to move
+sees their legal plays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cached_property
@@ -23,9 +24,21 @@ from backgammon.game import ResultKind
 from backgammon.moves import apply_play, legal_plays
 from backgammon.notation import format_play
 from backgammon.turns import GameState, Phase, game_points
+from config import rows
 from matches.actions import PlayerAction, allowed
-from matches.models import Action, ActionKind, Game, Match, MatchConnection, MatchStatus
-from matches.state import NOT_STARTED, current_game, game_rules, game_state, gnubg_id, match_id
+from matches.models import Action, Game, Match, MatchConnection, MatchStatus
+from matches.move_list import move_list, move_rows
+from matches.state import (
+    NOT_STARTED,
+    current_game,
+    game_cube_turned,
+    game_rules,
+    game_state,
+    gnubg_id,
+    match_cube_of,
+    match_id,
+    seat_to_act,
+)
 
 # A match is *live* while both players have come to the board and the turn started this
 # recently: what the home page lists and the bracket marks "live" (with "Watch").
@@ -125,13 +138,20 @@ def broadcast(
         return None
     if match is not None and game is not None and match.status == MatchStatus.PLAYING:
         parts = _SnapshotParts(game=game, rating_changes=None, presence=presence)
-    else:
+        return _broadcast_of(match, parts, since, appended)
+    with rows.one_snapshot():  # read afresh: the row, its game and its log as one
         match = match_for_viewer(match_id_=match_id_)
         parts = _SnapshotParts.load(match, presence=presence)
+        return _broadcast_of(match, parts, since, appended)
+
+
+def _broadcast_of(
+    match: Match, parts: _SnapshotParts, since: int, appended: list[Action] | None
+) -> dict[str, Any]:
     snapshots = {str(seat): _render(match, parts, seat) for seat in (0, 1)}
     snapshots[BROADCAST_WATCHER] = _render(match, parts, None)
-    rows = move_list(match, after_seq=since) if appended is None else move_rows(match, appended)
-    return {"seq": match.last_seq, "snapshots": snapshots, "moves": {"since": since, "rows": rows}}
+    rows_ = move_list(match, after_seq=since) if appended is None else move_rows(match, appended)
+    return {"seq": match.last_seq, "snapshots": snapshots, "moves": {"since": since, "rows": rows_}}
 
 
 def presence_of(match_id_: int) -> dict[str, Any]:
@@ -180,6 +200,14 @@ class _SnapshotParts:
     def state(self) -> GameState | None:
         return game_state(self.game) if self.game is not None else None
 
+    def game_cube_turned(self, match: Match) -> bool:
+        """``matches.state.game_cube_turned``, read once for every viewer of a change."""
+        if self.game is None or self.state is None:
+            return False
+        if "game_cube_turned" not in self.shared:
+            self.shared["game_cube_turned"] = game_cube_turned(match, self.game, self.state)
+        return bool(self.shared["game_cube_turned"])
+
 
 def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, Any]:
     snapshot: dict[str, Any] = {
@@ -195,9 +223,15 @@ def _render(match: Match, parts: _SnapshotParts, seat: int | None) -> dict[str, 
     snapshot["post_crawford"] = match.crawford_played and not game.crawford and not match.is_money
     snapshot["game"] = _game_snapshot(match, parts, game, state, seat)
     if match.status == MatchStatus.PLAYING:
-        snapshot.update(
-            _may(allowed(state, _acting_seat(match, state, seat), game_rules(match, game)))
+        acting = _acting_seat(match, state, seat)
+        may = allowed(
+            state,
+            acting,
+            game_rules(match, game),
+            match_cube=match_cube_of(match),
+            game_cube_turned=acting is not None and parts.game_cube_turned(match),
         )
+        snapshot.update(_may(may))
     return snapshot
 
 
@@ -228,6 +262,12 @@ def _match_part(match: Match, parts: _SnapshotParts) -> dict[str, Any]:
             "automatic_doubles": match.automatic_doubles,
             "max_cube": match.max_cube,
         },
+        "tournament": match.tournament_id,
+        "swing": (
+            {"cpp": match.chips_per_point, "stake": match.chip_stake, "all_in": match.all_in}
+            if match.chips_per_point is not None
+            else None
+        ),
         "crawford": False,
         "post_crawford": False,
         "winner": players[match.winner_seat].username if match.winner_seat is not None else None,
@@ -252,6 +292,7 @@ def _match_part(match: Match, parts: _SnapshotParts) -> dict[str, Any]:
                 match.grace_ends_1.isoformat() if match.grace_ends_1 else None,
             ],
         },
+        "match_cube": _match_cube_part(match),
         "last_seq": match.last_seq,
         "game": None,
     }
@@ -264,10 +305,24 @@ def _may(actions: set[PlayerAction] | frozenset[PlayerAction]) -> dict[str, bool
     return {f"may_{action.value}": action in actions for action in PlayerAction}
 
 
+def _match_cube_part(match: Match) -> dict[str, Any] | None:
+    """The match cube of a match swing (``max`` 0: no limit), or None without one."""
+    cube = match_cube_of(match)
+    if cube is None:
+        return None
+    return {
+        "value": cube.value,
+        "owner": cube.owner,
+        "offered_by": cube.offered_by,
+        "max": match.max_match_cube,
+    }
+
+
 def _acting_seat(match: Match, state: GameState, seat: int | None) -> int | None:
     """The seat the viewer acts for: their own, or in pass and play whoever must act."""
-    if match.pass_and_play and seat is not None and state.to_act is not None:
-        return state.to_act
+    to_act = seat_to_act(match, state)
+    if match.pass_and_play and seat is not None and to_act is not None:
+        return to_act
     return seat
 
 
@@ -314,7 +369,7 @@ def _game_part(match: Match, parts: _SnapshotParts, game: Game, state: GameState
     players = [match.player_0, match.player_1]
     length = 0 if match.is_money else match.length
     score = (match.score_0, match.score_1)
-    to_act = state.to_act
+    to_act = seat_to_act(match, state)
     common = {
         "number": game.number,
         "phase": state.phase.value,
@@ -390,93 +445,3 @@ def board_for_view(board: Board) -> dict[str, Any]:
     off = board.borne_off()
     bar = board.on_bar
     return {"points": points, "bar": list(bar), "off": list(off)}
-
-
-MOVE_LIST_KINDS = (
-    ActionKind.OPENING,
-    ActionKind.PLAY,
-    ActionKind.DOUBLE,
-    ActionKind.TAKE,
-    ActionKind.DROP,
-    ActionKind.BEAVER,
-    ActionKind.RACCOON,
-    ActionKind.PASS,
-    ActionKind.RESIGN,
-    ActionKind.ACCEPT_RESIGN,
-    ActionKind.REJECT_RESIGN,
-    ActionKind.GAME_OVER,
-    ActionKind.TIMEOUT,
-)
-
-
-def move_list(match: Match, *, after_seq: int = 0) -> list[dict[str, Any]]:
-    """The game records in standard notation: per game, each roll and play, and cube actions.
-
-    ``after_seq`` leaves out the rows logged up to that sequence number.
-    """
-    actions = (
-        Action.objects.filter(match=match, kind__in=MOVE_LIST_KINDS, seq__gt=after_seq)
-        .only("seq", "game_number", "kind", "seat", "dice", "detail")
-        .order_by("seq")
-    )
-    return move_rows(match, actions)
-
-
-def move_rows(match: Match, actions: Iterable[Action]) -> list[dict[str, Any]]:
-    """The move-list rows of ``actions`` (those of the kinds a move list shows)."""
-    names = [match.player_0.username, match.player_1.username]
-    return [
-        {
-            "seq": action.seq,
-            "game": action.game_number,
-            "kind": action.kind,
-            "player": names[action.seat] if action.seat is not None else None,
-            "seat": action.seat,
-            "text": _action_text(action),
-            **_game_result(action),
-        }
-        for action in actions
-        if action.kind in MOVE_LIST_KINDS
-    ]
-
-
-def _game_result(action: Action) -> dict[str, Any]:
-    """A game's end, as scored: ``{"result": {"points", "level"}}`` (the level of the win,
-    single, gammon or backgammon; the points after the cube and the Jacoby rule)."""
-    if action.kind != ActionKind.GAME_OVER or "points" not in action.detail:
-        return {}
-    level = ResultKind(action.detail["level"]).name.lower()
-    return {"result": {"points": action.detail["points"], "level": level}}
-
-
-def _action_text(action: Action) -> str:
-    detail = action.detail
-    if action.kind == ActionKind.PLAY:
-        dice = detail.get("dice", [])
-        roll = f"{dice[0]}{dice[1]}: " if len(dice) == 2 else ""
-        return f"{roll}{detail.get('play') or '(no move)'}"
-    if action.kind == ActionKind.OPENING:
-        return f"Opening roll {action.dice[0]}-{action.dice[1]}" if action.dice else "Opening roll"
-    if action.kind == ActionKind.DOUBLE:
-        return f"Doubles => {detail.get('cube')}"
-    if action.kind == ActionKind.TAKE:
-        return "Takes"
-    if action.kind == ActionKind.DROP:
-        return "Drops"
-    if action.kind == ActionKind.BEAVER:
-        return f"Beavers => {detail.get('cube')}"
-    if action.kind == ActionKind.RACCOON:
-        return f"Raccoons => {detail.get('cube')}"
-    if action.kind == ActionKind.REJECT_RESIGN:
-        return "Rejects the resignation"
-    if action.kind == ActionKind.PASS:
-        return "Cannot move"
-    if action.kind == ActionKind.RESIGN:
-        return f"Resigns {detail.get('level')}"
-    if action.kind == ActionKind.ACCEPT_RESIGN:
-        return "Accepts the resignation"
-    if action.kind == ActionKind.GAME_OVER:
-        return f"Wins {detail.get('points')} point{'s' if detail.get('points') != 1 else ''}"
-    if action.kind == ActionKind.TIMEOUT:
-        return "Time ran out"
-    return action.get_kind_display()

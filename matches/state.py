@@ -1,11 +1,16 @@
 """The mapping between match rows and ``backgammon`` game state, and the match lock.
 
 A ``Game`` row stores one ``backgammon.turns.GameState``: the Position ID (from the view of
-the player on roll), whose turn, the phase, the dice, the cube and any open offer. This
+the player on roll), whose turn, the phase, the dice, the cube and any open offer; the
+``Match`` row of a match swing stores its match cube (``backgammon.match_cube``). This
 module turns one into the other, gives the rules a match's games are played under, and
 writes positions as GNUBG IDs (``PositionID:MatchID``), the form they take in the log, the
 snapshots, disputes and the engine (a player's play comes in as move text or as the
 resulting Position ID).
+
+While a match double waits for its answer, the match waits for the player who must give
+it, whoever is on roll in the game (``seat_to_act``): his clock runs, and he is the one
+told it is his turn.
 
 The match lock: ``lock_match`` is the one way to take a match row for writing. Across apps
 locks are taken in one order, so two transactions never wait on each other in a circle:
@@ -20,6 +25,7 @@ from accounts.models import Profile, User
 from backgammon.board import Board
 from backgammon.cube import Cube, CubeRules, Offer
 from backgammon.game import ResultKind
+from backgammon.match_cube import MatchCube
 from backgammon.matchid import GameState as MatchIdGameState
 from backgammon.matchid import MatchId
 from backgammon.turns import EndReason, GameRules, GameState, Phase
@@ -27,6 +33,8 @@ from config import rows
 from config.errors import InternalError, NotFound
 from matches.models import (
     CENTRED,
+    Action,
+    ActionKind,
     FinishReason,
     Game,
     GamePhase,
@@ -238,6 +246,55 @@ def game_rules(match: Match, game: Game | None) -> GameRules:
         ),
         jacoby=match.jacoby,
     )
+
+
+def match_cube_of(match: Match) -> MatchCube | None:
+    """The match cube ``match`` is played with, or None when it has none."""
+    if match.match_cube < 1:
+        return None
+    return MatchCube(
+        value=match.match_cube,
+        owner=match.match_cube_owner,
+        offered_by=match.match_cube_offered_by,
+        maximum=match.max_match_cube or None,
+    )
+
+
+def store_match_cube(match: Match, cube: MatchCube) -> None:
+    """Write ``cube`` into the match row (the caller saves it)."""
+    match.match_cube = cube.value
+    match.match_cube_owner = cube.owner
+    match.match_cube_offered_by = cube.offered_by
+
+
+def seat_to_act(match: Match, state: GameState | None) -> int | None:
+    """The seat the match waits for in the game state ``state``: the player who must answer
+    a match double, else the game's player to act; None when nobody must act."""
+    if state is None or state.phase is Phase.OVER:
+        return None
+    if match.match_cube_offered_by is not None:
+        return 1 - match.match_cube_offered_by
+    return state.to_act
+
+
+# The actions that begin a turn, and the double that can follow in it.
+_TURN_KINDS = (ActionKind.OPENING, ActionKind.PLAY, ActionKind.PASS, ActionKind.DOUBLE)
+
+
+def game_cube_turned(match: Match, game: Game, state: GameState) -> bool:
+    """Whether the player on roll has doubled the game cube in this turn (he is on roll
+    again after the take, but his turn is no longer at its start, when the match stake may
+    be doubled): read from the log, and only when it could decide a match double."""
+    cube = match_cube_of(match)
+    if cube is None or state.phase is not Phase.ROLL or not cube.may_double(state.on_roll):
+        return False
+    latest = (
+        Action.objects.filter(match=match, game_number=game.number, kind__in=_TURN_KINDS)
+        .order_by("-seq")
+        .values_list("kind", flat=True)
+        .first()
+    )
+    return latest == ActionKind.DOUBLE
 
 
 def waiting_state(match: Match) -> GameState | None:

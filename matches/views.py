@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
+from config import rows
 from config.errors import DomainError
 from matches import creation
 from matches.adjudication import rerun
@@ -62,14 +63,16 @@ def adjudication_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     user = request_viewer(request)
-    match = _visible(user, match_id)
+    with rows.one_snapshot():
+        match = _visible(user, match_id)
+        snapshot = match_snapshot(match, viewer=user)
     profile = user.profile if user else None
     return render(
         request,
         "matches/match.html",
         {
             "match": match,
-            "snapshot": match_snapshot(match, viewer=user),
+            "snapshot": snapshot,
             "ws_path": f"/ws/matches/{match.pk}/",
             "api_base": f"/api/matches/{match.pk}/",
             "preferences": {

@@ -19,8 +19,9 @@ from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from config.api import Api
 from config.errors import DomainError
-from tournaments import bracket, selectors, services, standings_reads
+from tournaments import bracket, selectors, services, standings_reads, swing_reads
 from tournaments.errors import TournamentInvalid
+from tournaments.models import TournamentFormat
 from tournaments.options import TournamentSettings
 from tournaments.serializers import (
     TournamentBracketOutputSerializer,
@@ -94,6 +95,7 @@ def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
             for ticket in view.tickets
         ],
         "champion": t.champion.username if t.champion else None,
+        "swing": swing_reads.swing_settings(t),
         "flight_champions": {
             flight: champion.username for flight, champion in view.flight_champions.items()
         },
@@ -115,6 +117,10 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
         changes["clock"] = dict(changes["clock"])
     if "flight_clocks" in changes:
         changes["flight_clocks"] = {name: dict(c) for name, c in changes["flight_clocks"].items()}
+    if "cpp_levels" in changes:
+        changes["cpp_levels"] = tuple(changes["cpp_levels"])
+    elif changes.get("cpp_start") is not None:
+        changes["cpp_levels"] = ()  # a start and a step in place of the listed levels
     if "prize_table" in changes:
         changes["prize_table"] = {name: tuple(v) for name, v in changes["prize_table"].items()}
     return changes
@@ -230,8 +236,8 @@ class TournamentBracketApi(Api):
 
 
 class TournamentStandingsApi(Api):
-    """The standings: a Swiss's or a round robin's ranking with its tiebreaks, or the places
-    of the other formats; empty before the draw."""
+    """The standings: a Swiss's or a round robin's ranking with its tiebreaks, a swing's chip
+    leaderboard, or the places of the other formats; empty before the draw."""
 
     permission_classes = [AllowAny]
 
@@ -249,7 +255,11 @@ class TournamentStandingsApi(Api):
                 "tournament": tournament.pk,
                 "state": tournament.state,
                 "format": tournament.format,
-                "rows": standings_reads.tournament_standings(tournament),
+                "rows": (
+                    swing_reads.swing_standings(tournament)
+                    if tournament.format == TournamentFormat.SWING
+                    else standings_reads.tournament_standings(tournament)
+                ),
             }
         )
 

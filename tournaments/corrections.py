@@ -68,7 +68,7 @@ from tournaments.formats.base import BYE, Draw, Flight, Format, PairingKey, repl
 from tournaments.formats.base import Pairing as DrawPairing
 from tournaments.formats.round_robin import RoundRobin
 from tournaments.formats.swiss import Swiss
-from tournaments.models import Pairing, Tournament, TournamentState
+from tournaments.models import Pairing, Tournament, TournamentFormat, TournamentState
 
 
 @dataclass
@@ -131,6 +131,11 @@ def _locked_pairing(match: Match) -> tuple[Tournament, Pairing]:
         raise Conflict("The tournament has finished and its prizes are paid; adjust money instead.")
     if tournament.state != TournamentState.RUNNING:
         raise Conflict(f"The tournament is {tournament.get_state_display().lower()}.")
+    if tournament.format == TournamentFormat.SWING:
+        raise Conflict(
+            "A swing game's chips were settled when it ended and the next games were paired "
+            "on them: its result cannot be changed."
+        )
     row = (
         Pairing.objects.select_for_update().filter(tournament=tournament, match_id=match.pk).first()
     )

@@ -45,6 +45,15 @@ class PlayerEliminated:
 
 
 @dataclass(frozen=True)
+class SwingWaiting:
+    """In a swing, ``user_id`` is free with nobody free to play: they wait for the next game
+    to end."""
+
+    tournament_id: int
+    user_id: int
+
+
+@dataclass(frozen=True)
 class Finish:
     """Where one entrant finished: place (to ``shared_to``), cash prize, a ticket won."""
 
@@ -63,5 +72,7 @@ class TournamentFinished:
     finishes: tuple[Finish, ...]
 
 
-def publish(event: TournamentStarted | PlayerEliminated | TournamentFinished) -> None:
+def publish(
+    event: TournamentStarted | PlayerEliminated | SwingWaiting | TournamentFinished,
+) -> None:
     bus.publish_on_commit(event)

@@ -21,6 +21,7 @@ from matches.creation import MAX_MATCH_LENGTH
 from tournaments.formats.base import Flight
 from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.models import TournamentFormat
+from tournaments.swing_options import SWING_DEFAULTS, swing_values
 
 Refuse = Callable[[str, str], None]
 ClockCheck = Callable[[dict[str, Any] | None, Refuse], dict[str, Any]]
@@ -112,6 +113,10 @@ def format_values(
     values["flight_lengths"] = _flight_lengths(settings.flight_lengths, others, refuse)
     values["flight_clocks"] = _flight_clocks(settings.flight_clocks, others, refuse, check_clock)
     values["prize_table"] = _prize_table(settings, flights, max_entrants, refuse)
+    if settings.format == TournamentFormat.SWING:
+        values.update(swing_values(settings, refuse))
+    else:
+        values.update(SWING_DEFAULTS)
     through = values["consolation_through_round"]
     values["consolation_through_round"] = None if through is None else through - 1
     del values["format"]

@@ -36,6 +36,7 @@ from tournaments.options import (
     MIN_SHOW_UP_SECONDS,
     TournamentSettings,
 )
+from tournaments.swing_form import SWING, SwingFields, swing_initial, swing_settings
 
 # Where a service's complaint about a setting is shown on the form.
 FIELD_OF_SETTING = {
@@ -51,6 +52,7 @@ KNOCKOUT, DOUBLE = TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATIO
 SWISS, ROUND_ROBIN = TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN
 NOT_SIT_AND_GO = [f for f in TournamentFormat.values if f != TournamentFormat.SIT_AND_GO]
 NOT_SATELLITE = [f for f in TournamentFormat.values if f != TournamentFormat.SATELLITE]
+NOT_SWING = [f for f in TournamentFormat.values if f != SWING]
 # The side flights' match lengths, by form field: (flight, the formats that play it).
 FLIGHT_LENGTH_FIELDS = {
     "losers_lengths": ("losers", (DOUBLE,)),
@@ -75,21 +77,23 @@ def _lengths_field(label: str, help_text: str, formats: tuple[str, ...]) -> form
     )
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(SwingFields):
     name = forms.CharField(max_length=120)
     format = forms.ChoiceField(
         choices=TournamentFormat.choices,
         initial=TournamentFormat.KNOCKOUT,
         help_text="Knockout: one loss and out. Double elimination: out at the second loss. "
         "Swiss: a set number of rounds, players with equal scores meet. Round robin: everyone "
-        "meets everyone.",
+        "meets everyone. Swing: everyone starts with the same chips, the stakes rise, the last "
+        "player holding chips wins.",
     )
     seats = forms.IntegerField(
         required=False,
         min_value=MIN_SEATS,
         max_value=MAX_SEATS,
-        help_text="Sit & Go: 2 to 64 seats (8 if left empty).",
-        widget=forms.NumberInput(attrs=shown_for(TournamentFormat.SIT_AND_GO)),
+        help_text="Sit & Go: 2 to 64 seats (8 if left empty). Swing: seats to start when full, "
+        "or empty to start by hand.",
+        widget=forms.NumberInput(attrs=shown_for(TournamentFormat.SIT_AND_GO, SWING)),
     )
     max_entrants = forms.IntegerField(
         required=False,
@@ -186,6 +190,7 @@ class TournamentForm(forms.Form):
         label="Match length per round",
         help_text="Points, first round to final, e.g. 5, 5, 7, 9. A bigger field repeats the "
         "first length.",
+        widget=forms.TextInput(attrs=shown_for(*NOT_SWING)),
     )
     losers_lengths = _lengths_field(
         "Losers' flight match lengths", "Points per losers' round, e.g. 3.", (DOUBLE,)
@@ -351,6 +356,7 @@ class TournamentForm(forms.Form):
                 DEFAULT_LAST_CHANCE_REENTRY,
             ),
             prize_table=prize_table,
+            **swing_settings(data),
         )
 
     def _value(self, name: str) -> Any:
@@ -360,7 +366,7 @@ class TournamentForm(forms.Form):
         initial = self.get_initial_for_field(self.fields[name], name)
         if name == "round_lengths":
             return _lengths(str(initial))
-        if name in FLIGHT_LENGTH_FIELDS or name.endswith("prizes"):
+        if name in FLIGHT_LENGTH_FIELDS or name.endswith("prizes") or name == "cpp_levels":
             return ()
         try:
             return self.fields[name].clean(initial)
@@ -420,6 +426,7 @@ class TournamentForm(forms.Form):
             "consolation_prizes": _listed(
                 _percent_text(bp) for bp in tournament.prize_table.get("consolation", ())
             ),
+            **swing_initial(tournament),
         }
 
 

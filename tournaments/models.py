@@ -38,6 +38,7 @@ class TournamentFormat(models.TextChoices):
     DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
     SWISS = "swiss", "Swiss"
     ROUND_ROBIN = "round_robin", "Round robin"
+    SWING = "swing", "Swing"
 
 
 # The formats whose main flight is a bracket of single or double losses, which a
@@ -127,6 +128,24 @@ class Tournament(models.Model):
     advance_per_group = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Round robin: the best of each group play a knockout."
     )
+    # Swing (``tournaments.swing``): chips, the CPP schedule and the game's house rules.
+    starting_chips = models.PositiveBigIntegerField(null=True, blank=True)
+    cpp_levels = models.JSONField(default=list, blank=True, help_text="Swing: the CPP levels.")
+    cpp_step = models.PositiveIntegerField(
+        default=0, help_text="Swing: each level after the listed ones is this much higher."
+    )
+    cpp_raise = models.CharField(
+        max_length=8,
+        blank=True,
+        help_text="Swing: the CPP rises after each game, every "
+        "cpp_raise_minutes, or at each knockout.",
+    )
+    cpp_raise_minutes = models.PositiveIntegerField(null=True, blank=True)
+    jacoby = models.BooleanField(default=False, help_text="Swing: the Jacoby rule.")
+    beavers = models.BooleanField(default=False, help_text="Swing: beavers.")
+    swing_match_length = models.PositiveSmallIntegerField(
+        default=0, help_text="Match swing: each pairing plays a match to this; 0, one game."
+    )
     abandon_policy = models.CharField(
         max_length=8,
         choices=TournamentAbandonPolicy.choices,
@@ -188,7 +207,14 @@ class Tournament(models.Model):
     @property
     def capacity(self) -> int | None:
         """The most players who can hold a seat, or None without a limit."""
-        return self.seats if self.format == TournamentFormat.SIT_AND_GO else self.max_entrants
+        return self.seats if self.starts_when_full else self.max_entrants
+
+    @property
+    def starts_when_full(self) -> bool:
+        """A Sit & Go, or a swing with seats: it starts when the last seat is taken."""
+        return self.format == TournamentFormat.SIT_AND_GO or (
+            self.format == TournamentFormat.SWING and self.seats is not None
+        )
 
     @property
     def is_open(self) -> bool:
@@ -313,3 +339,56 @@ class Ticket(models.Model):
 
     def __str__(self) -> str:
         return f"ticket to tournament {self.target_id} for user {self.holder_id}"
+
+
+class SwingSeat(models.Model):
+    """A player's chips in a swing tournament and where they are: in a game, waiting for
+    one (``free_since``), or out (``out_at``, their place in their entry)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="swing")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    chips = models.PositiveBigIntegerField()
+    games = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    free_since = models.DateTimeField(null=True, blank=True, help_text="None while playing.")
+    last_opponent_id = models.BigIntegerField(null=True, blank=True)
+    current_match_id = models.BigIntegerField(null=True, blank=True)
+    out_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="swing_seat_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} holding {self.chips} in tournament {self.tournament_id}"
+
+
+class SwingGame(models.Model):
+    """One game (a match, in match swing) of a swing tournament, its terms and, once
+    settled, the chips it moved and each player's chips after it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    match_id = models.BigIntegerField(unique=True)
+    player_0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    player_1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    level = models.PositiveIntegerField()
+    cpp = models.PositiveIntegerField()
+    stake = models.PositiveBigIntegerField()
+    all_in = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    chips_to_0 = models.BigIntegerField(default=0, help_text="Signed: what player 0 won.")
+    chips_after_0 = models.PositiveBigIntegerField(null=True, blank=True)
+    chips_after_1 = models.PositiveBigIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tournament", "settled_at"], name="swing_game_settled")]
+
+    def __str__(self) -> str:
+        return f"swing game of match {self.match_id}"

@@ -77,6 +77,16 @@ class TournamentSettings:
     consolation_through_round: int | None = None
     last_chance_reenters_at: int | None = None
     prize_table: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # swing (``tournaments.swing_options``)
+    starting_chips: int | None = None
+    cpp_levels: tuple[int, ...] = ()
+    cpp_start: int | None = None
+    cpp_step: int | None = None
+    cpp_raise: str = ""
+    cpp_raise_minutes: int | None = None
+    jacoby: bool = True
+    beavers: bool = False
+    swing_match_length: int = 0
 
 
 SETTING_FIELDS = tuple(TournamentSettings.__dataclass_fields__)
@@ -112,6 +122,14 @@ def settings_of(tournament: Tournament) -> TournamentSettings:
         ),
         last_chance_reenters_at=tournament.last_chance_reenters_at,
         prize_table={name: tuple(v) for name, v in tournament.prize_table.items()},
+        starting_chips=tournament.starting_chips,
+        cpp_levels=tuple(tournament.cpp_levels),
+        cpp_step=tournament.cpp_step,
+        cpp_raise=tournament.cpp_raise,
+        cpp_raise_minutes=tournament.cpp_raise_minutes,
+        jacoby=tournament.jacoby,
+        beavers=tournament.beavers,
+        swing_match_length=tournament.swing_match_length,
     )
 
 
@@ -209,15 +227,23 @@ def _check_lengths(lengths: tuple[int, ...], refuse: Refuse) -> None:
 
 def _check_field(settings: TournamentSettings, refuse: Refuse) -> tuple[int | None, int | None]:
     """The seats (Sit & Go only) and the most players the tournament takes."""
-    if settings.format == TournamentFormat.SIT_AND_GO:
+    if _takes_seats(settings):
         seats = settings.seats
         if seats is None or not MIN_SEATS <= seats <= MAX_SEATS:
-            refuse("seats", f"A Sit & Go has {MIN_SEATS} to {MAX_SEATS} seats.")
+            what = "A Sit & Go" if settings.format == TournamentFormat.SIT_AND_GO else "A swing"
+            refuse("seats", f"{what} that starts when full has {MIN_SEATS} to {MAX_SEATS} seats.")
         return seats, seats
     max_entrants = settings.max_entrants
     if max_entrants is not None and not 2 <= max_entrants <= MAX_ENTRANTS:
         refuse("max_entrants", f"Allow 2 to {MAX_ENTRANTS:,} players, or leave it empty.")
     return None, max_entrants
+
+
+def _takes_seats(settings: TournamentSettings) -> bool:
+    """A Sit & Go, or a swing given seats: it starts when they are all taken."""
+    return settings.format == TournamentFormat.SIT_AND_GO or (
+        settings.format == TournamentFormat.SWING and settings.seats is not None
+    )
 
 
 def _check_times(
@@ -254,7 +280,7 @@ def _check_paid(
         if getattr(settings, field) != getattr(tournament, field):
             refuse(field, "Players have paid already: this cannot change now.")
     if max_entrants is not None and max_entrants < seated:
-        field = "seats" if settings.format == TournamentFormat.SIT_AND_GO else "max_entrants"
+        field = "seats" if _takes_seats(settings) else "max_entrants"
         refuse(field, f"{seated} players are entered already.")
 
 
@@ -316,7 +342,7 @@ def _check_format(
     settings: TournamentSettings, formats_own: dict[str, Any], refuse: Refuse
 ) -> None:
     """Ask the pure format whether it can be run as set (prize table, lengths)."""
-    if settings.format == TournamentFormat.SATELLITE:
+    if settings.format in (TournamentFormat.SATELLITE, TournamentFormat.SWING):
         return
     probe = Tournament(
         format=settings.format,

@@ -21,18 +21,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
-from accounts import ledger
 from config import rows
 from config.celery import enqueue_on_commit
 from config.errors import InternalError, NotFound
 from config.rows import update_many
 from matches.creation import Pair, matches_create_for_tournament
 from matches.models import ClockSettings, Match, MatchStatus
-from tournaments import events
+from tournaments import events, swing
 from tournaments.draw_rows import store_pairings, stored_draw, write_changes
+from tournaments.endings import finish_tournament
 from tournaments.formats.base import (
     Draw,
     Entrant,
@@ -63,8 +63,9 @@ from tournaments.formats.sit_and_go import SitAndGo, SitAndGoOptions
 from tournaments.formats.swiss import Swiss, SwissOptions
 from tournaments.models import (
     Entry,
-    EntryStatus,
     Pairing,
+    SwingGame,
+    SwingSeat,
     Ticket,
     Tournament,
     TournamentFormat,
@@ -197,6 +198,8 @@ def draw_bracket(tournament: Tournament, entries: Sequence[Entry]) -> Draw:
 
 def record_match_result(tournament: Tournament, match: Match) -> bool:
     """Record the finished ``match``'s winner and move the tournament on; False if done before."""
+    if tournament.format == TournamentFormat.SWING and tournament.state == TournamentState.RUNNING:
+        return swing.record_game(tournament, match)
     if tournament.state != TournamentState.RUNNING or match.status != MatchStatus.FINISHED:
         return False
     if match.winner_seat is None:
@@ -323,6 +326,8 @@ def matches_start(*, tournament_id: int) -> int:
     tournament = locked_tournament(tournament_id)
     if tournament.state != TournamentState.RUNNING:
         return 0
+    if tournament.format == TournamentFormat.SWING:
+        return swing.pair_and_start(tournament)
     fmt = tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
     draw, rows = stored_draw(tournament)
     created = start_ready_matches(tournament, fmt, draw, rows)
@@ -370,6 +375,24 @@ def sweep(*, now: datetime | None = None) -> SweepReport:
             ).values_list("tournament_id", flat=True)
         )
     )
+    swing_unsettled = SwingGame.objects.filter(
+        tournament__state=TournamentState.RUNNING,
+        settled_at__isnull=True,
+        match_id__in=Match.objects.filter(status__in=swing.SETTLED_STATUSES).values("pk"),
+    ).values_list("match_id", flat=True)
+    unrecorded += list(swing_unsettled)
+    swing_free = (
+        SwingSeat.objects.filter(
+            tournament__state=TournamentState.RUNNING,
+            out_at__isnull=True,
+            current_match_id__isnull=True,
+        )
+        .values("tournament_id")
+        .annotate(free=Count("pk"))
+        .filter(free__gte=2)
+        .values_list("tournament_id", flat=True)
+    )
+    unstarted = sorted({*unstarted, *swing_free})
     due = list(
         Tournament.objects.filter(
             state=TournamentState.REGISTRATION, starts_at__lte=moment
@@ -383,49 +406,10 @@ def sweep(*, now: datetime | None = None) -> SweepReport:
 
 def _finish(tournament: Tournament, fmt: Format, draw: Draw) -> None:
     """Placings, prizes through the ledger, satellite tickets, and the finished state."""
-    placings = fmt.placings(draw)
-    prizes = {prize.entrant: prize for prize in _prizes(tournament, fmt, draw)}
-    entries = {
-        entry.user_id: entry
-        for entry in Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED)
-    }
-    for placing in placings:
-        entry = entries[placing.entrant]
-        prize = prizes.get(placing.entrant, Prize(placing.entrant, 0))
-        entry.place, entry.shared_to = placing.place, placing.shared_to
-        entry.prize_cents, entry.won_ticket = prize.cash_cents, prize.ticket
-    update_many(list(entries.values()), ["place", "shared_to", "prize_cents", "won_ticket"])
-    payouts = {user_id: prize.cash_cents for user_id, prize in prizes.items() if prize.cash_cents}
-    if payouts:
-        ledger.prize_payout(
-            escrow_ref=tournament.escrow_ref,
-            currency=tournament.currency,
-            payouts=payouts,
-            key=f"{tournament.escrow_ref}:prizes",
-        )
+    prizes = _prizes(tournament, fmt, draw)
+    finish_tournament(tournament, fmt.placings(draw), prizes)
     if tournament.format == TournamentFormat.SATELLITE:
-        _issue_tickets(tournament, [user_id for user_id, p in prizes.items() if p.ticket])
-    champion = placings[0].entrant if placings and placings[0].shared_to == 1 else None
-    finished = Tournament.objects.filter(pk=tournament.pk, state=TournamentState.RUNNING).update(
-        state=TournamentState.FINISHED, finished_at=timezone.now(), champion_id=champion
-    )
-    if finished != 1:
-        raise InternalError(f"{tournament} finished twice")
-    tournament.state = TournamentState.FINISHED
-    finishes = tuple(
-        events.Finish(
-            entry.user_id,
-            entry.place or 0,
-            entry.shared_to or entry.place or 0,
-            entry.prize_cents,
-            entry.won_ticket,
-        )
-        for entry in entries.values()
-        if entry.place is not None
-    )
-    events.publish(
-        events.TournamentFinished(tournament.pk, champion, tournament.currency, finishes)
-    )
+        _issue_tickets(tournament, [prize.entrant for prize in prizes if prize.ticket])
 
 
 def _prizes(tournament: Tournament, fmt: Format, draw: Draw) -> tuple[Prize, ...]:

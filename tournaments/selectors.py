@@ -268,7 +268,7 @@ def _prize_lines(tournament: Tournament, entries: list[Entry], pool: int) -> lis
         ]
     if tournament.format == TournamentFormat.SATELLITE:
         return []
-    field_size = tournament.seats if tournament.format == TournamentFormat.SIT_AND_GO else None
+    field_size = tournament.seats if tournament.starts_when_full else None
     entrants = field_size or len(entries)
     if tournament.state == TournamentState.REGISTRATION and field_size:
         pool = tournament.buy_in_cents * field_size

@@ -36,6 +36,11 @@ from tournaments.options import (
     MAX_SHOW_UP_SECONDS,
     MIN_SHOW_UP_SECONDS,
 )
+from tournaments.swing_serializers import (
+    SwingOutputSerializer,
+    SwingSettingsInputSerializer,
+    SwingStandingFields,
+)
 
 MAX_ID = 2**63 - 1
 MAX_ROUNDS = 16
@@ -141,7 +146,7 @@ class FlightClocksSerializer(serializers.Serializer):
     )
 
 
-class TournamentSettingsInputSerializer(serializers.Serializer):
+class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
     """An organizer's settings; ``seats`` for a Sit & Go, ``target`` for a satellite."""
 
     name = serializers.CharField(max_length=120)
@@ -357,6 +362,9 @@ class TournamentOutputSerializer(serializers.Serializer):
     prizes = TournamentPrizeOutputSerializer(many=True)
     tickets = TournamentTicketOutputSerializer(many=True)
     champion = serializers.CharField(allow_null=True)
+    swing = SwingOutputSerializer(
+        allow_null=True, help_text="A swing's settings, CPP level and next level; null elsewhere."
+    )
     flight_champions = serializers.DictField(
         child=serializers.CharField(),
         help_text="The winner of each side flight (consolation, last_chance) once decided.",
@@ -415,18 +423,25 @@ class TournamentBracketOutputSerializer(serializers.Serializer):
     rounds = BracketRoundOutputSerializer(many=True)
 
 
-class StandingRowOutputSerializer(serializers.Serializer):
+class StandingRowOutputSerializer(SwingStandingFields):
+    """A player's row: rank, points and tiebreaks, or in a swing chips and games."""
+
     username = serializers.CharField()
     display_name = serializers.CharField()
     group = serializers.IntegerField(
-        allow_null=True, help_text="A round robin's group, from 1; null elsewhere."
+        required=False, allow_null=True, help_text="A round robin's group, from 1; null elsewhere."
     )
-    rank = serializers.IntegerField(help_text="Tied players share a rank (a place elsewhere).")
-    points = serializers.IntegerField(help_text="Matches won, a Swiss bye counting as one.")
-    wins = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    byes = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        required=False, help_text="Tied players share a rank (a place elsewhere)."
+    )
+    points = serializers.IntegerField(
+        required=False, help_text="Matches won, a Swiss bye counting as one."
+    )
+    wins = serializers.IntegerField(required=False)
+    losses = serializers.IntegerField(required=False)
+    byes = serializers.IntegerField(required=False)
     tiebreaks = serializers.DictField(
+        required=False,
         child=serializers.IntegerField(),
         help_text="By name, in the order they rank: buchholz, median_buchholz, "
         "sonneborn_berger, points_margin (Swiss); sonneborn_berger, points_margin (round robin).",

@@ -27,7 +27,7 @@ from accounts.models import User
 from config import rows
 from config.celery import enqueue_on_commit
 from config.errors import Conflict, DomainError, Forbidden, InternalError
-from tournaments import events, scheduler
+from tournaments import events, scheduler, swing
 from tournaments.formats.base import FormatError
 from tournaments.formats.sit_and_go import should_start
 from tournaments.models import (
@@ -162,7 +162,7 @@ def entry_register(*, tournament_id: int, user: User) -> Entry:
     if tournament.state != TournamentState.REGISTRATION:
         raise Conflict(_not_now(tournament, "joined"))
     entry = _enter(tournament, user, seed=None)
-    if tournament.format == TournamentFormat.SIT_AND_GO:
+    if tournament.starts_when_full:
         assert tournament.seats is not None
         if should_start(seats=tournament.seats, seated=seated_count(tournament)):
             _start(tournament)
@@ -252,10 +252,13 @@ def _start(tournament: Tournament) -> None:
         raise Conflict(
             f"{tournament.name} needs at least 2 players to start; it has {len(entries)}."
         )
-    try:
-        scheduler.draw_bracket(tournament, entries)
-    except FormatError as refusal:
-        raise DomainError(str(refusal)) from None
+    if tournament.format == TournamentFormat.SWING:
+        swing.seat_players(tournament, entries, timezone.now())
+    else:
+        try:
+            scheduler.draw_bracket(tournament, entries)
+        except FormatError as refusal:
+            raise DomainError(str(refusal)) from None
     _move(
         tournament,
         TournamentState.REGISTRATION,

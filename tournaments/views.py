@@ -13,11 +13,11 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from config.errors import DomainError
-from tournaments import bracket, selectors, services, standings_reads
+from tournaments import bracket, selectors, services, standings_reads, swing_reads
 from tournaments.errors import TournamentInvalid
 from tournaments.formats.base import Flight
 from tournaments.forms import PlayerForm, TournamentForm
-from tournaments.models import Tournament, TournamentFormat
+from tournaments.models import Tournament, TournamentFormat, TournamentState
 from tournaments.options import check_settings
 
 SHOW_CHOICES = [("open", "Open"), ("running", "Running"), ("finished", "Finished")]
@@ -125,6 +125,8 @@ def _draw_shown(tournament: Tournament) -> dict[str, object]:
     """What the bracket partial draws: a knockout's or a double elimination's flights; for a
     Swiss or a round robin, the standings and each round's pairings, and the knockout stage
     after them as a bracket. The same few queries whatever the field."""
+    if tournament.format == TournamentFormat.SWING:
+        return {"tournament": tournament, "rounds": [], **swing_shown(tournament)}
     rounds = bracket.bracket(tournament)
     shown: dict[str, object] = {"tournament": tournament, "rounds": rounds}
     if tournament.format not in bracket.ROUND_BY_ROUND:
@@ -139,6 +141,21 @@ def _draw_shown(tournament: Tournament) -> dict[str, object]:
         "flights": bracket.flights(knockout_stage, tournament.format),
     }
     return shown
+
+
+def swing_shown(tournament: Tournament) -> dict[str, object]:
+    """A swing's live part: the CPP level, the chip leaderboard and chart, the games being
+    played, the knockouts."""
+    started = tournament.state in (TournamentState.RUNNING, TournamentState.FINISHED)
+    return {
+        "swing": True,
+        "level": swing_reads.swing_level(tournament) if started else None,
+        "leaders": swing_reads.swing_standings(tournament),
+        "chart": swing_reads.chip_chart(tournament),
+        "chart_size": (swing_reads.CHART_WIDTH, swing_reads.CHART_HEIGHT),
+        "games": swing_reads.games_in_play(tournament),
+        "knockouts": swing_reads.knockouts(tournament),
+    }
 
 
 def _player(username: str) -> User:

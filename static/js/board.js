@@ -12,6 +12,9 @@
 //   names              {bottom, top}: for the points' spoken labels
 //   dice               null | {values, used, side: "bottom" | "top"}
 //   cube               null | {value, place: "centre" | "bottom" | "top", offered: bool}
+//   matchCube          null | the match cube of a match swing, as `cube`: on the bar at its
+//                      owner's end (inside the game cube, when that is there too), in the
+//                      middle of the bar or, when the game cube is there, just beside it
 //   pips               [bottom, top] | null
 //   interactive        whether the viewer may pick up checkers now
 //   selected           the point (25 for the bar) whose checker is picked up, or null
@@ -358,18 +361,19 @@ function drawDice(model) {
   return `<g data-testid="dice" data-dice="${values.slice(0, 2).join(",")}" data-side="${dice.side}" role="img" aria-label="${spoken}">${body}</g>`;
 }
 
+/** Where a cube in `place` rests on the bar: its centre. */
+function cubeCentre(model, cube) {
+  if (cube.offered) return { cx: halfCentre(model, cube.place === "bottom" ? "bottom" : "top"), cy: MID };
+  const cx = across(model, BAR_X + BAR_W / 2);
+  if (cube.place === "top") return { cx, cy: TOP + CUBE / 2 + 6 };
+  if (cube.place === "bottom") return { cx, cy: BOTTOM - CUBE / 2 - 6 };
+  return { cx, cy: MID };
+}
+
 function drawCube(model) {
   const cube = model.cube;
   if (!cube) return "";
-  let cx = across(model, BAR_X + BAR_W / 2);
-  let cy = MID;
-  if (cube.offered) {
-    cx = halfCentre(model, cube.place === "bottom" ? "bottom" : "top");
-  } else if (cube.place === "top") {
-    cy = TOP + CUBE / 2 + 6;
-  } else if (cube.place === "bottom") {
-    cy = BOTTOM - CUBE / 2 - 6;
-  }
+  const { cx, cy } = cubeCentre(model, cube);
   const shown = cube.value === 1 && cube.place === "centre" ? 64 : cube.value;
   const font = shown >= 100 ? 22 : 28;
   const spoken = cube.offered
@@ -381,6 +385,29 @@ function drawCube(model) {
     <rect x="${cx - CUBE / 2}" y="${cy - CUBE / 2}" width="${CUBE}" height="${CUBE}" rx="9" fill="#f7f3ea" stroke="#b8a98a" stroke-width="2" filter="url(#lift)"/>
     <rect x="${cx - CUBE / 2 + 5}" y="${cy - CUBE / 2 + 5}" width="${CUBE - 10}" height="${CUBE - 10}" rx="6" fill="none" stroke="rgba(15,61,46,.25)" stroke-width="1.5"/>
     <text x="${cx}" y="${cy + font * 0.36}" text-anchor="middle" class="cube-value" font-size="${font}">${shown}</text>
+  </g>`;
+}
+
+/** The match cube: gold, marked "MATCH", beside the game cube (see `matchCube` above). */
+function drawMatchCube(model) {
+  const cube = model.matchCube;
+  if (!cube) return "";
+  let { cx, cy } = cubeCentre(model, cube);
+  const game = model.cube && !model.cube.offered ? model.cube.place : null;
+  if (!cube.offered && game === cube.place) {
+    if (cube.place === "centre") cx = across(model, BAR_X - 8 - CUBE / 2);
+    else cy += (cube.place === "top" ? 1 : -1) * (CUBE + 8);
+  }
+  const owner = cube.place === "bottom" ? model.names.bottom : model.names.top;
+  const spoken = cube.offered
+    ? `Match cube offered at ${cube.value}`
+    : cube.place === "centre"
+      ? `Match cube in the middle at ${cube.value}`
+      : `Match cube at ${cube.value}, owned by ${owner}`;
+  return `<g data-testid="match-cube" class="cube match-cube${cube.offered ? " cube-offered" : ""}" data-value="${cube.value}" data-place="${cube.place}" role="img" aria-label="${escapeText(spoken)}">
+    <rect x="${cx - CUBE / 2}" y="${cy - CUBE / 2}" width="${CUBE}" height="${CUBE}" rx="9" fill="#f5c96a" stroke="#8a6414" stroke-width="2" filter="url(#lift)"/>
+    <text x="${cx}" y="${cy - 13}" text-anchor="middle" class="match-cube-label">MATCH</text>
+    <text x="${cx}" y="${cy + 19}" text-anchor="middle" class="cube-value" font-size="26">${cube.value}</text>
   </g>`;
 }
 
@@ -417,6 +444,7 @@ function complete(model) {
     names: { bottom: "you", top: "your opponent" },
     dice: null,
     cube: null,
+    matchCube: null,
     pips: null,
     interactive: false,
     showHints: true,
@@ -437,7 +465,7 @@ function boardMarkup(input) {
   for (let point = 1; point <= 24; point += 1) points += drawPoint(model, point);
   return `${defs()}${frame(model)}${drawNumbers(model)}
     <g class="points">${points}</g>
-    ${drawBar(model)}${drawTrays(model)}${drawCube(model)}${drawDice(model)}${drawResignation(model)}${drawNotice(model)}`;
+    ${drawBar(model)}${drawTrays(model)}${drawCube(model)}${drawMatchCube(model)}${drawDice(model)}${drawResignation(model)}${drawNotice(model)}`;
 }
 
 /** Draw `model` into `svg`, replacing what was there. */

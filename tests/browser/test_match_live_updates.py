@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from matches.selectors import match_for_viewer, move_list
+from matches.move_list import move_list
+from matches.selectors import match_for_viewer
 from tests.browser.base import BrowserTestCase, beside_the_browser
 from tests.browser.match_helpers import LiveTable
 from tests.factories import PASSWORD, UserFactory

@@ -25,6 +25,7 @@ from accounts.ratings import upset_probability
 from accounts.roles import Role
 from accounts.services import rating_record_match, user_create
 from lobby.demo import load_demo_results, load_demo_seeks, load_demo_tournaments
+from tournaments.models import Tournament, TournamentState
 
 DEMO_PASSWORD = "crawford-demo"
 
@@ -106,7 +107,10 @@ class Command(BaseCommand):
             organizer=users[DEMO_ORGANIZER[0]], players=[users[p[0]] for p in DEMO_PLAYERS]
         )
         if created_tournaments:
-            self.stdout.write(f"Demo data: {created_tournaments} tournaments, two of them running.")
+            running = Tournament.objects.filter(state=TournamentState.RUNNING).count()
+            self.stdout.write(
+                f"Demo data: {created_tournaments} tournaments, {running} of them running."
+            )
         posted = load_demo_seeks(players=[users[p[0]] for p in DEMO_PLAYERS])
         if posted:
             self.stdout.write(f"Demo data: {posted} open seeks in the play lobby.")

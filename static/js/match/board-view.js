@@ -161,6 +161,7 @@ function boardModel(state) {
     };
   }
   model.cube = cubeModel(state, game, side);
+  model.matchCube = matchCubeModel(state, side);
   if (game.phase === "resignation" && game.resignation) {
     model.resignation = { side: side(game.resignation.by_seat), level: game.resignation.level };
   }
@@ -173,6 +174,14 @@ function cubeModel(state, game, side) {
   if (game.phase === "doubled") return { value: cube.offered_value, place: side(game.turn_seat), offered: true };
   if (state.snapshot.crawford || state.snapshot.status === "finished") return null;
   return { value: cube.value, place: cube.owner_seat === null ? "centre" : side(cube.owner_seat), offered: false };
+}
+
+function matchCubeModel(state, side) {
+  const cube = state.snapshot.match_cube;
+  if (!cube || state.snapshot.status === "finished") return null;
+  // An offered match cube waits on the side of the player who must answer it.
+  if (cube.offered_by !== null) return { value: cube.value * 2, place: side(1 - cube.offered_by), offered: true };
+  return { value: cube.value, place: cube.owner === null ? "centre" : side(cube.owner), offered: false };
 }
 
 function boardNotice(state) {

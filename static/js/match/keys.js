@@ -10,8 +10,10 @@ export function startKeys(page) {
     // Letters typed into the chat are words, not commands.
     if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
     if (!/^[a-z]$/i.test(event.key)) return;
-    const button = page.querySelector(`button[aria-keyshortcuts="${event.key.toUpperCase()}"]`);
-    if (!button || button.disabled || !button.offsetParent) return;
+    // Two buttons may share a key (the game's Take and the match double's): the one shown.
+    const buttons = page.querySelectorAll(`button[aria-keyshortcuts="${event.key.toUpperCase()}"]`);
+    const button = [...buttons].find((candidate) => !candidate.disabled && candidate.offsetParent);
+    if (!button) return;
     event.preventDefault();
     button.click();
   });

@@ -11,6 +11,7 @@ const FINISH_REASONS = {
   forfeit: "by forfeit",
   adjudicated: "adjudicated by the engine",
   session_ended: "the session ended",
+  match_dropped: "on a dropped match double",
 };
 
 /** The finished match in one line, for the strip over the board. */

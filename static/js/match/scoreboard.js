@@ -84,11 +84,18 @@ function renderSpectators(page, watching) {
 function stakesText(state) {
   const { snapshot } = state;
   const parts = [];
-  if (snapshot.kind === "money") {
+  if (snapshot.swing) {
+    // A swing tournament's game: played for chips, not money.
+    const { cpp, stake, all_in: allIn } = snapshot.swing;
+    parts.push(`swing: ${cpp.toLocaleString("en-US")} chips a point`);
+    parts.push(allIn ? `all-in for ${stake.toLocaleString("en-US")}` : `up to ${stake.toLocaleString("en-US")} chips`);
+    if (snapshot.kind === "match") parts.push(`to ${snapshot.length}`, `match stake ×${snapshot.match_cube.value}`);
+  } else if (snapshot.kind === "money") {
     parts.push(`${money(snapshot.stake_cents || 0)} per point`, snapshot.currency);
   } else {
     parts.push(`to ${snapshot.length}`);
     if (snapshot.stake_cents) parts.push(`stake ${money(snapshot.stake_cents)} ${snapshot.currency}`);
+    if (snapshot.match_cube) parts.push(`match stake ×${snapshot.match_cube.value}`);
   }
   parts.push(isPassAndPlay(state) ? "pass and play" : snapshot.rated ? "rated" : "unrated");
   return parts.join(" · ");

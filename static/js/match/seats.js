@@ -48,7 +48,7 @@ export function rowName(state, row) {
 /** Whether the server waits for the viewer now (any answer or move, not just a resignation). */
 export function mustAct({ snapshot }) {
   if (!snapshot) return false;
-  return ["roll", "play", "take", "drop", "beaver", "raccoon", "accept_resign", "reject_resign"].some(
+  return ["roll", "play", "take", "drop", "beaver", "raccoon", "accept_resign", "reject_resign", "match_take", "match_drop"].some(
     (action) => snapshot[`may_${action}`],
   );
 }

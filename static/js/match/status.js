@@ -1,5 +1,6 @@
-// The strip over the board: whose turn it is and what they are asked, in words, with the
-// Crawford and post-Crawford badges and a "You are watching" badge for onlookers. Whose
+// The strip over the board: whose turn it is and what they are asked, in words (a match
+// double waiting for its answer first), with the Crawford and post-Crawford badges and a
+// "You are watching" badge for onlookers. Whose
 // turn it is also leads the window's title, so a player in another tab sees it is theirs,
 // and the board's own label.
 
@@ -65,14 +66,30 @@ function statusText(state) {
   }
   const game = currentGame(state);
   if (!game) return "The match is starting";
+  const cube = snapshot.match_cube;
+  if (cube && cube.offered_by !== null) return matchDoubleText(state, cube);
   const phase = PHASES[game.phase];
   return phase ? phase(state, game) : "";
 }
 
+/** A match double waiting for its answer, as the answerer, the doubler or an onlooker reads it. */
+function matchDoubleText(state, cube) {
+  const by = nameOf(state, cube.offered_by);
+  const offer = `doubles the match stake to ${cube.value * 2}`;
+  if (state.snapshot.may_match_take) return `${by} ${offer}: take or drop?`;
+  if (viewerSeat(state) === null) return `${by} ${offer}`;
+  const who = isPassAndPlay(state) ? by : "You";
+  return `${who} doubled the match stake to ${cube.value * 2}; ${nameOf(state, 1 - cube.offered_by)} is deciding`;
+}
+
 const PHASES = {
   roll(state, game) {
-    if (!state.snapshot.may_roll) return `${nameOf(state, game.turn_seat)} to roll`;
-    return `${lead(state, game)}: roll the dice${state.snapshot.may_double ? " or double" : ""}`;
+    const { snapshot } = state;
+    if (!snapshot.may_roll) return `${nameOf(state, game.turn_seat)} to roll`;
+    const doubles = [snapshot.may_double && "double", snapshot.may_match_double && "double the match stake"];
+    const choices = ["roll the dice", ...doubles.filter(Boolean)];
+    const last = choices.pop();
+    return `${lead(state, game)}: ${choices.length ? `${choices.join(", ")} or ${last}` : last}`;
   },
   move(state, game) {
     const dice = game.dice ? game.dice.join("-") : "";

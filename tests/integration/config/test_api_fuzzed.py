@@ -67,6 +67,12 @@ TOURNAMENT_RULES = (
     r"|last_chance_reenters_at: (A player knocked out early|Coming back with)"
     r"|prize_table: (The shares add up to|A place of the .+ cannot pay more|\d+ paid places"
     r"|This tournament has no .+ to pay|Give the main flight's shares)"
+    # a swing needs its chips and a CPP schedule that can be played
+    r"|starting_chips: Say how many chips"
+    r"|cpp_levels: (Give the CPP levels|The first CPP .+ is more than|The CPP levels rise)"
+    r"|cpp_start: Give the CPP levels, or a starting CPP and a step: not both"
+    r"|cpp_step: Say how much the CPP rises"
+    r"|cpp_raise_minutes: Raise the CPP every"
     r"|flight_clocks: (losers|consolation|last_chance|final): "
     r"(A correspondence move takes from an hour to 14 days"
     r"|The move timer or delay must be 1 to 600 seconds)$)"
@@ -254,13 +260,19 @@ def _call(case: Any, caller: Caller) -> None:
         case.call_and_validate(headers=caller.authorization(), checks=CHECKS)
 
 
-@schema.parametrize()
+# An organizer's settings (the largest bodies the API takes, and the slowest to generate)
+# are fuzzed in the organizer's run below; the player's and staff's runs leave out creating
+# and editing a tournament, which only an organizer's settings reach past the refusal.
+SETTINGS_OPERATIONS = r"^/api/tournaments/(\{tournament_id\}/edit/)?$"
+
+
+@schema.exclude(method="POST", path_regex=SETTINGS_OPERATIONS).parametrize()
 @FUZZING
 def test_every_operation_answers_a_player_as_its_schema_says(case: Any, player: Caller) -> None:
     _call(case, player)
 
 
-@schema.parametrize()
+@schema.exclude(method="POST", path_regex=SETTINGS_OPERATIONS).parametrize()
 @FUZZING
 def test_every_operation_answers_staff_as_its_schema_says(case: Any, staff: Caller) -> None:
     _call(case, staff)

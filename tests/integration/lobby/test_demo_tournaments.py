@@ -43,3 +43,14 @@ def test_the_home_page_shows_tournaments_filling_up_and_running_to_visitors(clie
     assert '<span data-testid="seats">3 / 8</span>' in filling
     assert "Crawford Weekly Knockout" in running
     assert "Crawford Weekly Knockout" not in filling
+
+
+def test_the_demo_has_a_running_swing_with_games_in_play(client: Client) -> None:
+    call_command("load_demo", stdout=io.StringIO())
+    swing = Tournament.objects.get(name="Thursday Swing")
+
+    assert swing.state == TournamentState.RUNNING
+    assert Match.objects.filter(tournament_id=swing.pk, status=MatchStatus.PLAYING).count() == 2
+    page = client.get(f"/tournaments/{swing.pk}/bracket/").content.decode()
+    assert 'data-testid="leaderboard"' in page
+    assert "waiting for an opponent" in page  # five players: one waits

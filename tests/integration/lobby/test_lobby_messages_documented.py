@@ -5,6 +5,7 @@ and the frames a page sends to /ws/me/ are the ones it says the socket takes."""
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from tests.integration.matches.helpers import Bot
 from tests.integration.served_asyncapi import drain, served_messages, undocumented
 from tests.integration.tournaments.helpers import concede, open_tournament, organizer
 from tournaments import services as tournaments
+from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -65,6 +67,26 @@ def _sit_and_go(alice: User, frank: User) -> None:
     concede(Match.objects.get(tournament_id=tournament.pk), alice)
 
 
+def _swing_wait(alice: User, frank: User, carl: User) -> None:
+    """A swing of three in which Alice is the player left over: she is told to wait. The
+    draw's seed is chosen so that she comes last in its random order."""
+    owner = organizer("olga")
+    tournament = open_tournament(
+        owner, format="swing", starting_chips=100, cpp_levels=(10,), buy_in_cents=0, fee_cents=0
+    )
+    for entrant in (frank, carl, alice):
+        tournaments.entry_register(tournament_id=tournament.pk, user=entrant)
+
+    def alice_last(seed: int) -> bool:
+        order = [frank, carl, alice]
+        random.Random(seed).shuffle(order)
+        return order[-1] is alice
+
+    seed = next(seed for seed in range(1000) if alice_last(seed))
+    Tournament.objects.filter(pk=tournament.pk).update(draw_seed=seed)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=owner)
+
+
 def _dispute_decided(alice: User, bruno: User) -> None:
     match = finished_match(alice, bruno)
     filed = file(bruno, match)
@@ -91,6 +113,7 @@ async def test_every_frame_of_the_notice_socket_is_documented() -> None:
     await sync_to_async(_until_awaited)(match, alice)
     await sync_to_async(_seek_taken)(alice, people["erin"])
     await sync_to_async(_sit_and_go)(alice, frank)
+    await sync_to_async(_swing_wait)(alice, frank, people["carl"])
     await sync_to_async(_dispute_decided)(alice, people["bruno"])
     await heard()
 

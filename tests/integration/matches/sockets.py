@@ -101,7 +101,8 @@ async def group_subscribers(group: str) -> int:
     members of a group: each server process that has a socket in it)."""
     client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
     try:
-        name = f"asgi__group__{group}"
+        prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+        name = f"{prefix}__group__{group}"
         return int(dict(await client.pubsub_numsub(name))[name.encode()])
     finally:
         await client.aclose()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts import ledger
 from accounts.models import User
 from accounts.roles import Role
 from matches.models import Match, MatchStatus
@@ -91,3 +92,15 @@ def concede_round(tournament: Tournament) -> int:
     for match in matches:
         concede(match, User.objects.get(pk=match.player_1_id))
     return len(matches)
+
+
+def assert_money_conserved(tournament: Tournament, field: list[User], before: int) -> None:
+    """The pool paid out to the cent, only the fees (65 a seat) gone from the players, the
+    books balanced and no match of the tournament still being played."""
+    assert ledger.escrow_balance(escrow_ref=tournament.escrow_ref, currency="FUN") == 0
+    after = sum(ledger.balance(user=user, currency="FUN") for user in field)
+    assert after == before - len(field) * 65
+    assert ledger.currency_total("FUN") == 0
+    assert not Match.objects.filter(
+        tournament_id=tournament.pk, status=MatchStatus.PLAYING
+    ).exists()

@@ -14,9 +14,10 @@ import pytest
 
 from accounts import ledger
 from accounts.models import User
-from matches.models import Match, MatchStatus
+from matches.models import Match
 from tests.integration.matches.helpers import api_for
 from tests.integration.tournaments.helpers import (
+    assert_money_conserved,
     bracket_rows,
     concede_round,
     open_tournament,
@@ -49,13 +50,7 @@ def assert_paid_and_conserved(tournament: Tournament, field: list[User], before:
     entries = {entry.user_id: entry for entry in Entry.objects.filter(tournament=tournament)}
     assert all(entry.place is not None for entry in entries.values())
     assert sum(entry.prize_cents for entry in entries.values()) == len(field) * 1000
-    assert ledger.escrow_balance(escrow_ref=tournament.escrow_ref, currency="FUN") == 0
-    after = sum(ledger.balance(user=user, currency="FUN") for user in field)
-    assert after == before - len(field) * 65  # only the fees left the players
-    assert ledger.currency_total("FUN") == 0
-    assert not Match.objects.filter(
-        tournament_id=tournament.pk, status=MatchStatus.PLAYING
-    ).exists()
+    assert_money_conserved(tournament, field, before)
 
 
 def test_a_double_elimination_of_six_ends_with_a_champion_who_lost_at_most_once() -> None:

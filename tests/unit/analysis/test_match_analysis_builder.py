@@ -1,0 +1,123 @@
+"""The clean form of a match analysis, built from a saved answer of the gnubg server.
+
+The sample is the server's answer for tests/data/mat/crawford_3pt.mat at 0-ply, kept small
+(three candidates or up to the one played, no probabilities, six decimals).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analysis.match_analysis import Decision, MatchAnalysis, match_analysis
+from backgammon.matchid import MatchId
+
+SAMPLE = Path(__file__).parents[2] / "data" / "mat" / "crawford_3pt.analysis.json"
+
+
+@pytest.fixture(scope="module")
+def answer() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(SAMPLE.read_text())
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def analysis(answer: dict[str, Any]) -> MatchAnalysis:
+    return match_analysis(answer)
+
+
+def test_match_names_players_length_and_games(analysis: MatchAnalysis) -> None:
+    assert analysis.players == ("Alice", "Bob")
+    assert analysis.match_length == 3
+    assert not analysis.money
+    assert analysis.plies == 0
+    assert [game.number for game in analysis.games] == [1, 2, 3]
+    assert [game.crawford for game in analysis.games] == [False, True, False]
+    assert [game.winner for game in analysis.games] == [0, 1, 1]
+
+
+def test_decisions_are_numbered_from_one_in_each_game(analysis: MatchAnalysis) -> None:
+    for game in analysis.games:
+        assert [decision.number for decision in game.decisions] == list(
+            range(1, len(game.decisions) + 1)
+        )
+        assert {decision.game for decision in game.decisions} == {game.number}
+
+
+def test_checker_error_is_best_equity_minus_the_played_one(analysis: MatchAnalysis) -> None:
+    mistakes = [d for d in analysis.decisions if d.kind == "checker" and d.played != d.best]
+
+    assert mistakes
+    for decision in mistakes:
+        played = [c for c in decision.candidates if c.move == decision.played]
+        if played:
+            assert decision.error == pytest.approx(decision.candidates[0].equity - played[0].equity)
+        assert decision.error >= 0
+        assert decision.error_mwc is not None
+    assert any(decision.error > 0 for decision in mistakes)
+
+
+@pytest.mark.parametrize(
+    ("error", "mark"),
+    [(0.0, None), (0.02, None), (0.04, "doubtful"), (0.07, "bad"), (0.2, "very bad")],
+)
+def test_skill_marks_follow_gnubg_thresholds(
+    analysis: MatchAnalysis, error: float, mark: str | None
+) -> None:
+    """Every marked checker play in the sample sits in the band of its mark."""
+    bands = {None: (0.0, 0.03), "doubtful": (0.03, 0.06), "bad": (0.06, 0.12)}
+    low, high = bands.get(mark, (0.12, 99.0))
+    assert low <= error < high
+    for decision in analysis.decisions:
+        if decision.kind == "checker" and decision.skill == mark:
+            assert low - 1e-6 <= decision.error < high + 1e-6
+
+
+def test_take_of_a_pass_is_priced_from_the_doublers_equities(analysis: MatchAnalysis) -> None:
+    cube = [d for d in analysis.decisions if d.kind == "cube" and d.action != "no double"]
+
+    double, take = cube
+    assert (double.player, double.action, double.best, double.error) == (1, "double", "double", 0)
+    assert (take.player, take.action, take.best, take.skill) == (0, "take", "drop", "very bad")
+    assert take.gnubg_id.split(":")[0] == double.position_id
+    assert take.match_id != double.match_id
+    assert take.error == pytest.approx(0.167067, abs=1e-5)
+
+
+def test_statistics_come_from_gnubg_and_pr_is_half_the_error_rate(
+    analysis: MatchAnalysis,
+) -> None:
+    alice, bob = analysis.statistics
+
+    assert (alice.unforced_moves, alice.close_cube_decisions) == (68, 4)
+    assert alice.decisions == 72
+    assert alice.error_rate == pytest.approx(1000 * (alice.checker_error + alice.cube_error) / 72)
+    assert alice.pr == pytest.approx(alice.error_rate / 2)  # type: ignore[operator]
+    assert bob.luck_rating == "None"
+    assert (alice.checker_rating, alice.overall_rating) == ("Awful!", "Awful!")
+
+
+def test_forced_moves_are_decisions_without_alternatives(analysis: MatchAnalysis) -> None:
+    forced: list[Decision] = [d for d in analysis.decisions if d.forced]
+
+    assert all(d.error == 0 for d in forced)
+    assert all(len(d.candidates) <= 1 for d in forced)
+
+
+def test_match_ids_carry_score_crawford_cube_and_the_offered_double(
+    analysis: MatchAnalysis,
+) -> None:
+    for game in analysis.games:
+        for decision in game.decisions:
+            match_id = MatchId.decode(decision.match_id)
+            assert (match_id.length, match_id.score) == (3, game.score)
+            assert match_id.crawford == game.crawford
+            assert match_id.double_offered == (decision.action in ("take", "drop"))
+            assert match_id.turn == decision.player
+    take = next(d for d in analysis.decisions if d.action == "take")
+    later = [d for d in analysis.games[2].decisions if d.number > take.number]
+    assert {MatchId.decode(d.match_id).cube_value for d in later} == {2}
+    assert {MatchId.decode(d.match_id).cube_owner for d in later} == {0}

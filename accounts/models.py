@@ -326,3 +326,36 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+
+class PerformanceRecord(models.Model):
+    """One player's play in one analysed match, as GNU Backgammon rated it.
+
+    ``error`` is the EMG the player gave up over ``decisions`` (unforced moves and close
+    cube decisions), so a run of matches has PR ``500 * sum(error) / sum(decisions)``.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="performances"
+    )
+    # A plain integer, as for RatingChange: accounts sits below the matches app.
+    match_id = models.BigIntegerField()
+    opponent_name = models.CharField(max_length=150)
+    decisions = models.PositiveIntegerField()
+    error = models.FloatField(help_text="EMG given up over the decisions.")
+    pr = models.FloatField(null=True, blank=True)
+    luck = models.FloatField(help_text="EMG the dice gave over the match.")
+    analysed_at = models.DateTimeField(default=timezone.now)
+    played_at = models.DateTimeField(help_text="When the match ended.")
+
+    class Meta:
+        ordering = ["played_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match_id"], name="performance_once_per_player_and_match"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "played_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in match {self.match_id}: PR {self.pr}"

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
-from accounts.models import Profile, RatingChange, User, WalletAdjustment
+from accounts.models import PerformanceRecord, Profile, RatingChange, User, WalletAdjustment
+
+ROLLING = 20
+"""Analysed matches the profile's PR is taken over."""
+LEADERBOARD_MIN_DECISIONS = 200
+"""Decisions a player needs before the PR leaderboard lists them (about five matches to 5)."""
+
+
+def pr_of(error: float, decisions: int) -> float | None:
+    """PR of ``error`` EMG given up over ``decisions`` (``analysis.match_analysis``)."""
+    return 500 * error / decisions if decisions else None
 
 
 def top_rated_players(*, limit: int = 10) -> QuerySet[Profile]:
@@ -63,3 +73,49 @@ def wallet_adjustments(*, user: User, limit: int = 50) -> list[WalletAdjustment]
         .select_related("staff__profile")
         .order_by("-created_at", "-pk")[:limit]
     )
+
+
+def performance(*, user_id: int, last: int = ROLLING) -> dict[str, object]:
+    """The rolling PR over the player's last ``last`` analysed matches, with its history:
+    ``history`` holds (label, rolling PR after that match) oldest first, for the chart."""
+    records = list(
+        PerformanceRecord.objects.filter(user_id=user_id).order_by("-played_at", "-pk")[:last]
+    )
+    records.reverse()
+    history: list[tuple[str, float]] = []
+    error, decisions = 0.0, 0
+    for record in records:
+        error, decisions = error + record.error, decisions + record.decisions
+        rolling = pr_of(error, decisions)
+        if rolling is not None:
+            history.append((f"{record.played_at.day} {record.played_at:%b}", round(rolling, 2)))
+    return {
+        "pr": pr_of(error, decisions),
+        "matches": len(records),
+        "decisions": decisions,
+        "history": history,
+        "recent": list(reversed(records))[:8],
+    }
+
+
+def pr_leaderboard(
+    *, min_decisions: int = LEADERBOARD_MIN_DECISIONS, limit: int = 100
+) -> list[dict[str, object]]:
+    """Players by PR over all their analysed matches (lowest first), with enough decisions."""
+    rows = (
+        PerformanceRecord.objects.values("user_id", "user__username", "user__profile__display_name")
+        .annotate(error=Sum("error"), decisions=Sum("decisions"), matches=Count("id"))
+        .filter(decisions__gte=min_decisions)
+    )
+    board = [
+        {
+            "username": row["user__username"],
+            "name": row["user__profile__display_name"] or row["user__username"],
+            "pr": pr_of(row["error"], row["decisions"]),
+            "decisions": row["decisions"],
+            "matches": row["matches"],
+        }
+        for row in rows
+    ]
+    board.sort(key=lambda row: (row["pr"], row["username"]))
+    return board[:limit]

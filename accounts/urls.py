@@ -22,4 +22,5 @@ urlpatterns = [
     path("wallet/<str:username>/adjust/", views.wallet_adjust, name="wallet-adjust"),
     path("players/<str:username>/", views.player, name="player"),
     path("ratings/", views.ratings, name="ratings"),
+    path("ratings/pr/", views.pr_leaderboard_page, name="pr-leaderboard"),
 ]

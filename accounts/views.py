@@ -20,6 +20,9 @@ from accounts.commission import money
 from accounts.forms import ProfileForm, RatingSearchForm, WalletAdjustForm
 from accounts.models import AdjustmentDirection, Currency, Profile, User
 from accounts.selectors import (
+    LEADERBOARD_MIN_DECISIONS,
+    performance,
+    pr_leaderboard,
     rating_history,
     ratings_search,
     recent_results,
@@ -52,6 +55,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "profile": player_profile,
             "rating_history": rating_history(profile=player_profile),
             "results": recent_results(profile=player_profile),
+            "performance": performance(user_id=player_profile.user_id),
         },
     )
 
@@ -200,7 +204,17 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "profile": player_profile,
             "rating_history": rating_history(profile=player_profile),
             "results": recent_results(profile=player_profile),
+            "performance": performance(user_id=player_profile.user_id),
         },
+    )
+
+
+def pr_leaderboard_page(request: HttpRequest) -> HttpResponse:
+    """Players by PR over their analysed matches, with enough decisions to mean something."""
+    return render(
+        request,
+        "accounts/pr_leaderboard.html",
+        {"board": pr_leaderboard(), "min_decisions": LEADERBOARD_MIN_DECISIONS},
     )
 
 

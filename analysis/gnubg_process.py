@@ -24,6 +24,8 @@ import queue
 import re
 import subprocess
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -50,6 +52,9 @@ SERVER_SCRIPT = Path(__file__).with_name("gnubg_server.py")
 GNUBG_ID = re.compile(r"^[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}$")
 _VERSION = re.compile(r"^GNU Backgammon (\S+)")
 _MAT_ROLL = re.compile(r"\b[1-6][1-6]:")
+
+Progress = Callable[[int, int], None]
+"""Told ``(actions analysed, actions in the match)`` while a match is analysed."""
 ANALYSIS_SECONDS_PER_ROLL = {0: 0.02, 1: 0.2, 2: 1.0, 3: 10.0, 4: 60.0}
 """A generous bound on ``analyse match``'s time per roll at each depth, from which a match's
 timeout is worked out (a 7-point match of 301 rolls took 0.002, 0.004 and 0.06 s a roll at
@@ -180,11 +185,14 @@ class GnubgProcess:
             engine=self.info,
         )
 
-    def analyse_match(self, mat_text: str, *, plies: int) -> MatchAnalysis:
+    def analyse_match(
+        self, mat_text: str, *, plies: int, on_progress: Progress | None = None
+    ) -> MatchAnalysis:
         """GNU Backgammon's ``analyse match`` of a .mat text at ``plies`` for both decisions.
 
         The time allowed grows with the number of rolls in the match; see
-        :mod:`analysis.match_analysis` for what the result holds.
+        :mod:`analysis.match_analysis` for what the result holds. ``on_progress(done,
+        total)`` is called as each game is done, with the actions analysed so far.
         """
         if plies not in ANALYSIS_SECONDS_PER_ROLL:
             raise ValueError(f"analysis depth must be 0 to 4 plies, not {plies}")
@@ -192,16 +200,23 @@ class GnubgProcess:
         answer = self._request(
             {"op": "analyse_match", "mat": mat_text, "plies": plies},
             timeout=self.timeout + rolls * ANALYSIS_SECONDS_PER_ROLL[plies],
+            on_progress=on_progress,
         )
         return match_analysis(answer)
 
-    def _request(self, payload: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
+    def _request(
+        self,
+        payload: dict[str, Any],
+        *,
+        timeout: float | None = None,
+        on_progress: Progress | None = None,
+    ) -> dict[str, Any]:
         """Send one request and wait for its answer; a program found dead is started again."""
         with self._lock:
             for attempt in (1, 2):
                 self._ensure_started()
                 try:
-                    return self._exchange(payload, timeout or self.timeout)
+                    return self._exchange(payload, timeout or self.timeout, on_progress)
                 except _ProcessDied:
                     self._stop()
                     if attempt == 2:
@@ -210,7 +225,9 @@ class GnubgProcess:
                         ) from None
         raise AssertionError("unreachable")
 
-    def _exchange(self, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def _exchange(
+        self, payload: dict[str, Any], timeout: float, on_progress: Progress | None = None
+    ) -> dict[str, Any]:
         assert self._process is not None
         assert self._process.stdin is not None
         try:
@@ -218,14 +235,21 @@ class GnubgProcess:
             self._process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise _ProcessDied from None
-        try:
-            line = self._answers.get(timeout=timeout)
-        except queue.Empty:
-            self._stop(kill=True)
-            raise EngineTimeout(f"GNU Backgammon gave no answer within {timeout:g} s") from None
-        if line is None:
-            raise _ProcessDied
-        answer: dict[str, Any] = json.loads(line)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._answers.get(timeout=max(deadline - time.monotonic(), 0.0))
+            except queue.Empty:
+                self._stop(kill=True)
+                raise EngineTimeout(f"GNU Backgammon gave no answer within {timeout:g} s") from None
+            if line is None:
+                raise _ProcessDied
+            answer: dict[str, Any] = json.loads(line)
+            if "progress" not in answer:
+                break
+            if on_progress is not None:
+                done, total = answer["progress"]
+                on_progress(int(done), int(total))
         if answer.get("ok"):
             result: dict[str, Any] = answer["result"]
             return result

@@ -187,8 +187,17 @@ def load_match_analysis() -> Any:
 
 
 def analyse_match(request: dict[str, Any]) -> dict[str, Any]:
-    result: dict[str, Any] = load_match_analysis().analyse_match(gnubg, request)
+    result: dict[str, Any] = load_match_analysis().analyse_match(gnubg, request, progress=report)
     return result
+
+
+def report(done: int, total: int) -> None:
+    """A progress line while a request runs (``serve`` sets where it goes)."""
+    _progress_out({"progress": [done, total]})
+
+
+def _progress_out(payload: dict[str, Any]) -> None:
+    raise AssertionError("serve() sets this before any request")
 
 
 def setup(met_path: str) -> dict[str, Any]:
@@ -215,6 +224,8 @@ def serve() -> None:
         answers.write(json.dumps(payload) + "\n")
         answers.flush()
 
+    global _progress_out
+    _progress_out = answer
     answer({"ready": True, **setup(os.environ.get("CRAWFORD_GNUBG_MET", DEFAULT_MET))})
     for line in sys.stdin:
         if not line.strip():

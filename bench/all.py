@@ -20,6 +20,7 @@ SMALL = [
     ("bench_legal_positions.py", []),
     ("bench_ledger.py", ["1"]),
     ("bench_analysis.py", ["20"]),
+    ("bench_match_analysis.py", ["--small", "--rounds", "3"]),
     ("bench_adjudication.py", ["3"]),
     ("bench_tournament_knockout.py", ["256"]),
     ("bench_swiss.py", ["--players", "256", "--rounds", "8"]),

@@ -1,9 +1,11 @@
-"""The Celery application: queues ``default`` and ``analysis``, JSON only.
+"""The Celery application: queues ``default``, ``analysis`` and ``review``, JSON only.
 
 Tasks take ids, are safe to run twice and are enqueued after the transaction that asked
 for them commits (``enqueue_on_commit``), by their registered name, so the module that
 asks for work never imports the module that does it. Tasks named ``analysis.*`` go to
-the ``analysis`` queue. Without ``REDIS_URL`` every task runs eagerly inside the web
+the ``analysis`` queue (adjudication, the computer's turns: players wait for them), and
+``review.*`` to ``review`` (post-match analysis, minutes long, on workers of its own so it
+never holds up an adjudication). Without ``REDIS_URL`` every task runs eagerly inside the web
 process, which is what ``make run`` uses.
 """
 
@@ -20,8 +22,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("crawford")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.task_queues = (Queue("default"), Queue("analysis"))
-app.conf.task_routes = {"analysis.*": {"queue": "analysis"}}
+app.conf.task_queues = (Queue("default"), Queue("analysis"), Queue("review"))
+app.conf.task_routes = {"analysis.*": {"queue": "analysis"}, "review.*": {"queue": "review"}}
 app.autodiscover_tasks()
 
 

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "channels",
     "accounts",
     "matches",
+    "reviews",
     "tournaments",
     "disputes",
     "lobby",
@@ -188,7 +189,16 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-match-deadlines": {"task": "matches.sweep_deadlines", "schedule": 1.0},
     "sweep-tournaments": {"task": "tournaments.sweep", "schedule": 30.0},
     "requeue-adjudications": {"task": "matches.requeue_adjudications", "schedule": 30.0},
+    "requeue-analyses": {"task": "review.requeue", "schedule": 60.0},
 }
+# Post-match analysis (the reviews app): every finished match is analysed by GNU Backgammon
+# at this depth (0 to 4 plies) on the ``review`` queue. 2 ply keeps up with about 190
+# seven-point matches an hour per analysis worker (bench/bench_match_analysis.py).
+ANALYSIS_PLIES = env_int("CRAWFORD_ANALYSIS_PLIES", 2, minimum=0)
+if ANALYSIS_PLIES > 4:
+    raise SettingError(f"CRAWFORD_ANALYSIS_PLIES must be 0 to 4, not {ANALYSIS_PLIES}")
+ANALYSE_FINISHED_MATCHES = env_bool("CRAWFORD_ANALYSE_FINISHED_MATCHES", True)
+
 # No task runs longer than this: a stuck one (an engine that never answers) is stopped, and
 # the sweeps queue its work again. An adjudication at 4 ply takes seconds.
 CELERY_TASK_SOFT_TIME_LIMIT = 240

@@ -23,6 +23,8 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("api/", include("accounts.api_urls")),
     path("api/", include("matches.api_urls")),
+    path("api/", include("reviews.api_urls")),
+    path("", include("reviews.urls")),
     path("", include("matches.urls")),
     path("api/", include("tournaments.api_urls")),
     path("", include("tournaments.urls")),

@@ -20,12 +20,10 @@ from django.utils import timezone
 
 from accounts.commission import money
 from accounts.models import LedgerEntry, User
-from backgammon.board import Board
-from backgammon.matchid import MatchId
 from disputes.models import AuditEntry, Dispute, DisputeCategory, DisputeState
 from matches.models import Action, ActionKind, ChatMessage, Match
 from matches.money import escrow_ref
-from matches.selectors import board_for_view
+from matches.selectors import board_model
 from matches.verification import verify_match_dice
 from tournaments.models import Entry, EntryStatus, Pairing, Tournament
 
@@ -215,7 +213,7 @@ def evidence(dispute: Dispute) -> dict[str, Any]:
 
 def replay_steps(match: Match) -> list[ReplayStep]:
     """The board after every action that changed it, for stepping through the match."""
-    steps = [ReplayStep(0, None, "Before the first roll", _board_model(None))]
+    steps = [ReplayStep(0, None, "Before the first roll", board_model(None))]
     actions = Action.objects.filter(match=match).exclude(gnubg_after="").order_by("seq")
     names = [match.player_0.username, match.player_1.username]
     for action in actions:
@@ -224,32 +222,10 @@ def replay_steps(match: Match) -> list[ReplayStep]:
                 action.seq,
                 action.game_number,
                 _describe(action, names),
-                _board_model(action.gnubg_after),
+                board_model(action.gnubg_after),
             )
         )
     return steps
-
-
-def _board_model(gnubg: str | None) -> dict[str, Any]:
-    """A ``static/js/board.js`` BoardModel with seat 0 at the bottom."""
-    if not gnubg:
-        board, ids = Board.initial(), MatchId()
-    else:
-        position_id, _, match_id = gnubg.partition(":")
-        board, ids = Board.from_position_id(position_id), MatchId.decode(match_id)
-    seat0_view = board if ids.player_on_roll == 0 else board.swapped()
-    model = board_for_view(seat0_view)
-    model["pips"] = list(seat0_view.pip_count())
-    if gnubg and ids.dice:
-        model["dice"] = {
-            "values": list(ids.dice),
-            "used": [False, False],
-            "side": "bottom" if ids.player_on_roll == 0 else "top",
-        }
-    if ids.cube_value > 1 or ids.cube_owner is not None:
-        place = {None: "centre", 0: "bottom", 1: "top"}[ids.cube_owner]
-        model["cube"] = {"value": ids.cube_value, "place": place, "offered": ids.double_offered}
-    return model
 
 
 def _action_row(action: Action, names: list[str]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from disputes.selectors import (
     visible_disputes,
 )
 from matches.models import Match
+from reviews.selectors import analysis_of_match
 from tournaments.models import Tournament
 
 AGE_LABELS = {"hour": "Older than an hour", "day": "Older than a day", "week": "Older than a week"}
@@ -138,6 +139,7 @@ def detail(request: HttpRequest, dispute_id: int) -> HttpResponse:
     if can_see_evidence(viewer, dispute):
         context["evidence"] = evidence(dispute)
         context["replay"] = [step.to_dict() for step in replay_steps(dispute.match)]
+        context["analysis"] = analysis_of_match(dispute.match_id)
         context["audit"] = audit_log(dispute_id=dispute.pk)
         context["connection_kinds"] = [kind.value for kind in CONNECTION_KINDS]
     return render(request, "disputes/detail.html", context)

@@ -21,6 +21,7 @@ class LobbyConfig(AppConfig):
             MatchFinished,
             PlayerAwaited,
         )
+        from reviews.events import AnalysisChanged
         from tournaments.events import (
             PlayerEliminated,
             SwingWaiting,
@@ -38,6 +39,7 @@ class LobbyConfig(AppConfig):
         bus.subscribe(SwingWaiting, subscribers.on_swing_waiting)
         bus.subscribe(TournamentFinished, subscribers.on_tournament_finished)
         bus.subscribe(DisputeDecided, subscribers.on_dispute_decided)
+        bus.subscribe(AnalysisChanged, subscribers.on_analysis_changed)
         # Wallet lines name the match or tournament their money was for.
         name_escrows("match", selectors.match_escrow_names)
         name_escrows("tournament", selectors.tournament_escrow_names)

@@ -66,6 +66,11 @@ NOTICE_DATA: dict[str, Schema] = {
         match_id=ID,
         decision={"type": "string", "enum": Decision.values},
     ),
+    NoticeKind.ANALYSIS: _closed(
+        "The analysis ready, and the match it is of (null for an uploaded file).",
+        analysis_id=ID,
+        match_id={"anyOf": [ID, {"type": "null"}]},
+    ),
 }
 """A notice's ``data``, by its ``kind``."""
 
@@ -123,6 +128,20 @@ ME_SENT: dict[str, Schema] = {
         "to it, and the matches still waiting for the player to come to the board.",
         unread=UNREAD,
         waiting={"type": "array", "items": NOTICE},
+    ),
+    "analysis": _frame(
+        "analysis",
+        "An analysis the player follows (of their match, or a file they uploaded) was "
+        "queued, moved on (done of total moves analysed), finished or failed: read "
+        "GET /api/analyses/<id>/ for it.",
+        analysis=_closed(
+            "The analysis as it stands.",
+            id={"type": "integer"},
+            match={"type": ["integer", "null"]},
+            status={"enum": ["queued", "running", "done", "failed"]},
+            done={"type": "integer", "minimum": 0},
+            total={"type": "integer", "minimum": 0},
+        ),
     ),
     "error": ERROR,
 }

@@ -76,6 +76,9 @@ class MeConsumer(JsonSocket):
     async def notice_unread(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "unread", "unread": event["unread"]})
 
+    async def analysis_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "analysis", "analysis": event["analysis"]})
+
 
 def _ids(value: Any) -> list[int]:
     if not isinstance(value, list) or len(value) > MAX_IDS:

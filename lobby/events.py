@@ -65,6 +65,17 @@ def publish_unread(user_id: int) -> None:
     )
 
 
+def publish_analysis(user_ids: tuple[int, ...], analysis: dict[str, Any]) -> None:
+    """Tell every tab of each follower how an analysis stands (sent at once: the event
+    that asks for it was delivered after its transaction committed)."""
+    live.group_send_many(
+        [
+            (user_group(user_id), {"type": "analysis.changed", "analysis": analysis})
+            for user_id in user_ids
+        ]
+    )
+
+
 def publish_seek(seek_id: int, what: str) -> None:
     """Tell the play lobby that a seek was "posted", "taken" or "cancelled"."""
     transaction.on_commit(

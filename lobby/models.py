@@ -39,6 +39,7 @@ class NoticeKind(models.TextChoices):
     WAITING = "waiting", "Waiting for an opponent"
     PRIZE = "prize", "Prize"
     DISPUTE_DECIDED = "dispute_decided", "Dispute decided"
+    ANALYSIS = "analysis", "Analysis ready"
 
 
 class Notification(models.Model):

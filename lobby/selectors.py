@@ -26,6 +26,7 @@ from lobby.terms import clock_of, range_text, refusal, terms_text
 from matches.clock import clock_words
 from matches.models import Match, MatchConnection, MatchKind, MatchStatus
 from matches.selectors import LIVE_WITHIN
+from reviews.models import Analysis
 from tournaments.models import Entry, EntryStatus, Tournament
 from tournaments.selectors import lobby as tournament_lobby
 
@@ -331,3 +332,26 @@ def tournament_escrow_names(*, owner: User, ids: Collection[int]) -> dict[int, E
     """Tournaments by their names: "Friday Knockout"."""
     tournaments = Tournament.objects.filter(pk__in=ids).values_list("pk", "name")
     return {pk: EscrowName(name, reverse("tournament", args=[pk])) for pk, name in tournaments}
+
+
+def analysis_ready_text(analysis_id: int, user_id: int) -> str:
+    """ "The analysis of your match against Bruno is ready: your PR is 6.21 (Advanced)."."""
+    analysis = Analysis.objects.select_related("match__player_0", "match__player_1").get(
+        pk=analysis_id
+    )
+    players = (analysis.result or {}).get("players", [])
+    match = analysis.match
+    if match is None:
+        names = " v ".join(analysis.players)
+        return f"The analysis of {names} ({analysis.filename or 'your upload'}) is ready."
+    seat = match.seat_of(User(pk=user_id))
+    if seat is None or len(players) != 2:
+        return f"The analysis of match {match.pk} is ready."
+    opponent = match.player(1 - seat)
+    mine = players[seat]
+    pr = f"{mine['pr']:.2f}" if mine.get("pr") is not None else "not rated (no decision)"
+    rating = f" ({mine['rating']})" if mine.get("rating") else ""
+    return (
+        f"The analysis of your match against {opponent.profile.display_name} is ready: "
+        f"your PR is {pr}{rating}."
+    )

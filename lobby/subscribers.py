@@ -20,6 +20,8 @@ Where the notices come from:
 * ``TournamentStarted``, ``PlayerEliminated``, ``SwingWaiting`` (a swing's player left
   over), ``TournamentFinished`` (prizes and tickets).
 * ``DisputeDecided``: the player who filed the dispute and both players of the match.
+* ``AnalysisChanged``: no notice, a live frame to each follower's tabs (the analysis page
+  shows its progress), and a notice once it is done.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from accounts.models import User
 from config.celery import enqueue_on_commit
 from disputes.events import DisputeDecided
 from disputes.models import Decision, Dispute
-from lobby import selectors
+from lobby import events, selectors
 from lobby.models import NoticeKind
 from lobby.notifications import Notice, notices_read, notices_read_by_key, notify, notify_many
 from lobby.seeks import seeks_withdraw
@@ -49,6 +51,7 @@ from matches.events import (
     PlayerAwaited,
 )
 from matches.models import Match, MatchStatus
+from reviews.events import AnalysisChanged
 from tournaments.events import (
     PlayerEliminated,
     SwingWaiting,
@@ -394,3 +397,31 @@ def dispute_about(dispute: Dispute, user_id: int) -> str:
     if opponent.pk == dispute.filed_by_id:
         return f"{whose} about your match"
     return f"{whose} about your match against {name(opponent)}"
+
+
+def on_analysis_changed(event: AnalysisChanged) -> None:
+    events.publish_analysis(
+        event.user_ids,
+        {
+            "id": event.analysis_id,
+            "match": event.match_id,
+            "status": event.status,
+            "done": event.done,
+            "total": event.total,
+        },
+    )
+    if event.status != "done":
+        return
+    if event.match_id is None:
+        url = reverse("analysis", kwargs={"analysis_id": event.analysis_id})
+    else:
+        url = reverse("match-analysis", kwargs={"match_id": event.match_id})
+    for user_id in event.user_ids:
+        notify(
+            user_id=user_id,
+            kind=NoticeKind.ANALYSIS,
+            key=f"analysis:{event.analysis_id}",
+            text=selectors.analysis_ready_text(event.analysis_id, user_id),
+            url=url,
+            data={"analysis_id": event.analysis_id, "match_id": event.match_id},
+        )

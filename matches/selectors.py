@@ -21,6 +21,7 @@ from django.utils import timezone
 from accounts.models import RatingChange, User
 from backgammon.board import Board
 from backgammon.game import ResultKind
+from backgammon.matchid import MatchId
 from backgammon.moves import apply_play, legal_plays
 from backgammon.notation import format_play
 from backgammon.turns import GameState, Phase, game_points
@@ -445,3 +446,26 @@ def board_for_view(board: Board) -> dict[str, Any]:
     off = board.borne_off()
     bar = board.on_bar
     return {"points": points, "bar": list(bar), "off": list(off)}
+
+
+def board_model(gnubg: str | None) -> dict[str, Any]:
+    """A ``static/js/board.js`` BoardModel of a GNUBG ID, seat 0 at the bottom (the
+    starting position for None)."""
+    if not gnubg:
+        board, ids = Board.initial(), MatchId()
+    else:
+        position_id, _, match_id = gnubg.partition(":")
+        board, ids = Board.from_position_id(position_id), MatchId.decode(match_id)
+    seat0_view = board if ids.player_on_roll == 0 else board.swapped()
+    model = board_for_view(seat0_view)
+    model["pips"] = list(seat0_view.pip_count())
+    if gnubg and ids.dice:
+        model["dice"] = {
+            "values": list(ids.dice),
+            "used": [False, False],
+            "side": "bottom" if ids.player_on_roll == 0 else "top",
+        }
+    if ids.cube_value > 1 or ids.cube_owner is not None:
+        place = {None: "centre", 0: "bottom", 1: "top"}[ids.cube_owner]
+        model["cube"] = {"value": ids.cube_value, "place": place, "offered": ids.double_offered}
+    return model

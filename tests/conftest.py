@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,18 @@ from config.celery import app as celery_app
 from tests.workers import start_worker, stop_worker
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# A finished match is analysed by GNU Backgammon only in the tests about analysis
+# (tests/integration/reviews): elsewhere it would cost every finished match an engine run.
+# Set here for the worker processes the suite starts; ``no_analysis_after_matches`` below
+# for this process.
+os.environ["CRAWFORD_ANALYSE_FINISHED_MATCHES"] = "false"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_analysis_after_matches() -> Iterator[None]:
+    with override_settings(ANALYSE_FINISHED_MATCHES=False):
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -13,6 +13,8 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from config.errors import DomainError
+from matches.models import Match
+from reviews.selectors import pr_table
 from tournaments import bracket, selectors, services, standings_reads, swing_reads
 from tournaments.errors import TournamentInvalid
 from tournaments.formats.base import Flight
@@ -106,6 +108,9 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         {
             "view": view,
             "check_in_opens": selectors.check_in_opens(view.tournament),
+            "pr_table": pr_table(
+                Match.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True)
+            ),
             **_draw_shown(view.tournament),
         },
     )

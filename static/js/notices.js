@@ -214,6 +214,9 @@ function start() {
         bell.dataset.live = "on";
       } else if (frame.type === "unread") {
         showCount(frame.unread);
+      } else if (frame.type === "analysis") {
+        // An analysis page (static/js/analysis.js) follows its progress from here.
+        document.dispatchEvent(new CustomEvent("crawford:analysis", { detail: frame.analysis }));
       }
     });
     current.addEventListener("close", (closed) => {

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.test import override_settings
 
 from accounts.models import User
 from config.asyncapi import document
@@ -18,6 +20,7 @@ from lobby.models import NoticeKind, Notification
 from lobby.seeks import SeekTerms, seek_accept, seek_cancel, seek_post
 from matches.creation import match_accept, match_challenge, match_decline
 from matches.models import Match
+from reviews.services import analysis_run, analysis_upload
 from tests.integration.disputes.helpers import file, finished_match, staff
 from tests.integration.lobby.helpers import me_socket, player, socket_to
 from tests.integration.matches.helpers import Bot
@@ -25,6 +28,8 @@ from tests.integration.served_asyncapi import drain, served_messages, undocument
 from tests.integration.tournaments.helpers import concede, open_tournament, organizer
 from tournaments import services as tournaments
 from tournaments.models import Tournament
+
+ONE_POINT = Path(__file__).resolve().parents[2] / "data" / "mat" / "one_point.mat"
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -96,6 +101,15 @@ def _dispute_decided(alice: User, bruno: User) -> None:
     )
 
 
+def _analysed(alice: User) -> None:
+    """Alice uploads a match of hers played elsewhere, and it is analysed."""
+    with override_settings(ANALYSIS_PLIES=0):
+        analysis = analysis_upload(owner=alice, filename="club.mat", content=ONE_POINT.read_bytes())
+        analysis_run(analysis.pk)  # unless the queue, run in this process here, did it already
+        analysis.refresh_from_db()
+        assert analysis.status == "done", analysis.error
+
+
 async def test_every_frame_of_the_notice_socket_is_documented() -> None:
     # given Alice's tab, and the tab of Frank, who will win what she enters
     names = ("alice", "bruno", "carl", "dana", "erin")
@@ -115,6 +129,7 @@ async def test_every_frame_of_the_notice_socket_is_documented() -> None:
     await sync_to_async(_sit_and_go)(alice, frank)
     await sync_to_async(_swing_wait)(alice, frank, people["carl"])
     await sync_to_async(_dispute_decided)(alice, people["bruno"])
+    await sync_to_async(_analysed)(alice)
     await heard()
 
     # and Alice's pages open and read, she dismisses a card, and a bad frame arrives
@@ -134,7 +149,7 @@ async def test_every_frame_of_the_notice_socket_is_documented() -> None:
     assert {notice["kind"] for notice in notices} == set(NoticeKind.values)
     ready = next(notice for notice in notices if notice["kind"] == NoticeKind.MATCH_READY)
     assert set(ready["data"]) == {"match_id", "show_up_by", "tournament_id"}
-    assert {frame["type"] for frame in frames} == {"notice", "page", "unread", "error"}
+    assert {frame["type"] for frame in frames} == {"notice", "page", "unread", "error", "analysis"}
     assert any(frame["waiting"] for frame in frames if frame["type"] == "page")
     assert undocumented(frames, await sync_to_async(served_messages)("me", "receive")) == []
     assert undocumented(sent, await sync_to_async(served_messages)("me", "send")) == []

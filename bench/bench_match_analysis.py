@@ -1,0 +1,264 @@
+"""Benchmark: a whole match analysed, through Crawford and through GNU Backgammon alone.
+
+A *match* here is one .mat file (a money session counts as one); a *roll* is one throw of
+the dice the file records, a dance included: the unit a match's analysis time grows with.
+
+The same files are analysed at each depth, in the same run, three ways taking turns file by
+file (so other work on the machine weighs on all three alike):
+
+* crawford: ``GnubgProcess.analyse_match(text, plies=P)`` on one warm process. The process
+  is started and warmed by one 0-ply evaluation before any timing; the first match it
+  analyses also loads the module that runs the analysis inside the program, which is timed.
+  Timed: all a caller waits for, from the request to the
+  :class:`analysis.match_analysis.MatchAnalysis` built from the answer: the program's
+  analysis and what Crawford adds around it (the import checked, the match dumped with its
+  analysis, boards and statistics, each action's equities in EMG and MWC, the JSON through
+  the pipe).
+* gnubg fresh (the baseline): ``gnubg -t -q -r`` started for the file and fed on stdin what
+  a user types: the analysis settings Crawford sets (the very commands of
+  ``analysis.gnubg_match_analysis.configure``: plies, cubeful, prune, deterministic, noise
+  0, for chequer play and cube decisions), ``import mat "<file>"``, ``analyse match`` and
+  ``show statistics match``, the last so that this way too ends with a result to read.
+  Timed from the program's start to its exit, its output read. ``-r`` (no ``.gnubgrc``) as
+  Crawford's process has it, so no one's own settings change the figures; both use the
+  program's default match equity table, the one Crawford sets (Kazaross XG2), and its
+  default of one calculation thread.
+* gnubg one process: the same commands, file after file, to one ``gnubg -t -q -r`` started
+  before timing: the baseline without the program's start-up.
+
+Crawford's result holds more than the statistics page (every decision's candidates and
+equities), so its overhead over the one-process baseline is the price of that and of the
+pipe; over the fresh baseline it is what a warm process saves.
+
+Printed for each depth: seconds a match each way (the median of ``--rounds``), rolls per
+second over all the files, Crawford's time as a ratio to each baseline over all the files,
+and the matches an hour one worker keeps up with on a match like seven_point.mat (or the
+longest file given without it).
+
+Run: ``.venv/bin/python bench/bench_match_analysis.py [--plies 0,2] [--rounds 1] [--small]
+[file.mat ...]`` (the files default to every one in tests/data/mat; ``--small``: 0 ply and
+the two smallest of them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analysis.engine import EvalSettings
+from analysis.gnubg_match_analysis import configure
+from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
+
+MAT_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "mat"
+TYPICAL = "seven_point.mat"
+OPENING = "4HPwATDgc/ABMA:MAEAAAAAAAAE"  # the starting position, money play
+ROLL = re.compile(r"\b[1-6][1-6]:")
+STATISTICS_HEADING = "Chequerplay statistics"  # missing when no match was imported
+GNUBG = [GNUBG_EXECUTABLE, "-t", "-q", "-r"]
+WAYS = ("crawford", "gnubg fresh", "gnubg one process")
+
+
+class _CommandRecorder:
+    """Stands in for the ``gnubg`` module and keeps the commands given to it."""
+
+    def __init__(self) -> None:
+        self.commands: list[str] = []
+
+    def command(self, text: str) -> None:
+        self.commands.append(text)
+
+    def show(self, _topic: str) -> str:
+        return ""
+
+
+def gnubg_commands(mat: Path, plies: int) -> str:
+    """What a user types to have GNU Backgammon analyse ``mat`` as Crawford has it analysed."""
+    recorder = _CommandRecorder()
+    configure(recorder, plies)
+    # Crawford's import turns the question about discarding the previous match off too.
+    return "\n".join(
+        [
+            *recorder.commands,
+            "set confirm new off",
+            f'import mat "{mat}"',
+            "analyse match",
+            "show statistics match",
+        ]
+    )
+
+
+def gnubg_fresh(mat: Path, plies: int) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(
+        GNUBG,
+        input=gnubg_commands(mat, plies) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    took = time.perf_counter() - started
+    if STATISTICS_HEADING not in done.stdout:
+        raise RuntimeError(f"gnubg did not analyse {mat.name}: {done.stderr.strip()[-500:]}")
+    return took
+
+
+class GnubgSession:
+    """One ``gnubg -t -q -r`` fed commands as a user types them, file after file.
+
+    The program has no command that echoes, but it answers a word it does not know on
+    stderr, at once and only after every command before it is done; such a word after a
+    file's commands therefore marks when they are all done.
+    """
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            GNUBG,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self.output: list[str] = []
+        self.errors: list[str] = []
+        self.sent = 0
+        threading.Thread(
+            target=self.output.extend, args=(self.process.stdout,), daemon=True
+        ).start()
+        self.run("")  # started and ready before anything is timed
+
+    def run(self, commands: str) -> float:
+        assert self.process.stdin is not None
+        assert self.process.stderr is not None
+        self.sent += 1
+        marker = f"crawford-bench-done-{self.sent}"
+        started = time.perf_counter()
+        self.process.stdin.write(f"{commands}\n{marker}\n")
+        self.process.stdin.flush()
+        for line in self.process.stderr:
+            if f"`{marker}'" in line:
+                return time.perf_counter() - started
+            if line.strip():
+                self.errors.append(line.strip())
+        raise RuntimeError("gnubg exited: " + " / ".join(self.errors[-3:]))
+
+    def close(self) -> int:
+        """End the program; the number of analysed matches' statistics pages it printed."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+        return sum(STATISTICS_HEADING in line for line in self.output)
+
+
+def crawford(engine: GnubgProcess, mat_text: str, plies: int) -> float:
+    started = time.perf_counter()
+    analysis = engine.analyse_match(mat_text, plies=plies)
+    took = time.perf_counter() - started
+    if analysis.plies != plies or not analysis.games:
+        raise RuntimeError(f"the analysis came back at {analysis.plies} plies, or empty")
+    return took
+
+
+def overhead(ratio: float) -> str:
+    if ratio >= 1:
+        return f"overhead {100 * (ratio - 1):.0f}%"
+    return f"{100 * (1 - ratio):.0f}% less time"
+
+
+def measure(
+    engine: GnubgProcess, files: list[Path], plies: int, rounds: int
+) -> dict[str, dict[Path, float]]:
+    """Seconds a match of each file each way: the median of ``rounds``."""
+    texts = {mat: mat.read_text(encoding="utf-8") for mat in files}
+    times: dict[str, dict[Path, list[float]]] = {way: {mat: [] for mat in files} for way in WAYS}
+    session = GnubgSession()
+    for _ in range(rounds):
+        for mat in files:
+            times["crawford"][mat].append(crawford(engine, texts[mat], plies))
+            times["gnubg fresh"][mat].append(gnubg_fresh(mat, plies))
+            times["gnubg one process"][mat].append(session.run(gnubg_commands(mat, plies)))
+    pages = session.close()
+    if pages != rounds * len(files):
+        raise RuntimeError(
+            f"gnubg's one process printed {pages} statistics pages of {rounds * len(files)}: "
+            + " / ".join(session.errors[-3:])
+        )
+    return {
+        way: {mat: statistics.median(spent) for mat, spent in by_file.items()}
+        for way, by_file in times.items()
+    }
+
+
+def report(
+    plies: int, files: list[Path], rolls: dict[Path, int], seconds: dict[str, dict[Path, float]]
+) -> None:
+    name_width = max(len(mat.name) for mat in files) + 2
+    print()
+    print(f"{plies} ply, seconds a match:")
+    print(f"  {'file':{name_width}}rolls" + "".join(f"{way:>19}" for way in WAYS))
+    for mat in files:
+        cells = "".join(f"{seconds[way][mat]:19.3f}" for way in WAYS)
+        print(f"  {mat.name:{name_width}}{rolls[mat]:5d}{cells}")
+    total_rolls = sum(rolls.values())
+    total = {way: sum(seconds[way].values()) for way in WAYS}
+    mean = "".join(f"{total[way] / len(files):19.3f}" for way in WAYS)
+    print(f"  {'mean':{name_width}}{total_rolls / len(files):5.0f}{mean}")
+    per_second = "".join(f"{total_rolls / total[way]:19.1f}" for way in WAYS)
+    print(f"  {'rolls/s':{name_width}}{'':5}{per_second}")
+    fresh = total["crawford"] / total["gnubg fresh"]
+    warm = total["crawford"] / total["gnubg one process"]
+    print(
+        f"{plies} ply: ratio crawford/gnubg fresh {fresh:.2f}x ({overhead(fresh)}), "
+        f"crawford/gnubg one process {warm:.2f}x ({overhead(warm)})"
+    )
+    typical = next((mat for mat in files if mat.name == TYPICAL), max(files, key=rolls.__getitem__))
+    hourly = {way: 3600 / seconds[way][typical] for way in WAYS}
+    crawford_hourly, fresh_hourly, session_hourly = (hourly[way] for way in WAYS)
+    print(
+        f"{plies} ply: matches/h one worker keeps up with, like {typical.name} "
+        f"({rolls[typical]} rolls): crawford {crawford_hourly:,.0f} = "
+        f"{crawford_hourly / fresh_hourly:.2f}x gnubg fresh's {fresh_hourly:,.0f}, "
+        f"{crawford_hourly / session_hourly:.2f}x gnubg one process's {session_hourly:,.0f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("files", nargs="*", type=Path, help=".mat files (default: tests/data/mat)")
+    parser.add_argument("--plies", help="depths, comma-separated (default 0,2)")
+    parser.add_argument("--rounds", type=int, default=1, help="each file's time is the median")
+    parser.add_argument("--small", action="store_true", help="0 ply, the two smallest files")
+    options = parser.parse_args()
+
+    files: list[Path] = [mat.resolve() for mat in options.files]
+    if not files:
+        files = sorted(MAT_DIR.glob("*.mat"))
+        if options.small:
+            files = sorted(files, key=lambda mat: mat.stat().st_size)[:2]
+    plies = [
+        int(depth) for depth in (options.plies or ("0" if options.small else "0,2")).split(",")
+    ]
+    rolls = {mat: len(ROLL.findall(mat.read_text(encoding="utf-8"))) for mat in files}
+
+    with GnubgProcess() as engine:
+        engine.start()
+        engine.evaluate(OPENING, EvalSettings(plies=0))
+        print(f"engine: {engine.info.name} {engine.info.version}, MET {engine.info.met}")
+        print(f"{len(files)} files, {sum(rolls.values())} rolls, {options.rounds} round(s)")
+        print("  crawford: one warm process, started and given a 0-ply evaluation before timing")
+        print("  gnubg fresh (the baseline): a new gnubg -t -q -r for each file, start to exit")
+        print("  gnubg one process: the same commands to one gnubg started before timing")
+        for depth in plies:
+            report(depth, files, rolls, measure(engine, files, depth, options.rounds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""A match's analysis by GNU Backgammon: a match played here, or a .mat file a player brought.
+
+Terms:
+
+* *analysis*: one run of GNU Backgammon's ``analyse match`` over one match at one depth
+  (``plies``), queued, then running (``done`` of ``total`` actions analysed), then done with
+  its ``result`` (the shape of ``GET /api/analyses/<id>/``, built by
+  :mod:`reviews.results`), or failed with the reason.
+* *played*: a match of this site, analysed when it finished; *uploaded*: a .mat file a
+  player sent, kept in their library (``owner``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class AnalysisStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class AnalysisSource(models.TextChoices):
+    PLAYED = "played", "Played here"
+    UPLOADED = "uploaded", "Uploaded"
+
+
+class Analysis(models.Model):
+    match = models.OneToOneField(
+        "matches.Match",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="analysis",
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="analyses",
+        help_text="Who uploaded the file (uploads only).",
+    )
+    source = models.CharField(max_length=8, choices=AnalysisSource.choices)
+    filename = models.CharField(max_length=200, blank=True)
+    mat = models.TextField(help_text="The match as GNU Backgammon reads it.")
+    players = models.JSONField(default=list, help_text="The two names, as in the match.")
+    match_length = models.PositiveSmallIntegerField(default=0, help_text="0: money play.")
+    plies = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED
+    )
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["status", "queued_at"]),
+            models.Index(fields=["owner", "created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(source="played", match__isnull=False)
+                | models.Q(source="uploaded", owner__isnull=False),
+                name="analysis_is_of_a_played_match_or_an_upload",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Analysis {self.pk} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (AnalysisStatus.DONE, AnalysisStatus.FAILED)

@@ -1,0 +1,273 @@
+"""The analysis queue: what to analyse, running GNU Backgammon on it, and keeping the result.
+
+* ``on_match_finished`` (subscribed to ``MatchFinished``): every match that ends with a
+  game played is queued, after its adjudication (a match ends only once it is adjudicated).
+* ``analysis_upload``: a player's .mat file, read by ``backgammon.matfile`` (what GNU
+  Backgammon's own importer accepts), refused with the line and the reason otherwise.
+* ``analysis_run`` (the ``review.analyse`` task): claims a queued analysis, runs
+  ``analyse match`` in this worker's warm GNU Backgammon at ``settings.ANALYSIS_PLIES``,
+  telling the followers how far it got after each game, and keeps the result and each
+  player's figures for their PR.
+* ``analysis_requeue`` (``review.requeue``, on beat): an analysis whose message was lost,
+  or whose worker died, is queued again; after ``MAX_ATTEMPTS`` it is marked failed.
+
+Post-match analysis has a queue of its own (``review``) and its own workers, so it never
+delays an adjudication, which runs on the ``analysis`` queue. Without Redis (``make run``)
+an analysis runs in one background thread of the server, not in the request that ended
+the match.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.performance import performance_record
+from analysis.engine import EngineError, InvalidMatchError
+from backgammon.errors import BackgammonError
+from backgammon.matfile import format_mat, parse_mat
+from config import bus
+from config.celery import enqueue
+from config.errors import DomainError
+from matches.engine import engine
+from matches.events import MatchFinished
+from matches.models import Match
+from matches.records import match_file
+from reviews.events import AnalysisChanged
+from reviews.models import Analysis, AnalysisSource, AnalysisStatus
+from reviews.results import result_of
+
+logger = logging.getLogger(__name__)
+
+ANALYSE_TASK = "review.analyse"
+MAX_ATTEMPTS = 3
+MAX_UPLOAD_BYTES = 512 * 1024
+MAX_WAITING_UPLOADS = 5
+"""Uploads one player may have queued or running at once."""
+LOST_AFTER = timedelta(minutes=2)
+"""A queued analysis no worker took by then is queued again (its message was lost)."""
+RUNNING_AT_MOST = timedelta(minutes=30)
+"""A running analysis not finished by then had its worker die; it is queued again."""
+
+_embedded = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
+
+
+def on_match_finished(event: MatchFinished) -> None:
+    if settings.ANALYSE_FINISHED_MATCHES:
+        analysis_for_match(event.match_id)
+
+
+def analysis_for_match(match_id: int) -> Analysis | None:
+    """Queue the analysis of a finished match (once); None when it has no game to analyse."""
+    existing = Analysis.objects.filter(match_id=match_id).first()
+    if existing is not None:
+        return existing
+    match = Match.objects.select_related("player_0", "player_1").get(pk=match_id)
+    try:
+        mat = match_file(match)
+    except DomainError as error:
+        logger.info("match %s is not analysed: %s", match_id, error)
+        return None
+    if not parse_mat(mat).games:
+        return None
+    with transaction.atomic():
+        analysis, created = Analysis.objects.get_or_create(
+            match=match,
+            defaults={
+                "source": AnalysisSource.PLAYED,
+                "mat": mat,
+                "players": [match.player_0.username, match.player_1.username],
+                "match_length": match.length,
+                "plies": settings.ANALYSIS_PLIES,
+            },
+        )
+        if created:
+            _queue(analysis)
+    return analysis
+
+
+def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
+    """Keep a player's .mat file in their library and queue its analysis."""
+    if len(content) > MAX_UPLOAD_BYTES:
+        raise DomainError(f"The file is larger than {MAX_UPLOAD_BYTES // 1024} KB.")
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = content.decode("latin-1")
+    if "\x00" in text:
+        raise DomainError("This is not a text file: a .mat file is text.")
+    try:
+        record = parse_mat(text)
+    except BackgammonError as error:
+        raise DomainError(f"This .mat file cannot be read: {error}") from None
+    if not record.games:
+        raise DomainError("This .mat file holds no game.")
+    waiting = Analysis.objects.filter(
+        owner=owner, status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
+    ).count()
+    if waiting >= MAX_WAITING_UPLOADS:
+        raise DomainError(
+            f"You have {waiting} analyses waiting; send more once one of them is done."
+        )
+    with transaction.atomic():
+        analysis = Analysis.objects.create(
+            owner=owner,
+            source=AnalysisSource.UPLOADED,
+            filename=filename[:200],
+            mat=format_mat(record),
+            players=list(record.players),
+            match_length=record.length,
+            plies=settings.ANALYSIS_PLIES,
+        )
+        _queue(analysis)
+    return analysis
+
+
+def analysis_run(analysis_id: int) -> bool:
+    """Analyse it if nobody else is or has; True when this call finished it."""
+    analysis = _claim(analysis_id)
+    if analysis is None:
+        return False
+    _tell(analysis)
+
+    def progressed(done: int, total: int) -> None:
+        Analysis.objects.filter(pk=analysis.pk).update(done=done, total=total)
+        analysis.done, analysis.total = done, total
+        _tell(analysis)
+
+    try:
+        result = engine().analyse_match(analysis.mat, plies=analysis.plies, on_progress=progressed)
+    except InvalidMatchError as error:
+        _fail(analysis, f"GNU Backgammon could not read the match: {error}")
+        return True
+    except EngineError as error:
+        if analysis.attempts >= MAX_ATTEMPTS:
+            _fail(analysis, f"GNU Backgammon failed {analysis.attempts} times: {error}")
+            return True
+        Analysis.objects.filter(pk=analysis.pk).update(status=AnalysisStatus.QUEUED)
+        raise
+    with transaction.atomic():
+        analysis.result = result_of(result, analysis.players)
+        analysis.status = AnalysisStatus.DONE
+        analysis.finished_at = timezone.now()
+        analysis.done = analysis.total
+        analysis.error = ""
+        analysis.save(update_fields=["result", "status", "finished_at", "done", "error"])
+        if analysis.match_id is not None:
+            _record_performance(analysis)
+        _tell(analysis)
+    return True
+
+
+def analysis_requeue(now: datetime | None = None) -> list[int]:
+    """Queue again every analysis lost on the way; the ids queued."""
+    now = now or timezone.now()
+    lost = Analysis.objects.filter(
+        status=AnalysisStatus.QUEUED, queued_at__lt=now - LOST_AFTER
+    ) | Analysis.objects.filter(status=AnalysisStatus.RUNNING, started_at__lt=now - RUNNING_AT_MOST)
+    requeued = []
+    for analysis in lost.order_by("queued_at")[:100]:
+        if analysis.attempts >= MAX_ATTEMPTS:
+            _fail(analysis, f"no worker finished it in {analysis.attempts} attempts")
+            continue
+        with transaction.atomic():
+            Analysis.objects.filter(pk=analysis.pk).update(
+                status=AnalysisStatus.QUEUED, queued_at=now
+            )
+            _queue(analysis)
+        requeued.append(analysis.pk)
+    return requeued
+
+
+def followers(analysis: Analysis) -> tuple[int, ...]:
+    """Who hears of it live: the uploader, or both players of the match."""
+    if analysis.match_id is None:
+        return (analysis.owner_id,) if analysis.owner_id is not None else ()
+    match = analysis.match
+    assert match is not None
+    return tuple(
+        user_id for user_id in (match.player_0_id, match.player_1_id) if user_id is not None
+    )
+
+
+def _claim(analysis_id: int) -> Analysis | None:
+    with transaction.atomic():
+        analysis = (
+            Analysis.objects.select_for_update(skip_locked=True)
+            .filter(pk=analysis_id, status=AnalysisStatus.QUEUED)
+            .first()
+        )
+        if analysis is None:
+            return None
+        analysis.status = AnalysisStatus.RUNNING
+        analysis.started_at = timezone.now()
+        analysis.attempts += 1
+        analysis.done = 0
+        analysis.save(update_fields=["status", "started_at", "attempts", "done"])
+    return analysis
+
+
+def _fail(analysis: Analysis, reason: str) -> None:
+    with transaction.atomic():
+        analysis.status = AnalysisStatus.FAILED
+        analysis.error = reason[:1000]
+        analysis.finished_at = timezone.now()
+        analysis.save(update_fields=["status", "error", "finished_at"])
+        _tell(analysis)
+
+
+def _record_performance(analysis: Analysis) -> None:
+    match = analysis.match
+    assert match is not None
+    assert analysis.result is not None
+    players = (match.player_0, match.player_1)
+    for seat, figures in enumerate(analysis.result["players"]):
+        user = players[seat]
+        if user is None or (match.engine_strength and seat == 1):
+            continue  # the computer keeps no PR
+        performance_record(
+            user=user,
+            match_id=match.pk,
+            opponent_name=analysis.players[1 - seat],
+            decisions=int(figures["decisions"]),
+            error=float(figures["error"]),
+            luck=float(figures["luck"]),
+            played_at=match.finished_at or analysis.finished_at or timezone.now(),
+        )
+
+
+def _tell(analysis: Analysis) -> None:
+    bus.publish_on_commit(
+        AnalysisChanged(
+            analysis_id=analysis.pk,
+            match_id=analysis.match_id,
+            user_ids=followers(analysis),
+            status=analysis.status,
+            done=analysis.done,
+            total=analysis.total,
+        )
+    )
+
+
+def _queue(analysis: Analysis) -> None:
+    """Hand it to a worker once committed; in the embedded set-up, to the server's thread."""
+    analysis_id = analysis.pk
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        transaction.on_commit(lambda: _embedded.submit(_run_in_thread, analysis_id))
+    else:
+        transaction.on_commit(lambda: enqueue(ANALYSE_TASK, analysis_id))
+
+
+def _run_in_thread(analysis_id: int) -> None:
+    try:
+        analysis_run(analysis_id)
+    except Exception:
+        logger.exception("the analysis of %s failed", analysis_id)
+    finally:
+        close_old_connections()

@@ -1,0 +1,112 @@
+"""The analysis pages: a match's analysis, and the player's library of uploaded matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from accounts.models import User
+from accounts.viewers import request_user, request_viewer
+from config.errors import DomainError
+from matches.models import Match, MatchStatus
+from matches.selectors import board_model, visible_matches
+from reviews.models import Analysis, AnalysisStatus
+from reviews.selectors import analysis_data, library, visible_analyses
+from reviews.services import MAX_UPLOAD_BYTES, analysis_for_match, analysis_upload
+
+
+def match_analysis_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A POST (a player of a finished match with no analysis, or staff) asks for one."""
+    user = request_viewer(request)
+    match = visible_matches(user=user).filter(pk=match_id).first()
+    if match is None:
+        raise Http404("No such match, or it is private")
+    if request.method == "POST" and _may_request(match, user):
+        if analysis_for_match(match.pk) is None:
+            messages.error(
+                request, "No game of this match was played: there is nothing to analyse."
+            )
+        return redirect("match-analysis", match.pk)
+    analysis = visible_analyses(user=user).filter(match_id=match_id).first()
+    return _page(request, analysis, match)
+
+
+def _may_request(match: Match, user: User | None) -> bool:
+    if user is None or match.status != MatchStatus.FINISHED:
+        return False
+    return match.seat_of(user) is not None or user.is_staff
+
+
+def analysis_page(request: HttpRequest, analysis_id: int) -> HttpResponse:
+    analysis = visible_analyses(user=request_viewer(request)).filter(pk=analysis_id).first()
+    if analysis is None:
+        raise Http404("No such analysis, or it is not yours")
+    return _page(request, analysis, analysis.match)
+
+
+@login_required
+def library_page(request: HttpRequest) -> HttpResponse:
+    user = request_user(request)
+    error = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            error = "Choose a .mat file to upload."
+        else:
+            try:
+                analysis = analysis_upload(
+                    owner=user, filename=upload.name or "", content=upload.read()
+                )
+            except DomainError as refused:
+                error = str(refused)
+            else:
+                messages.success(request, "Your match is queued for analysis.")
+                return redirect("analysis", analysis.pk)
+    return render(
+        request,
+        "reviews/library.html",
+        {
+            "analyses": library(user=user),
+            "error": error,
+            "max_kb": MAX_UPLOAD_BYTES // 1024,
+        },
+        status=400 if error else 200,
+    )
+
+
+def _page(request: HttpRequest, analysis: Analysis | None, match: Match | None) -> HttpResponse:
+    user = request_viewer(request)
+    data = analysis_data(analysis) if analysis is not None else None
+    my_seat = match.seat_of(user) if match is not None else None
+    return render(
+        request,
+        "reviews/analysis.html",
+        {
+            "analysis": analysis,
+            "data": data,
+            "match": match,
+            "done": analysis is not None and analysis.status == AnalysisStatus.DONE,
+            "page_data": _page_data(data, my_seat) if data is not None else None,
+            "may_request": analysis is None and match is not None and _may_request(match, user),
+        },
+    )
+
+
+def _page_data(data: dict[str, Any], my_seat: int | None) -> dict[str, Any]:
+    """What static/js/analysis.js draws: each decision with its board (seat 0 below)."""
+    return {
+        "id": data["id"],
+        "status": data["status"],
+        "names": data["names"],
+        "money": data["length"] == 0,
+        "my_seat": my_seat,
+        "decisions": [
+            {**decision, "board": board_model(f"{decision['position_id']}:{decision['match_id']}")}
+            for decision in data["decisions"]
+        ],
+        "course": data["course"],
+    }

@@ -1,0 +1,261 @@
+"""Every finished match is analysed by GNU Backgammon on the ``review`` queue, and a player's
+own .mat files too; the figures are the engine's, reachable over REST and on the pages."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test import override_settings
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.models import PerformanceRecord
+from matches.engine import engine
+from matches.records import match_file
+from reviews.models import Analysis, AnalysisStatus
+from reviews.results import result_of
+from reviews.services import LOST_AFTER, MAX_ATTEMPTS, analysis_requeue, analysis_run
+from tests.factories import UserFactory
+from tests.integration.matches.helpers import Bot, api_for, start_match
+from tests.workers import start_worker, stop_worker
+
+MATS = Path(__file__).resolve().parents[2] / "data" / "mat"
+WAIT_SECONDS = 90
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("analysed_at_0_ply"),
+]
+
+
+@pytest.fixture
+def analysed_at_0_ply() -> Iterator[None]:
+    with override_settings(ANALYSE_FINISHED_MATCHES=True, ANALYSIS_PLIES=0):
+        yield
+
+
+@pytest.fixture
+def review_worker(celery_worker_process: None) -> Iterator[None]:
+    worker = start_worker(queues="review", name="review")
+    try:
+        yield
+    finally:
+        stop_worker(worker)
+
+
+def _wait_done(client: APIClient, url: str) -> dict[str, Any]:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        response = client.get(url)
+        assert response.status_code == 200, response.json()
+        data = response.json()
+        if data["status"] in ("done", "failed"):
+            return data
+        assert time.monotonic() < deadline, f"the analysis never finished: {data}"
+        time.sleep(0.5)
+
+
+def test_a_finished_match_is_analysed_by_a_review_worker_with_gnubg_own_figures(
+    review_worker: None,
+) -> None:
+    # given a 3-point match played to the end through the API
+    alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
+    match_id = start_match(alice, bruno, length=3)
+    Bot({"alice": alice, "bruno": bruno}, doubles=True).play_out(match_id)
+
+    # when the review worker has analysed it
+    data = _wait_done(api_for(alice), f"/api/matches/{match_id}/analysis/")
+
+    # then every figure is GNU Backgammon's for the same .mat at the same depth
+    assert data["status"] == "done", data["error"]
+    assert data["settings"]["plies"] == 0
+    expected = result_of(
+        engine().analyse_match(match_file_of(match_id), plies=0), ["alice", "bruno"]
+    )
+    assert data["players"] == expected["players"]
+    assert data["decisions"] == expected["decisions"]
+    assert [p["username"] for p in data["players"]] == ["alice", "bruno"]
+    assert data["progress"]["done"] == data["progress"]["total"] > 0
+    checker = [d for d in data["decisions"] if d["kind"] == "checker" and not d["forced"]]
+    assert checker
+    assert all(d["candidates"] for d in checker)
+    assert {d["kind"] for d in data["decisions"]} == {"checker", "cube"}  # the bots double
+    # and each player's PR is on record for their profile
+    records = {r.user.username: r for r in PerformanceRecord.objects.select_related("user")}
+    assert set(records) == {"alice", "bruno"}
+    assert records["alice"].pr == pytest.approx(data["players"][0]["pr"], abs=0.01)
+    # and anyone may read it (the match is public), but only a player may ask again
+    assert APIClient().get(f"/api/matches/{match_id}/analysis/").status_code == 200
+    stranger = api_for(UserFactory(username="carla"))
+    assert stranger.post(f"/api/matches/{match_id}/analysis/").status_code == 403
+    again = api_for(bruno).post(f"/api/matches/{match_id}/analysis/")
+    assert again.status_code == 202
+    assert again.json()["id"] == data["id"]
+
+
+def match_file_of(match_id: int) -> str:
+    from matches.models import Match
+
+    return match_file(Match.objects.get(pk=match_id))
+
+
+def test_an_unfinished_match_has_no_analysis_yet() -> None:
+    alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
+    match_id = start_match(alice, bruno, length=3)
+    response = api_for(alice).get(f"/api/matches/{match_id}/analysis/")
+    assert response.status_code == 404
+    assert "not finished" in response.json()["detail"]
+    asked = api_for(alice).post(f"/api/matches/{match_id}/analysis/")
+    assert asked.status_code == 409
+    assert "not finished" in asked.json()["detail"]
+
+
+def test_an_uploaded_match_is_analysed_in_the_players_library_and_progress_is_told_live() -> None:
+    # given a player listening on their live channel
+    owner = UserFactory(username="dora")
+
+    # when they upload a .mat file
+    text = (MATS / "crawford_3pt.mat").read_bytes()
+    client = api_for(owner)
+    response = client.post(
+        "/api/analyses/",
+        {"file": SimpleUploadedFile("club-night.mat", text)},
+        format="multipart",
+    )
+    assert response.status_code == 201, response.json()
+    created = response.json()
+    assert created["status"] == "queued"
+    assert created["filename"] == "club-night.mat"
+    assert created["names"] == ["Alice", "Bob"]
+    analysis_id = created["id"]
+
+    # and GNU Backgammon analyses it (the task's body, run here) while they listen
+    frames = asyncio.run(_run_listening(analysis_id, f"user.{owner.pk}"))
+    assert analysis_run(analysis_id) is False  # a second delivery does nothing
+
+    # then the library holds it with GNU Backgammon's figures
+    data = client.get(f"/api/analyses/{analysis_id}/").json()
+    assert data["status"] == "done"
+    assert data["match"] is None
+    assert data["origin"] == "uploaded"
+    expected = result_of(
+        engine().analyse_match(Analysis.objects.get(pk=analysis_id).mat, plies=0),
+        ["Alice", "Bob"],
+    )
+    assert data["players"] == expected["players"]
+    assert len(data["games"]) == len(expected["games"]) >= 2
+    assert [row["id"] for row in client.get("/api/analyses/").json()] == [analysis_id]
+    # and nobody else reads it
+    assert (
+        api_for(UserFactory(username="eve")).get(f"/api/analyses/{analysis_id}/").status_code == 404
+    )
+    # and the player's tabs heard it run, move on game by game and finish
+    states = [f["analysis"] for f in frames if f["type"] == "analysis.changed"]
+    assert next(s["status"] for s in states) == "running"
+    assert states[-1]["status"] == "done"
+    progress = [s["done"] for s in states if s["status"] == "running"]
+    assert progress == sorted(progress)
+    assert len(set(progress)) >= 2
+
+
+def _run_and_close(analysis_id: int) -> bool:
+    try:
+        return analysis_run(analysis_id)
+    finally:
+        connection.close()  # this thread's own connection, or the test database stays in use
+
+
+async def _run_listening(analysis_id: int, group: str) -> list[dict[str, Any]]:
+    """Run the analysis while a channel of ``group`` listens; what it heard."""
+    layer = get_channel_layer()
+    channel: str = await layer.new_channel()
+    await layer.group_add(group, channel)
+    assert await sync_to_async(_run_and_close)(analysis_id) is True
+    frames = []
+    while True:
+        try:
+            frames.append(await asyncio.wait_for(layer.receive(channel), timeout=1.0))
+        except TimeoutError:
+            return frames
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "cannot be read|not empty"),  # the parser may drop an empty file
+        (b"\x00\x01\x02 binary", "not a text file"),
+        (
+            b" 3 point match\n\n Game 1\n Alice : 0     Bob : 0\n"
+            b"  1) 31: 8/5 6/5  61: 24/18 24/18\n",
+            "line 5",
+        ),
+        (b"x" * (600 * 1024), "larger than"),
+    ],
+)
+def test_an_unreadable_upload_is_refused_with_the_reason_and_nothing_is_kept(
+    content: bytes, message: str
+) -> None:
+    client = api_for(UserFactory(username="fred"))
+    response = client.post(
+        "/api/analyses/", {"file": SimpleUploadedFile("bad.mat", content)}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert any(words in response.json()["detail"] for words in message.split("|"))
+    assert not Analysis.objects.exists()
+
+
+def test_an_upload_needs_a_file_and_a_login() -> None:
+    assert APIClient().post("/api/analyses/", {}, format="multipart").status_code in (401, 403)
+    response = api_for(UserFactory(username="gina")).post("/api/analyses/", {}, format="multipart")
+    assert response.status_code == 400
+    assert 'field "file"' in response.json()["detail"]
+
+
+def test_a_lost_analysis_is_queued_again_and_fails_after_the_last_attempt() -> None:
+    owner = UserFactory(username="hugo")
+    text = (MATS / "one_point.mat").read_bytes()
+    created = api_for(owner).post(
+        "/api/analyses/", {"file": SimpleUploadedFile("a.mat", text)}, format="multipart"
+    )
+    analysis = Analysis.objects.get(pk=created.json()["id"])
+    later = timezone.now() + LOST_AFTER * 2
+
+    # a queued analysis nobody took is queued again
+    assert analysis_requeue(later) == [analysis.pk]
+    # one that ran out of attempts is marked failed with the reason
+    Analysis.objects.filter(pk=analysis.pk).update(attempts=MAX_ATTEMPTS)
+    assert analysis_requeue(later + LOST_AFTER * 2) == []
+    analysis.refresh_from_db()
+    assert analysis.status == AnalysisStatus.FAILED
+    assert "attempts" in analysis.error
+
+
+def test_the_pages_show_the_analysis_the_library_and_the_pr() -> None:
+    owner = UserFactory(username="iris")
+    client = APIClient()
+    client.force_login(owner)
+    text = (MATS / "crawford_3pt.mat").read_bytes()
+    uploaded = client.post("/analyses/", {"file": SimpleUploadedFile("m.mat", text)})
+    assert uploaded.status_code == 302
+    analysis_id = Analysis.objects.get().pk
+    queued = client.get(f"/analyses/{analysis_id}/")
+    assert b"Waiting for GNU Backgammon" in queued.content
+    analysis_run(analysis_id)
+    page = client.get(f"/analyses/{analysis_id}/").content.decode()
+    assert 'data-testid="analysis-players"' in page
+    assert 'id="analysis-data"' in page
+    library = client.get("/analyses/").content.decode()
+    assert f"/analyses/{analysis_id}/" in library
+    refused = client.post("/analyses/", {"file": SimpleUploadedFile("m.mat", b"nonsense")})
+    assert refused.status_code == 400
+    assert "cannot be read" in refused.content.decode()
+    assert client.get("/ratings/pr/").status_code == 200

@@ -16,18 +16,31 @@ A .mat file (the Jellyfish "match" text format) looks like this::
 
 Terms:
 
-* *header*: comment lines ``; [Key "Value"]`` before the match length, then `` N point match``.
+* *header*: comment lines ``; [Key "Value"]`` before the match length, then `` N point match``;
+  ``0 point match`` is a money session, whose score lines are running totals.
 * *game*: `` Game n`` (`` [Crawford]`` after it marks the Crawford game), then the score before
   the game, player 0 on the left, player 1 on the right.
-* *action*: one entry in a player's column: a *roll* (``52:`` and the play, empty when no
-  checker could move), a double (``Doubles => 2``, the value offered), ``Takes`` or ``Drops``.
-  Each numbered line holds player 0's action and then player 1's; the first line of a game
-  leaves the left column empty when player 1 starts.
+* *action*: one entry in a player's column: a *roll* (``52:`` and the play), a double
+  (``Doubles => 2``, the value offered), a *beaver* (``Beavers => 4``: the doubled player
+  takes and redoubles at once, keeping the cube), a *raccoon* (the doubler's redouble of the
+  beaver, keeping the cube; GNU Backgammon writes it as a beaver of the beaver), ``Takes`` or
+  ``Drops``. A beaver or raccoon stands at once; GNU Backgammon counts it taken at the next
+  roll, or at a ``Takes`` written after it. Each numbered line holds player 0's action and
+  then player 1's; the first line of a game leaves the left column empty when player 1
+  starts.
+* *empty roll*: a roll with no play written. As GNU Backgammon reads it: the turn passes when
+  no checker can move, the only legal play is made when there is one, and otherwise the
+  player stopped after rolling (they resigned, or the record ends there).
 * *result*: ``Wins n points`` in the winner's column: n is what the game scored (cube ×
-  level). A game that ends neither by bearing off nor by a drop was resigned.
+  level). A game that ends neither by bearing off nor by a drop was resigned; GNU Backgammon
+  takes the level resigned as the least whose value at the cube covers n (`game_ending`).
+  A game without a result is unfinished, unless its last roll bore off or its last double was
+  dropped: it is then scored from the board and the cube, as GNU Backgammon scores it (the
+  Jacoby rule aside, which the file does not say).
 
-Reading works the Crawford game out from the scores and the header's ``Crawford`` rule (on
-unless ``"Off"``), as GNU Backgammon does; the `` [Crawford]`` marker is written for readers.
+Reading (`parse_mat`; `backgammon.mat_reader` lists what it forgives) works the Crawford game
+out from the scores and the header's ``Crawford`` rule (on unless ``"Off"``), as GNU
+Backgammon does; the `` [Crawford]`` marker is written for readers.
 
 Plays are written as GNU Backgammon writes them: one ``from/to`` per die, 25 for the bar, 0 for
 off, ``*`` after a hit (`mat_play_text`). Reading accepts any move text `notation` reads.
@@ -35,47 +48,36 @@ off, ``*`` after a hit (`mat_play_text`). Reading accepts any move text `notatio
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from backgammon.board import Board
 from backgammon.errors import BackgammonError
-from backgammon.moves import Move
-from backgammon.notation import MOVE_TOKEN
+from backgammon.game import game_result
+from backgammon.mat_reader import EntryKind, GameText, read_mat_text
+from backgammon.moves import Move, apply_play, legal_plays
 from backgammon.validate import validate_play
 
 _LEFT_WIDTH = 28
 """Width of player 0's column after the line number, as GNU Backgammon writes it."""
 _NAME_WIDTH = 31
-_RIGHT_COLUMN_FROM = 20
-"""An entry starting further right than this belongs to player 1."""
-
-_TAG = re.compile(r'^\s*;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
-_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(\d+)\b.*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
-_NUMBERED = re.compile(r"^\s*\d+\)")
-_ENTRY = re.compile(
-    r"(?P<dice>[1-6]{2}):(?P<play>(?:[ \t]+" + MOVE_TOKEN.pattern + r")*)"
-    r"|Doubles\s*=>\s*(?P<value>\d+)"
-    r"|(?P<take>Takes)"
-    r"|(?P<drop>Drops)"
-    r"|Wins\s+(?P<points>\d+)\s+points?",
-    re.IGNORECASE,
-)
 
 
 class CubeAction(Enum):
     DOUBLE = "Doubles"
+    BEAVER = "Beavers"
+    RACCOON = "Raccoons"
     TAKE = "Takes"
     DROP = "Drops"
 
 
+_REDOUBLES = (CubeAction.DOUBLE, CubeAction.BEAVER, CubeAction.RACCOON)
+
+
 @dataclass(frozen=True, slots=True)
 class Roll:
-    """``player`` rolled ``dice`` (as thrown) and played ``play`` ("" when nothing moved)."""
+    """``player`` rolled ``dice`` (as thrown) and played ``play`` ("" for an empty roll)."""
 
     player: int
     dice: tuple[int, int]
@@ -84,7 +86,7 @@ class Roll:
 
 @dataclass(frozen=True, slots=True)
 class CubeDecision:
-    """``player`` doubled (to ``value``), took or dropped."""
+    """``player`` doubled, beavered or raccooned (to ``value``), took or dropped."""
 
     player: int
     action: CubeAction
@@ -96,21 +98,36 @@ Action = Roll | CubeDecision
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One game: the score before it, its actions in order, who won and the points scored."""
+    """One game: the score before it, its actions in order, who won and the points scored
+    (``winner`` None and 0 points while the game is unfinished)."""
 
     score_before: tuple[int, int]
     actions: tuple[Action, ...]
-    winner: int
+    winner: int | None
     points: int
     crawford: bool = False
+
+
+class EndKind(Enum):
+    BORNE_OFF = "borne off"
+    DROPPED = "dropped"
+    RESIGNED = "resigned"
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a game ended: ``level`` 1 single, 2 gammon, 3 backgammon (1 for a drop)."""
+
+    kind: EndKind
+    level: int
 
 
 @dataclass(frozen=True, slots=True)
 class MatRecord:
     """A match as a .mat file holds it; ``players`` are (left, right) = (player 0, player 1).
 
-    ``tags`` are the header's ``(key, value)`` pairs other than the Crawford rule, which is
-    ``crawford_rule``.
+    ``length`` 0 is a money session. ``tags`` are the header's ``(key, value)`` pairs other
+    than the Crawford rule, which is ``crawford_rule``.
     """
 
     players: tuple[str, str]
@@ -120,8 +137,8 @@ class MatRecord:
     crawford_rule: bool = True
 
     def __post_init__(self) -> None:
-        if self.length < 1:
-            raise BackgammonError("A .mat file records a match to at least one point")
+        if self.length < 0:
+            raise BackgammonError("A .mat file's match length is 0 (money) or more points")
         for name in self.players:
             if not name.strip() or ":" in name or "\n" in name:
                 raise BackgammonError(
@@ -135,7 +152,8 @@ class MatRecord:
             return (0, 0)
         last = self.games[-1]
         score = list(last.score_before)
-        score[last.winner] += last.points
+        if last.winner is not None:
+            score[last.winner] += last.points
         return (score[0], score[1])
 
 
@@ -145,7 +163,7 @@ def mat_play_text(play: Sequence[Move]) -> str:
 
 
 def format_mat(record: MatRecord) -> str:
-    """The .mat text of ``record``."""
+    """The .mat text of ``record``, which GNU Backgammon's ``import mat`` reads back the same."""
     lines = [f'; [{key} "{value}"]' for key, value in record.tags]
     lines.append(f'; [Crawford "{"On" if record.crawford_rule else "Off"}"]')
     lines += ["", f" {record.length} point match", ""]
@@ -168,8 +186,10 @@ def _action_lines(game: GameRecord) -> list[str]:
             rows.append(["", ""])
         rows[-1][action.player] = _entry(action)
     lines = [_row(number, left, right) for number, (left, right) in enumerate(rows, 1)]
+    if game.winner is None:
+        return lines
     wins = f" Wins {game.points} point{'s' if game.points != 1 else ''}"
-    if game.winner == 1 and rows and rows[-1][0] and not rows[-1][1]:
+    if game.winner == 1 and rows and not rows[-1][1]:
         lines[-1] = _row(len(rows), rows[-1][0], wins)
     else:
         lines.append(_row(None, wins if game.winner == 0 else "", wins if game.winner else ""))
@@ -179,16 +199,21 @@ def _action_lines(game: GameRecord) -> list[str]:
 def _entry(action: Action) -> str:
     if isinstance(action, Roll):
         return f"{action.dice[0]}{action.dice[1]}: {action.play}"
-    if action.action is CubeAction.DOUBLE:
-        return f" Doubles => {action.value}"
+    if action.action in _REDOUBLES:
+        # GNU Backgammon reads "Raccoons" as a double waiting for an answer; it writes a
+        # raccoon, and reads it back, as a beaver of the beaver.
+        word = "Doubles" if action.action is CubeAction.DOUBLE else "Beavers"
+        return f" {word} => {action.value}"
     return f" {action.action.value}"
 
 
 def _row(number: int | None, left: str, right: str) -> str:
+    # Player 0's column is always padded: where GNU Backgammon's import (1.07) finds no
+    # second roll on a row, it looks for the right column from the row's 16th character on,
+    # and on a shorter row it reads whatever the row before left there ("  3)  Takes" alone
+    # re-reads the "Doubles => 2" of the row above).
     prefix = f"{number:3d}) " if number is not None else " " * 5
-    if not right:
-        return (prefix + left).rstrip()
-    return (prefix + _column(left, _LEFT_WIDTH) + right).rstrip()
+    return prefix + _column(left, _LEFT_WIDTH) + right
 
 
 def _column(text: str, width: int) -> str:
@@ -197,104 +222,221 @@ def _column(text: str, width: int) -> str:
 
 
 def parse_mat(text: str) -> MatRecord:
-    """Read a .mat file; raises `BackgammonError` naming the line it cannot read."""
-    tags: list[tuple[str, str]] = []
-    crawford_rule = True
-    lines = text.splitlines()
-    index = 0
-    length = None
-    while index < len(lines) and length is None:
-        line = lines[index]
-        index += 1
-        if tag := _TAG.match(line):
-            key, value = tag.groups()
-            if key.lower() == "crawford":
-                crawford_rule = value.lower() != "off"
-            else:
-                tags.append((key, value))
-        elif found := _LENGTH.match(line):
-            length = int(found.group(1))
-    if length is None:
-        raise BackgammonError("This is not a .mat file: no line says 'N point match'")
+    """Read a .mat file as GNU Backgammon's ``import mat`` reads it, checking every play and
+    cube action against the rules.
 
-    players: tuple[str, str] | None = None
+    Raises `BackgammonError` (`IllegalPlay` for a play the dice do not allow) whose message
+    starts with the line it cannot accept: ``line 12: ...``.
+    """
+    written = read_mat_text(text)
+    crawford_rule = all(
+        value.lower() != "off" for key, value in written.tags if key.lower() == "crawford"
+    )
     games: list[GameRecord] = []
     crawford_played = False
-    while index < len(lines):
-        line = lines[index]
-        index += 1
-        if not _GAME.match(line):
-            if line.strip():
-                raise _unreadable(index, line)
-            continue
-        if index >= len(lines) or not (score := _SCORE.match(lines[index])):
-            raise BackgammonError(f"Line {index + 1}: a game must start with the score")
-        names = (score.group(1), score.group(3))
-        if players is None:
-            players = names
-        score_before = (int(score.group(2)), int(score.group(4)))
-        index += 1
+    one_away = written.length - 1
+    for game in written.games:
         crawford = (
             crawford_rule
             and not crawford_played
-            and (score_before[0] == length - 1) != (score_before[1] == length - 1)
+            and (game.score[0] == one_away) != (game.score[1] == one_away)
         )
         crawford_played = crawford_played or crawford
-        game, index = _read_game(lines, index, score_before, crawford)
-        games.append(game)
-    if players is None:
-        raise BackgammonError("This .mat file holds no game")
+        games.append(_game_record(game, crawford))
     return MatRecord(
-        players=players,
-        length=length,
+        players=written.games[0].names,
+        length=written.length,
         games=tuple(games),
-        tags=tuple(tags),
+        tags=tuple((key, value) for key, value in written.tags if key.lower() != "crawford"),
         crawford_rule=crawford_rule,
     )
 
 
-def _read_game(
-    lines: list[str], index: int, score_before: tuple[int, int], crawford: bool
-) -> tuple[GameRecord, int]:
+_CUBE_WORDS = {
+    EntryKind.DOUBLE: CubeAction.DOUBLE,
+    EntryKind.BEAVER: CubeAction.BEAVER,
+    EntryKind.RACCOON: CubeAction.RACCOON,
+    EntryKind.TAKE: CubeAction.TAKE,
+    EntryKind.DROP: CubeAction.DROP,
+}
+
+
+def _game_record(written: GameText, crawford: bool) -> GameRecord:
+    course = _Course(crawford)
     actions: list[Action] = []
     result: tuple[int, int] | None = None
-    while index < len(lines) and lines[index].strip() and not _GAME.match(lines[index]):
-        line = lines[index]
-        index += 1
-        numbered = _NUMBERED.match(line)
-        start = numbered.end() if numbered else 0
-        entries = list(_ENTRY.finditer(line, start))
-        leftover = _ENTRY.sub("", line[start:])
-        if not entries or leftover.strip():
-            raise _unreadable(index, line)
-        if len(entries) > 2:
-            raise _unreadable(index, line)
-        for position, entry in enumerate(entries):
-            player = position if len(entries) == 2 else int(entry.start() > _RIGHT_COLUMN_FROM)
-            if entry.group("points") is not None:
-                result = (player, int(entry.group("points")))
-            elif result is not None:
-                raise BackgammonError(f"Line {index}: the game goes on after it was won")
+    for entry in written.entries:
+        try:
+            if entry.kind in (EntryKind.WIN, EntryKind.LOSS):
+                assert entry.number is not None
+                winner = entry.player if entry.kind is EntryKind.WIN else 1 - entry.player
+                result = _checked_result((winner, entry.number), result, course)
+                continue
+            if result is not None:
+                raise BackgammonError("the game goes on after its result")
+            if entry.kind is EntryKind.ROLL:
+                assert entry.dice is not None
+                action: Action = Roll(entry.player, entry.dice, entry.play)
             else:
-                actions.append(_action(player, entry))
+                action = _cube_decision(entry.player, _CUBE_WORDS[entry.kind], entry.number, course)
+            course.apply(action)
+            actions.append(action)
+        except BackgammonError as error:
+            raise type(error)(f"line {entry.line}: {error}") from None
+    result = result or course.won
     if result is None:
-        raise BackgammonError(f"Line {index}: the game ends without saying who won")
-    winner, points = result
-    return GameRecord(score_before, tuple(actions), winner, points, crawford), index
+        return GameRecord(written.score, tuple(actions), None, 0, crawford)
+    return GameRecord(written.score, tuple(actions), result[0], result[1], crawford)
 
 
-def _action(player: int, entry: re.Match[str]) -> Action:
-    if dice := entry.group("dice"):
-        return Roll(player, (int(dice[0]), int(dice[1])), " ".join(entry.group("play").split()))
-    if entry.group("value") is not None:
-        return CubeDecision(player, CubeAction.DOUBLE, int(entry.group("value")))
-    if entry.group("take"):
-        return CubeDecision(player, CubeAction.TAKE)
-    return CubeDecision(player, CubeAction.DROP)
+def _checked_result(
+    result: tuple[int, int], before: tuple[int, int] | None, course: _Course
+) -> tuple[int, int]:
+    """``result`` (winner, points) read from a row, refused when the game says otherwise."""
+    if result[1] < 1:
+        raise BackgammonError("a game is won for one point at least")
+    if before is not None and before != result:
+        raise BackgammonError("the game has a second, different result")
+    if course.won is not None and course.won[0] != result[0]:
+        raise BackgammonError("the result names the loser: the other player won this game")
+    return result
 
 
-def _unreadable(number: int, line: str) -> BackgammonError:
-    return BackgammonError(f"Line {number} of the .mat file cannot be read: {line.strip()!r}")
+def _cube_decision(
+    player: int, action: CubeAction, value: int | None, course: _Course
+) -> CubeDecision:
+    if action not in _REDOUBLES:
+        return CubeDecision(player, action)
+    if action is CubeAction.BEAVER and course.offer and course.offer.action is CubeAction.BEAVER:
+        action = CubeAction.RACCOON
+    return CubeDecision(player, action, value or course.next_value())
+
+
+class _Course:
+    """A game followed action by action, refused where the rules do not let it go on.
+
+    ``board`` is seen by ``seen_by``; ``offer`` is the last double, beaver or raccoon until
+    it is taken; ``unplayed`` an empty roll that had legal plays (nothing may follow it);
+    ``won`` the winner and points once the game is over by bearing off or a drop, ``ending``
+    how.
+    """
+
+    def __init__(self, crawford: bool) -> None:
+        self.crawford = crawford
+        self.board = Board.initial()
+        self.seen_by = 0
+        self.last_roller: int | None = None
+        self.unplayed: Roll | None = None
+        self.cube = 1
+        self.owner: int | None = None
+        self.offer: CubeDecision | None = None
+        self.won: tuple[int, int] | None = None
+        self.ending: Ending | None = None
+
+    def board_for(self, player: int) -> Board:
+        """The board as ``player`` sees it."""
+        if player != self.seen_by:
+            self.board, self.seen_by = self.board.swapped(), player
+        return self.board
+
+    def next_value(self) -> int:
+        """The value a double, beaver or raccoon offered now turns the cube to."""
+        return 2 * (self.offer.value if self.offer and self.offer.value else self.cube)
+
+    def apply(self, action: Action) -> None:
+        if self.won is not None:
+            raise BackgammonError("the game is over: nothing may follow its last action")
+        if self.unplayed is not None:
+            rolled = "-".join(map(str, self.unplayed.dice))
+            raise BackgammonError(
+                f"the {rolled} rolled before this has no play written, though one was legal"
+            )
+        if isinstance(action, Roll):
+            self._roll(action)
+        elif action.action in _REDOUBLES:
+            self._offer(action)
+        else:
+            self._answer(action)
+
+    def _roll(self, roll: Roll) -> None:
+        if self.offer is not None:
+            if self.offer.action is CubeAction.DOUBLE:
+                raise BackgammonError("the double must be taken or dropped before the next roll")
+            self.offer = None  # the doubler rolls: the beaver or raccoon is taken
+        if roll.player == self.last_roller:
+            raise BackgammonError("the same player cannot roll twice in a row")
+        board = self.board_for(roll.player)
+        if roll.play:
+            try:
+                after = validate_play(board, roll.dice, roll.play)
+            except BackgammonError as error:
+                rolled = "-".join(map(str, roll.dice))
+                raise type(error)(
+                    f"{roll.play} is not a legal play of {rolled} here: {error}"
+                ) from None
+        else:
+            plays = legal_plays(board, roll.dice)
+            after = apply_play(board, plays[0]) if len(plays) == 1 else board
+            self.unplayed = roll if len(plays) > 1 else None
+        self.board, self.last_roller = after, roll.player
+        if (result := game_result(after)) is not None:
+            self.won = (roll.player, self.cube * result.points)
+            self.ending = Ending(EndKind.BORNE_OFF, result.points)
+
+    def _offer(self, offer: CubeDecision) -> None:
+        value = offer.value or self.next_value()
+        if offer.action is CubeAction.DOUBLE:
+            if self.offer is not None:
+                raise BackgammonError("the offer before this must be answered first")
+            if self.crawford:
+                raise BackgammonError("nobody may double in the Crawford game")
+            if self.last_roller != 1 - offer.player:
+                raise BackgammonError("a player may double only before their own roll")
+            if self.owner == 1 - offer.player:
+                raise BackgammonError("only the owner of the cube may double")
+            self.offer = replace(offer, value=value)
+            return
+        answered = CubeAction.DOUBLE if offer.action is CubeAction.BEAVER else CubeAction.BEAVER
+        waiting = self.offer
+        if waiting is None or waiting.action is not answered or waiting.player == offer.player:
+            raise BackgammonError(
+                f"a {offer.action.name.lower()} answers the opponent's {answered.name.lower()},"
+                " and none is offered"
+            )
+        self.cube, self.owner = value, offer.player
+        # it stands, and stays on the table until the next roll or a Takes, as GNU Backgammon
+        # counts it taken only then
+        self.offer = replace(offer, value=value)
+
+    def _answer(self, answer: CubeDecision) -> None:
+        offer = self.offer
+        if offer is None or offer.player == answer.player:
+            raise BackgammonError(
+                f"a {answer.action.name.lower()} answers a double, and none is offered"
+            )
+        if answer.action is CubeAction.TAKE:
+            if offer.action is CubeAction.DOUBLE:
+                assert offer.value is not None
+                self.cube, self.owner = offer.value, answer.player
+            self.offer = None
+            return
+        if offer.action is not CubeAction.DOUBLE:
+            raise BackgammonError(f"a {offer.action.name.lower()} cannot be dropped")
+        self.won = (offer.player, self.cube)
+        self.ending = Ending(EndKind.DROPPED, 1)
+
+
+def _followed(game: GameRecord) -> tuple[_Course, tuple[Board, ...]]:
+    """``game`` replayed, and the position before each action from its player's view."""
+    course = _Course(game.crawford)
+    positions = []
+    for number, action in enumerate(game.actions, 1):
+        positions.append(course.board_for(action.player))
+        try:
+            course.apply(action)
+        except BackgammonError as error:
+            raise type(error)(f"Action {number} ({_entry(action).strip()}): {error}") from None
+    return course, tuple(positions)
 
 
 def replay(game: GameRecord) -> tuple[Board, ...]:
@@ -303,17 +445,20 @@ def replay(game: GameRecord) -> tuple[Board, ...]:
     Raises `BackgammonError` (`IllegalPlay` for a play the dice do not allow) naming the
     action that cannot be replayed.
     """
-    board = Board.initial()
-    acting = game.actions[0].player if game.actions else 0
-    positions = []
-    for number, action in enumerate(game.actions, 1):
-        if action.player != acting:
-            board = board.swapped()
-            acting = action.player
-        positions.append(board)
-        if isinstance(action, Roll):
-            try:
-                board = validate_play(board, action.dice, action.play)
-            except BackgammonError as error:
-                raise type(error)(f"Action {number} ({_entry(action).strip()}): {error}") from None
-    return tuple(positions)
+    return _followed(game)[1]
+
+
+def game_ending(game: GameRecord) -> Ending | None:
+    """How ``game`` ended, None while it is unfinished.
+
+    A game whose last roll did not bear off and whose last double was not dropped was
+    resigned: at the level GNU Backgammon's import gives it, the least whose value at the
+    cube covers the points won.
+    """
+    if game.winner is None:
+        return None
+    course = _followed(game)[0]
+    if course.ending is not None:
+        return course.ending
+    level = next((level for level in (1, 2) if game.points <= level * course.cube), 3)
+    return Ending(EndKind.RESIGNED, level)

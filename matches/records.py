@@ -1,23 +1,36 @@
 """The match record as a .mat file, built from the action log, for GNU Backgammon.
 
-Only finished games are written: a .mat game needs its result. Money sessions have no
-match length and cannot be written in this format.
+Only finished games are written. A money session is written as a "0 point match", its score
+lines the running totals. A game that ended neither by bearing off nor by a drop (a
+resignation, time running out, a forfeit, an adjudication) is written with its result alone,
+which GNU Backgammon reads as a resignation worth those points.
+
+The format has no room for the match cube of match swing or for automatic doubles, and GNU
+Backgammon takes the Jacoby rule of a money session from its own settings, not from the
+header's tag.
 """
 
 from __future__ import annotations
 
 from accounts.models import User
+from backgammon.board import Board
 from backgammon.matfile import Action as MatAction
 from backgammon.matfile import CubeAction, CubeDecision, GameRecord, MatRecord, Roll, format_mat
-from config.errors import DomainError
+from backgammon.moves import legal_plays
 from matches.models import Action, ActionKind, Match
+
+_CUBE_ACTIONS = {
+    ActionKind.DOUBLE: CubeAction.DOUBLE,
+    ActionKind.BEAVER: CubeAction.BEAVER,
+    ActionKind.RACCOON: CubeAction.RACCOON,
+    ActionKind.TAKE: CubeAction.TAKE,
+    ActionKind.DROP: CubeAction.DROP,
+}
+_OFFERS = (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON)
 
 
 def match_file(match: Match) -> str:
-    if match.is_money:
-        raise DomainError(
-            "A money session has no match length, so it cannot be written as a .mat file"
-        )
+    """The .mat file of ``match``'s finished games."""
     games: list[GameRecord] = []
     score = [0, 0]
     actions = Action.objects.filter(match=match, game_number__isnull=False).order_by("seq")
@@ -31,49 +44,86 @@ def match_file(match: Match) -> str:
         games.append(
             GameRecord(
                 score_before=(score[0], score[1]),
-                actions=tuple(_mat_actions(by_game.get(game.number, []))),
+                actions=tuple(_mat_actions(by_game.get(game.number, []), match.raccoons)),
                 winner=game.winner_seat,
                 points=game.points,
                 crawford=game.crawford,
             )
         )
         score[game.winner_seat] += game.points
+    tags = [
+        ("Site", "Crawford"),
+        ("Match ID", str(match.pk)),
+        ("Dice commitment", match.dice_commitment),
+    ]
+    if match.is_money:
+        tags += [("Jacoby", _on_off(match.jacoby)), ("Beaver", _on_off(match.beavers))]
     record = MatRecord(
         players=(_name(match.player_0), _name(match.player_1)),
         length=match.length,
         games=tuple(games),
-        tags=(
-            ("Site", "Crawford"),
-            ("Match ID", str(match.pk)),
-            ("Dice commitment", match.dice_commitment),
-        ),
+        tags=tuple(tags),
+        crawford_rule=match.crawford_rule and not match.is_money,
     )
     return format_mat(record)
 
 
-def _mat_actions(actions: list[Action]) -> list[MatAction]:
+def _mat_actions(actions: list[Action], raccoons: bool) -> list[MatAction]:
     entries: list[MatAction] = []
-    last_roll: tuple[int, int] | None = None
+    rolled: Action | None = None  # the last roll, until it is played or passed
     for action in actions:
         seat = action.seat
         if action.kind == ActionKind.ROLL:
-            last_roll = (int(action.dice[0]), int(action.dice[1]))
+            rolled = action
         elif action.kind == ActionKind.PLAY and seat is not None:
             dice = action.detail["dice"]
             entries.append(
                 Roll(player=seat, dice=(int(dice[0]), int(dice[1])), play=action.detail["mat"])
             )
-        elif action.kind == ActionKind.PASS and seat is not None and last_roll is not None:
-            entries.append(Roll(player=seat, dice=last_roll, play=""))
-        elif action.kind == ActionKind.DOUBLE and seat is not None:
+            rolled = None
+        elif action.kind == ActionKind.PASS and seat is not None and rolled is not None:
+            entries.append(Roll(player=seat, dice=_dice(rolled), play=""))
+            rolled = None
+        elif action.kind in _CUBE_ACTIONS and seat is not None:
             entries.append(
-                CubeDecision(player=seat, action=CubeAction.DOUBLE, value=action.detail.get("cube"))
+                CubeDecision(
+                    player=seat,
+                    action=_CUBE_ACTIONS[ActionKind(action.kind)],
+                    value=action.detail.get("cube") if action.kind in _OFFERS else None,
+                )
             )
-        elif action.kind == ActionKind.TAKE and seat is not None:
-            entries.append(CubeDecision(player=seat, action=CubeAction.TAKE))
-        elif action.kind == ActionKind.DROP and seat is not None:
-            entries.append(CubeDecision(player=seat, action=CubeAction.DROP))
+    if rolled is not None and rolled.seat is not None and _had_a_choice(rolled):
+        # The game ended between the roll and its play: an empty roll says so, as long as it
+        # cannot be read as the only legal play, made.
+        entries.append(Roll(player=rolled.seat, dice=_dice(rolled), play=""))
+    last = entries[-1] if entries else None
+    if isinstance(last, CubeDecision) and _stood(last, raccoons):
+        # GNU Backgammon counts a beaver or raccoon taken only at the next roll or a Takes
+        entries.append(CubeDecision(player=1 - last.player, action=CubeAction.TAKE))
     return entries
+
+
+def _stood(decision: CubeDecision, raccoons: bool) -> bool:
+    """Whether ``decision`` turned the cube with no answer to wait for: a raccoon, or a beaver
+    where raccoons are not played."""
+    if decision.action is CubeAction.BEAVER:
+        return not raccoons
+    return decision.action is CubeAction.RACCOON
+
+
+def _dice(roll: Action) -> tuple[int, int]:
+    return (int(roll.dice[0]), int(roll.dice[1]))
+
+
+def _had_a_choice(roll: Action) -> bool:
+    """Whether the roller had more than one legal play (the position after a roll is seen by
+    the roller, who is on roll)."""
+    board = Board.from_position_id(roll.gnubg_after.split(":")[0])
+    return len(legal_plays(board, _dice(roll))) > 1
+
+
+def _on_off(rule: bool) -> str:
+    return "On" if rule else "Off"
 
 
 def _name(user: User) -> str:

@@ -62,14 +62,14 @@ def test_gnubg_imports_the_downloaded_match_with_the_same_games_and_final_score(
     assert score == final["score"]
 
 
-def test_a_money_session_cannot_be_exported_as_a_match_file() -> None:
+def test_a_money_session_exports_as_a_0_point_match() -> None:
     alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
     match_id = start_match(alice, bruno, money=True, stake_cents=10, max_cube=2)
 
     response = api_for(alice).get(f"/api/matches/{match_id}/export.mat")
 
-    assert response.status_code == 400
-    assert "money session" in response.json()["detail"]
+    assert response.status_code == 200
+    assert " 0 point match" in response.content.decode()
 
 
 def _game_count(match_id: int) -> int:

@@ -1,0 +1,205 @@
+"""The text of a .mat file read into entries: the layer under `backgammon.matfile.parse_mat`.
+
+It reads lines and columns and knows nothing of the rules: whether a play is legal, whose
+turn it is or what the cube is worth is `backgammon.matfile`'s to judge. What it forgives is
+what the programs that write .mat files do differently, as GNU Backgammon's ``import mat``
+forgives it:
+
+* a UTF-8 byte order mark, Windows line ends, tabs (stops every 8 columns), blank lines
+  anywhere, trailing spaces or none;
+* before the `` N point match`` line (``0 point match``: a money session), header tags
+  ``; [Key "Value"]`` in any order, other comment lines (``;`` or ``#``) and anything else;
+* a `` Game n`` line with more after it (Backgammon Studio writes some);
+* rows numbered or not, a number with nothing after it, one column or two;
+* a roll with nothing after it, or ``Cannot Move``, ``Can't move`` or ``????`` (eXtreme
+  Gammon's mark for a roll its player resigned after) where the play would be;
+* ``Doubles => n`` (the value may be left out), ``Beavers => n``, ``Raccoons => n``,
+  ``Takes``, ``Drops``;
+* ``Wins n point``, ``Wins n points``, ``Wins n point(s)``, each maybe followed by ``and the
+  match``, and Backgammon Galaxy's ``Losses n points`` in the loser's column.
+
+Terms:
+
+* *row*: a line of a game after its score line; it holds up to two *entries*.
+* *entry*: what one player did, in their column: player 0's on the left, player 1's on the
+  right. Of two entries on a row the first is player 0's; a lone entry is player 1's when it
+  starts past column 15, as GNU Backgammon splits a row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from backgammon.errors import BackgammonError
+from backgammon.notation import MOVE_TOKEN
+
+_TAB_STOP = 8
+_RIGHT_COLUMN_FROM = 15
+"""A lone entry starting further right than this is in player 1's column."""
+
+_TAG = re.compile(r'^\s*;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
+_COMMENT = re.compile(r"^\s*[;#]")
+_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(\d+)\b", re.IGNORECASE)
+_SCORE = re.compile(r"^\s*([^:]*?)\s*:\s*(\d+)\s+([^:]*?)\s*:\s*(\d+)\s*$")
+_NUMBERED = re.compile(r"^\s*\d+\)")
+_ENTRY = re.compile(
+    r"(?P<dice>[1-6]{2}):"
+    r"(?:[ \t]*(?P<none>Cannot[ \t]+Move|Can[’']?t[ \t]+Move|\?+)"
+    r"|(?P<play>(?:[ \t]+" + MOVE_TOKEN.pattern + r")*))"
+    r"|\b(?P<cube>Doubles?|Beavers?|Raccoons?)\b(?:[ \t]*=>[ \t]*(?P<value>\d+))?"
+    r"|\b(?P<answer>Takes?|Drops?)\b"
+    r"|\b(?P<result>Wins?|Losses|Loses)[ \t]+(?P<points>\d+)[ \t]+points?\b(?:\(s\))?"
+    r"(?:[ \t]+and[ \t]+the[ \t]+match\b)?",
+    re.IGNORECASE,
+)
+
+
+class EntryKind(Enum):
+    ROLL = "roll"
+    DOUBLE = "double"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
+    TAKE = "take"
+    DROP = "drop"
+    WIN = "win"
+    LOSS = "loss"
+    """Backgammon Galaxy's: the player of this column lost ``number`` points."""
+
+
+_WORDS = (
+    ("doubl", EntryKind.DOUBLE),
+    ("beaver", EntryKind.BEAVER),
+    ("raccoon", EntryKind.RACCOON),
+    ("take", EntryKind.TAKE),
+    ("drop", EntryKind.DROP),
+    ("win", EntryKind.WIN),
+    ("los", EntryKind.LOSS),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What ``player`` did, as written on line ``line`` (counted from 1).
+
+    ``dice`` and ``play`` for a roll (``play`` is "" when none is written); ``number`` is the
+    cube value offered (None when left out), or the points won or lost.
+    """
+
+    line: int
+    player: int
+    kind: EntryKind
+    dice: tuple[int, int] | None = None
+    play: str = ""
+    number: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameText:
+    """One game as written: the names and score of its score line, and its entries."""
+
+    names: tuple[str, str]
+    score: tuple[int, int]
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatText:
+    """A whole file as written: the header's tags in order, the match length, the games."""
+
+    tags: tuple[tuple[str, str], ...]
+    length: int
+    games: tuple[GameText, ...]
+
+
+def read_mat_text(text: str) -> MatText:
+    """The entries of a .mat file; `BackgammonError` names the line that cannot be read."""
+    lines = [line.expandtabs(_TAB_STOP) for line in text.removeprefix("\ufeff").splitlines()]
+    tags, length, index = _header(lines)
+    games: list[GameText] = []
+    while index < len(lines):
+        if _GAME.match(lines[index]):
+            game, index = _game(lines, index)
+            games.append(game)
+        else:
+            index += 1  # text between the header and the first game is nobody's business
+    if not games:
+        raise BackgammonError("no game in the file")
+    return MatText(tuple(tags), length, tuple(games))
+
+
+def _header(lines: list[str]) -> tuple[list[tuple[str, str]], int, int]:
+    """The tags, the match length and the index of the line after the length."""
+    tags: list[tuple[str, str]] = []
+    for index, line in enumerate(lines):
+        if tag := _TAG.match(line):
+            tags.append((tag.group(1), tag.group(2)))
+        elif length := _LENGTH.match(line):
+            return tags, int(length.group(1)), index + 1
+        elif _GAME.match(line):
+            raise _refused(index + 1, 'no "N point match" line before the first game')
+    raise BackgammonError('no "N point match" line: this is not a .mat file')
+
+
+def _game(lines: list[str], start: int) -> tuple[GameText, int]:
+    """The game whose ``Game n`` line is at index ``start``, and the index after it."""
+    index = start + 1
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    if index == len(lines) or _GAME.match(lines[index]):
+        raise _refused(start + 1, "the game has no score line, like 'Alice : 0   Bob : 0'")
+    names, score = _score(lines[index], index + 1)
+    entries: list[Entry] = []
+    index += 1
+    while index < len(lines) and not _GAME.match(lines[index]):
+        entries += _row(lines[index], index + 1)
+        index += 1
+    return GameText(names, score, tuple(entries)), index
+
+
+def _score(line: str, number: int) -> tuple[tuple[str, str], tuple[int, int]]:
+    found = _SCORE.match(line)
+    if not found:
+        raise _refused(number, f"{line.strip()!r} is not a score line, like 'Alice : 0   Bob : 0'")
+    left, left_score, right, right_score = found.groups()
+    for name, which in ((left, "first"), (right, "second")):
+        if not name:
+            raise _refused(number, f"the {which} player's name is empty")
+    return (left, right), (int(left_score), int(right_score))
+
+
+def _row(line: str, number: int) -> list[Entry]:
+    if _COMMENT.match(line):
+        return []
+    numbered = _NUMBERED.match(line)
+    start = numbered.end() if numbered else 0
+    found = list(_ENTRY.finditer(line, start))
+    unread = _ENTRY.sub(" ", line[start:]).strip()
+    if unread:
+        raise _refused(number, f"{unread!r} is not a roll, a cube action or a result")
+    if len(found) > 2:
+        raise _refused(number, "a row holds two entries at most, one for each player")
+    return [
+        _entry(
+            match,
+            number,
+            position if len(found) == 2 else int(match.start() > _RIGHT_COLUMN_FROM),
+        )
+        for position, match in enumerate(found)
+    ]
+
+
+def _entry(match: re.Match[str], line: int, player: int) -> Entry:
+    if dice := match.group("dice"):
+        play = "" if match.group("none") else " ".join(match.group("play").split())
+        return Entry(line, player, EntryKind.ROLL, (int(dice[0]), int(dice[1])), play)
+    word = (match.group("cube") or match.group("answer") or match.group("result")).lower()
+    kind = next(kind for start, kind in _WORDS if word.startswith(start))
+    number = match.group("value") or match.group("points")
+    return Entry(line, player, kind, number=int(number) if number else None)
+
+
+def _refused(line: int, reason: str) -> BackgammonError:
+    return BackgammonError(f"line {line}: {reason}")

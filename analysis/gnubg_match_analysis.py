@@ -23,6 +23,7 @@ and answers with:
 """
 
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from typing import Any
@@ -68,6 +69,10 @@ def import_mat(gnubg: Any, mat_text: str) -> None:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(mat_text)
         gnubg.command("set confirm new off")
+        # The program takes a money session's Jacoby rule from its own setting, not from
+        # the file's tag: set it from the tag first (on when there is none, as gnubg's own).
+        jacoby = "off" if re.search(r'\[\s*Jacoby\s+"Off"', mat_text, re.IGNORECASE) else "on"
+        gnubg.command(f"set jacoby {jacoby}")
         gnubg.command(f'import mat "{path}"')
     finally:
         os.unlink(path)
@@ -136,7 +141,7 @@ def analyse_match(
 def crawford_game(info: dict[str, Any], games: list[dict[str, Any]], index: int) -> bool:
     """Whether game ``index`` is the Crawford game: the first one a player starts 1-away."""
     length = info["match-length"]
-    if length <= 1 or "Crawford" not in info["rules"]:
+    if length <= 1 or "Crawford" not in info.get("rules", ()):
         return False
 
     def one_away(game: dict[str, Any]) -> bool:
@@ -157,7 +162,7 @@ def game_actions(
         "matchto": info["match-length"],
         "score": (game["info"]["score-X"], game["info"]["score-O"]),
         "crawford": int(crawford_game(info, games, index)),
-        "jacoby": int("Jacoby" in info["rules"]),
+        "jacoby": int("Jacoby" in info.get("rules", ())),
         "beavers": 0,
         "gammonprice": ((0.0, 0.0), (0.0, 0.0)),
         "bgv": 0,

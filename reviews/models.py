@@ -80,7 +80,3 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"Analysis {self.pk} ({self.status})"
-
-    @property
-    def finished(self) -> bool:
-        return self.status in (AnalysisStatus.DONE, AnalysisStatus.FAILED)

@@ -69,11 +69,7 @@ def analysis_for_match(match_id: int) -> Analysis | None:
     if existing is not None:
         return existing
     match = Match.objects.select_related("player_0", "player_1").get(pk=match_id)
-    try:
-        mat = match_file(match)
-    except DomainError as error:
-        logger.info("match %s is not analysed: %s", match_id, error)
-        return None
+    mat = match_file(match)
     if not parse_mat(mat).games:
         return None
     with transaction.atomic():

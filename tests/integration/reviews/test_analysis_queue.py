@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import PerformanceRecord
 from matches.engine import engine
+from matches.models import Match
 from matches.records import match_file
 from reviews.models import Analysis, AnalysisStatus
 from reviews.results import result_of
@@ -103,8 +104,6 @@ def test_a_finished_match_is_analysed_by_a_review_worker_with_gnubg_own_figures(
 
 
 def match_file_of(match_id: int) -> str:
-    from matches.models import Match
-
     return match_file(Match.objects.get(pk=match_id))
 
 

@@ -54,10 +54,12 @@ def engine() -> Iterator[GnubgProcess]:
         yield process
 
 
-def printed_statistics(path: Path, games: int) -> list[tuple[Printed, Printed]]:
-    """What gnubg's own CLI prints: the match's statistics, then each game's."""
+def printed_statistics(path: Path, games: int, *settings: str) -> list[tuple[Printed, Printed]]:
+    """What gnubg's own CLI prints: the match's statistics, then each game's (after
+    ``settings``, commands run before the import)."""
     commands = [
         "set display off",
+        *settings,
         f"import mat {path}",
         f"set analysis chequerplay evaluation plies {PLIES}",
         f"set analysis cubedecision evaluation plies {PLIES}",
@@ -205,3 +207,24 @@ def test_a_0_point_match_is_analysed_as_money_play(engine: GnubgProcess) -> None
 def test_text_that_is_no_match_is_refused(engine: GnubgProcess) -> None:
     with pytest.raises(InvalidMatchError):
         engine.analyse_match("this is not a match\n", plies=PLIES)
+
+
+def test_a_money_session_without_the_jacoby_rule_is_analysed_without_it(
+    engine: GnubgProcess, tmp_path: Path
+) -> None:
+    # given a money session whose file says the Jacoby rule was off (GNU Backgammon's own
+    # import ignores the tag and uses its setting, on by default)
+    path = tmp_path / "no_jacoby.mat"
+    path.write_text('; [Jacoby "Off"]\n' + (MATS / "money_session.mat").read_text())
+
+    # when it is analysed
+    analysis = engine.analyse_match(path.read_text(), plies=PLIES)
+    with_jacoby = engine.analyse_match((MATS / "money_session.mat").read_text(), plies=PLIES)
+
+    # then the rule is off, and the figures are what gnubg prints with "set jacoby off"
+    assert "Jacoby" not in analysis.rules
+    assert "Jacoby" in with_jacoby.rules
+    assert analysis.statistics[0].error != pytest.approx(with_jacoby.statistics[0].error)
+    printed = printed_statistics(path, len(analysis.games), "set jacoby off")
+    for ours, shown in zip(analysis.statistics, printed[0], strict=True):
+        assert_agrees(ours, shown)

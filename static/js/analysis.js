@@ -102,7 +102,9 @@ function start(data) {
     button.addEventListener("click", () => show(moves[button.dataset.go]()));
   }
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, select, textarea")) return;
+    // Alt+←/→ (back, forward), Ctrl+← and ⌘+← belong to the browser and the system.
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest("input, select, textarea, [contenteditable]")) return;
     const key = { ArrowLeft: event.shiftKey ? "prev-error" : "prev", ArrowRight: event.shiftKey ? "next-error" : "next", Home: "first", End: "last" }[event.key];
     if (!key) return;
     event.preventDefault();
@@ -125,8 +127,11 @@ function start(data) {
         row.tabIndex = 0;
         row.classList.add(`mark-${d.mark.replace(" ", "-")}`);
         const roll = d.dice ? d.dice.join("-") : d.action;
-        for (const text of [String(d.game), data.names[d.seat], roll, d.played || "—", d.best, fmt(-d.error), d.mark]) {
+        // Named cells: on a phone static/css/analysis.css lays the row out in three lines.
+        const cells = { game: String(d.game), player: data.names[d.seat], roll, played: d.played || "—", best: d.best, error: fmt(-d.error), mark: d.mark };
+        for (const [name, text] of Object.entries(cells)) {
           const cell = document.createElement("td");
+          cell.className = name;
           cell.textContent = text;
           row.append(cell);
         }

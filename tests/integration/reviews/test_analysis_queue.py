@@ -4,7 +4,6 @@ own .mat files too; the figures are the engine's, reachable over REST and on the
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,9 @@ from reviews.results import result_of
 from reviews.services import LOST_AFTER, MAX_ATTEMPTS, analysis_requeue, analysis_run
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import Bot, api_for, start_match
-from tests.workers import start_worker, stop_worker
+from tests.integration.reviews.helpers import analysis_finished
 
 MATS = Path(__file__).resolve().parents[2] / "data" / "mat"
-WAIT_SECONDS = 90
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -44,27 +42,6 @@ def analysed_at_0_ply() -> Iterator[None]:
         yield
 
 
-@pytest.fixture
-def review_worker(celery_worker_process: None) -> Iterator[None]:
-    worker = start_worker(queues="review", name="review")
-    try:
-        yield
-    finally:
-        stop_worker(worker)
-
-
-def _wait_done(client: APIClient, url: str) -> dict[str, Any]:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while True:
-        response = client.get(url)
-        assert response.status_code == 200, response.json()
-        data = response.json()
-        if data["status"] in ("done", "failed"):
-            return data
-        assert time.monotonic() < deadline, f"the analysis never finished: {data}"
-        time.sleep(0.5)
-
-
 def test_a_finished_match_is_analysed_by_a_review_worker_with_gnubg_own_figures(
     review_worker: None,
 ) -> None:
@@ -74,7 +51,7 @@ def test_a_finished_match_is_analysed_by_a_review_worker_with_gnubg_own_figures(
     Bot({"alice": alice, "bruno": bruno}, doubles=True).play_out(match_id)
 
     # when the review worker has analysed it
-    data = _wait_done(api_for(alice), f"/api/matches/{match_id}/analysis/")
+    data = analysis_finished(api_for(alice), f"/api/matches/{match_id}/analysis/")
 
     # then every figure is GNU Backgammon's for the same .mat at the same depth
     assert data["status"] == "done", data["error"]

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import ledger
+from accounts.device import device_sent, log_in_seen
 from accounts.models import (
     MAX_AMOUNT_CENTS,
     AdjustmentDirection,
@@ -37,7 +38,8 @@ class TokenObtainApi(Api):
     """Exchange a username and password for a new API token, valid until ``expiry``.
 
     Send it as ``Authorization: Token <token>``. Repeated failures lock the account and
-    the address out for a while (429 with ``Retry-After``).
+    the address out for a while (429 with ``Retry-After``). Like a log-in on the site, it
+    keeps salted digests of the address and device cookie for fair play.
     """
 
     authentication_classes: list[type] = []
@@ -74,7 +76,10 @@ class TokenObtainApi(Api):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         assert isinstance(user, User)
-        return Response(self.TokenOutputSerializer(token_issue(user=user)).data)
+        issued = token_issue(user=user)
+        # A program that keeps no cookies would leave a new device behind at every log-in.
+        log_in_seen(request=request, user=user, device=device_sent(request))
+        return Response(self.TokenOutputSerializer(issued).data)
 
 
 class TokenListApi(Api):

@@ -9,6 +9,9 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
+        # Sign-ups and log-ins keep their sightings (fair play's multiple-account checks).
+        from accounts import device  # noqa: F401 - connects the user_logged_in receiver
+
         # Like Django's own permissions, the role groups are (re)made after every migrate
         # and after a test flush, so they always match accounts.roles.
         post_migrate.connect(_sync_roles, sender=self)

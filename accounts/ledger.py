@@ -61,6 +61,7 @@ from accounts.models import (
     User,
     WalletAdjustment,
 )
+from accounts.standing import require_may_withdraw
 from accounts.wallet_adjustments import (
     adjustment_key,
     adjustment_under,
@@ -162,7 +163,9 @@ def deposit(
 def withdraw(
     *, user: User, currency: str, amount_cents: int, reason: str, staff: User, key: str
 ) -> LedgerTransaction:
-    """Staff take money out of a player's wallet, with a reason; audited."""
+    """Staff take money out of a player's wallet, with a reason; audited. Nothing is paid
+    out of a suspended account until its review is over (``accounts.standing``)."""
+    require_may_withdraw(user)
     return _adjust(
         user=user,
         currency=currency,

@@ -310,6 +310,9 @@ class RatingChange(models.Model):
     rating_after = models.FloatField()
     experience_after = models.PositiveIntegerField()
     created_at = models.DateTimeField(default=timezone.now, help_text="When the match ended.")
+    voided_at = models.DateTimeField(
+        null=True, blank=True, help_text="Staff undid it (a manipulated series, say)."
+    )
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -359,3 +362,96 @@ class PerformanceRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in match {self.match_id}: PR {self.pr}"
+
+
+class Standing(models.Model):
+    """What a player may do, as fair-play sanctions and the player's own choices left it.
+
+    No row means nothing is restricted. A date in the past restricts nothing; a closed
+    account stays closed. Only ``accounts.standing`` writes these rows, and the checks
+    every service makes before play, seeking, registration, chat or a withdrawal read them.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standing"
+    )
+    muted_until = models.DateTimeField(null=True, blank=True, help_text="No chat until then.")
+    suspended_until = models.DateTimeField(
+        null=True, blank=True, help_text="No play, registration or withdrawal until then."
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    cooldown_until = models.DateTimeField(
+        null=True, blank=True, help_text="No seeks or tournament registration until then."
+    )
+    self_excluded_until = models.DateTimeField(
+        null=True, blank=True, help_text="The player barred their own real-money play until then."
+    )
+    reason = models.CharField(max_length=500, blank=True, help_text="Told to the player.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"standing of {self.user_id}"
+
+
+class BlockKind(models.TextChoices):
+    MUTE = "mute", "Muted"
+    BLOCK = "block", "Blocked"
+
+
+class Block(models.Model):
+    """``owner`` muted ``other`` (hears nothing from them) or blocked them (also no
+    challenges, seeks or chat either way)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=BlockKind.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "other"], name="block_once_per_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(owner=models.F("other")), name="block_other"
+            ),
+        ]
+        indexes = [models.Index(fields=["other", "owner"], name="block_other_owner")]
+
+    def __str__(self) -> str:
+        return f"{self.owner_id} {self.kind}s {self.other_id}"
+
+
+class SightingKind(models.TextChoices):
+    ADDRESS = "address", "Network address"
+    DEVICE = "device", "Device cookie"
+
+
+class Sighting(models.Model):
+    """A salted digest of an address or device cookie an account signed up or logged in from.
+
+    The address itself is never stored, only ``HMAC(secret, address)``; rows unseen for
+    ``CRAWFORD_SIGHTING_DAYS`` are deleted by a daily sweep.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sightings"
+    )
+    kind = models.CharField(max_length=8, choices=SightingKind.choices)
+    digest = models.CharField(max_length=64)
+    country = models.CharField(
+        max_length=2, blank=True, help_text="The address's country, when a GeoIP file is set."
+    )
+    first_seen = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(default=timezone.now)
+    times = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "digest"], name="sighting_once"),
+        ]
+        indexes = [
+            models.Index(fields=["kind", "digest"], name="sighting_digest"),
+            models.Index(fields=["last_seen"], name="sighting_last_seen"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.digest[:8]} of {self.user_id}"

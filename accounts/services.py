@@ -153,3 +153,34 @@ def rating_record_match(
             )
         )
     return changes[0], changes[1]
+
+
+@transaction.atomic
+def ratings_void(*, match_ids: list[int], user_ids: list[int]) -> list[RatingChange]:
+    """Undo the rating changes of these players in these matches (a manipulated series).
+
+    Each player's rating loses what the voided matches gave it (or gets back what they took)
+    and their experience those matches' lengths; the changes stay in the history, marked
+    void. Voiding twice changes nothing more.
+    """
+    changes = list(
+        RatingChange.objects.select_for_update()
+        .filter(match_id__in=match_ids, user_id__in=user_ids, voided_at__isnull=True)
+        .order_by("pk")
+    )
+    profiles = {
+        profile.user_id: profile
+        for profile in Profile.objects.select_for_update()
+        .filter(user_id__in={change.user_id for change in changes})
+        .order_by("pk")
+    }
+    now = timezone.now()
+    for change in changes:
+        profile = profiles[change.user_id]
+        profile.rating = max(0.0, profile.rating - change.delta)
+        profile.experience = max(0, profile.experience - change.match_length)
+        change.voided_at = now
+        change.save(update_fields=["voided_at"])
+    for profile in profiles.values():
+        profile.save(update_fields=["rating", "experience"])
+    return changes

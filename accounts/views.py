@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from accounts import ledger
 from accounts.commission import money
 from accounts.forms import ProfileForm, RatingSearchForm, WalletAdjustForm
-from accounts.models import AdjustmentDirection, Currency, Profile, User
+from accounts.models import AdjustmentDirection, Block, Currency, Profile, User
 from accounts.selectors import (
     LEADERBOARD_MIN_DECISIONS,
     performance,
@@ -29,6 +29,10 @@ from accounts.selectors import (
     wallet_adjustments,
 )
 from accounts.services import profile_update
+from accounts.standing import (
+    SELF_EXCLUSION_DAYS,
+)
+from accounts.standing_now import standing_now
 from config.errors import DomainError
 
 WALLET_HISTORY_LINES = 100
@@ -56,6 +60,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             "rating_history": rating_history(profile=player_profile),
             "results": recent_results(profile=player_profile),
             "performance": performance(user_id=player_profile.user_id),
+            "standing": standing_now(_as_user(request)),
+            "self_exclusion_days": SELF_EXCLUSION_DAYS,
         },
     )
 
@@ -197,11 +203,21 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     player_profile = get_object_or_404(
         Profile.objects.select_related("user"), user__username=username, user__is_active=True
     )
+    viewer = request.user
+    # Another player may mute or block this one from here (``fairplay.conduct_views``).
+    may_block = viewer.is_authenticated and viewer.pk != player_profile.user_id
+    own_block = (
+        Block.objects.filter(owner_id=viewer.pk, other_id=player_profile.user_id).first()
+        if may_block
+        else None
+    )
     return render(
         request,
         "accounts/player.html",
         {
             "profile": player_profile,
+            "may_block": may_block,
+            "own_block": own_block,
             "rating_history": rating_history(profile=player_profile),
             "results": recent_results(profile=player_profile),
             "performance": performance(user_id=player_profile.user_id),

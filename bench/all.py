@@ -25,12 +25,15 @@ SMALL = [
     ("bench_tournament_knockout.py", ["256"]),
     ("bench_swiss.py", ["--players", "256", "--rounds", "8"]),
     ("bench_clocks.py", ["--clocks", "2000", "--timeouts", "200", "--window", "10"]),
+    ("bench_fairplay_false_positives.py", ["--careers", "20"]),
     (
         "bench_live_matches.py",
         ["--matches", "20", "--rate", "10", "--seconds", "10", "--servers", "1"],
     ),
 ]
-KEPT = re.compile(r"\d+(\.\d+)?x\b|p99|lateness|ms a player|queries\)|ratio|/ baseline", re.I)
+KEPT = re.compile(
+    r"\d+(\.\d+)?x\b|p99|lateness|ms a player|queries\)|ratio|/ baseline|<- default", re.I
+)
 
 
 def main() -> int:

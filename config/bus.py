@@ -4,17 +4,20 @@ An event is a frozen dataclass (``matches.events.MatchFinished``, say). The app 
 cares subscribes a handler to its type in its ``AppConfig.ready``; the app where it
 happened publishes it with ``publish_on_commit``, and the handlers run once the
 transaction commits, never for one that rolls back. Handlers should be quick (they
-usually queue a task by name) and safe to run twice.
+usually queue a task by name) and safe to run twice; one that raises is logged and does
+not stop the others.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.db import transaction
 
 Event = TypeVar("Event")
+logger = logging.getLogger(__name__)
 _handlers: dict[type[Any], list[Callable[[Any], None]]] = {}
 
 
@@ -33,5 +36,10 @@ def publish_on_commit(event: object) -> None:
 
 
 def _deliver(event: object, handlers: tuple[Callable[[Any], None], ...]) -> None:
+    # What happened has committed: a failing handler is logged and the others still run,
+    # so a fault in, say, a fair-play detector never turns a player's move into an error.
     for handler in handlers:
-        handler(event)
+        try:
+            handler(event)
+        except Exception:
+            logger.exception("%s failed on %r", getattr(handler, "__qualname__", handler), event)

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "reviews",
     "tournaments",
     "disputes",
+    "fairplay",
     "lobby",
 ]
 
@@ -78,6 +79,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A device cookie for every browser; its digest is kept at each log-in (fair play).
+    "accounts.device.DeviceCookieMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -190,6 +193,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-tournaments": {"task": "tournaments.sweep", "schedule": 30.0},
     "requeue-adjudications": {"task": "matches.requeue_adjudications", "schedule": 30.0},
     "requeue-analyses": {"task": "review.requeue", "schedule": 60.0},
+    "prune-sightings": {"task": "fairplay.prune_sightings", "schedule": 86400.0},
 }
 # Post-match analysis (the reviews app): every finished match is analysed by GNU Backgammon
 # at this depth (0 to 4 plies) on the ``review`` queue. 2 ply keeps up with about 190
@@ -198,6 +202,38 @@ ANALYSIS_PLIES = env_int("CRAWFORD_ANALYSIS_PLIES", 2, minimum=0)
 if ANALYSIS_PLIES > 4:
     raise SettingError(f"CRAWFORD_ANALYSIS_PLIES must be 0 to 4, not {ANALYSIS_PLIES}")
 ANALYSE_FINISHED_MATCHES = env_bool("CRAWFORD_ANALYSE_FINISHED_MATCHES", True)
+
+# Fair play (the fairplay app; thresholds explained in the README's fair-play section).
+# Real-money play is barred for players of these countries (ISO codes, "US,FR" say); the
+# GeoIP file, when set, adds the country of the address a player logs in from.
+CRAWFORD_BARRED_REGIONS = [code.upper() for code in env_list("CRAWFORD_BARRED_REGIONS", [])]
+CRAWFORD_GEOIP_DATABASE = env_str("CRAWFORD_GEOIP_DATABASE", "")
+# Salted digests of log-in addresses and device cookies are forgotten after this many days.
+CRAWFORD_SIGHTING_DAYS = env_int("CRAWFORD_SIGHTING_DAYS", 180, minimum=1)
+# Chat lines holding one of these words (case and accents ignored) are refused.
+CRAWFORD_CHAT_BANNED_WORDS = env_list("CRAWFORD_CHAT_BANNED_WORDS", [])
+FAIRPLAY = {
+    # Engine assistance: the last ENGINE_WINDOW analysed matches of a player, once they
+    # hold ENGINE_MIN_DECISIONS unforced decisions; a case when the PR lies ENGINE_Z
+    # standard deviations below what the rating predicts, or agreement with the engine's
+    # best play reaches ENGINE_AGREEMENT.
+    "ENGINE_WINDOW": env_int("CRAWFORD_FAIRPLAY_ENGINE_WINDOW", 10, minimum=1),
+    "ENGINE_MIN_DECISIONS": env_int("CRAWFORD_FAIRPLAY_ENGINE_MIN_DECISIONS", 150, minimum=1),
+    "ENGINE_Z": float(env_str("CRAWFORD_FAIRPLAY_ENGINE_Z", "3.5")),
+    "ENGINE_AGREEMENT": float(env_str("CRAWFORD_FAIRPLAY_ENGINE_AGREEMENT", "0.97")),
+    # Dumping: over DUMPING_DAYS, this many early resignations (at a player's first or
+    # second turn) to one opponent, or clear takes dropped to one opponent, open a case.
+    "DUMPING_DAYS": env_int("CRAWFORD_FAIRPLAY_DUMPING_DAYS", 30, minimum=1),
+    "EARLY_RESIGNATIONS": env_int("CRAWFORD_FAIRPLAY_EARLY_RESIGNATIONS", 5, minimum=1),
+    "WRONG_DROPS": env_int("CRAWFORD_FAIRPLAY_WRONG_DROPS", 3, minimum=1),
+    # A drop is "wrong" when GNU Backgammon makes it at least this costly (EMG or MWC).
+    "WRONG_DROP_ERROR": float(env_str("CRAWFORD_FAIRPLAY_WRONG_DROP_ERROR", "0.15")),
+    # Stalling: this many abandoned or timed-out matches in STALLING_DAYS open a case and
+    # keep the player from seeks and registration for COOLDOWN_HOURS.
+    "STALLING_DAYS": env_int("CRAWFORD_FAIRPLAY_STALLING_DAYS", 14, minimum=1),
+    "STALLED_MATCHES": env_int("CRAWFORD_FAIRPLAY_STALLED_MATCHES", 4, minimum=1),
+    "COOLDOWN_HOURS": env_int("CRAWFORD_FAIRPLAY_COOLDOWN_HOURS", 24, minimum=1),
+}
 
 # No task runs longer than this: a stuck one (an engine that never answers) is stopped, and
 # the sweeps queue its work again. An adjudication at 4 ply takes seconds.
@@ -318,6 +354,7 @@ SPECTACULAR_SETTINGS = {
     # say null or nest an object, so the schema does not promise them the same bodies.
     "PARSER_WHITELIST": ["config.parsers.BoundedJsonParser"],
     "ENUM_NAME_OVERRIDES": {
+        "BlockKindEnum": "accounts.models.BlockKind",
         "CurrencyEnum": "accounts.models.Currency",
         "LevelEnum": "matches.actions.LEVEL_NAMES",
         "PowerOfTwoEnum": "tournaments.serializers.POWERS_OF_TWO",

@@ -30,6 +30,8 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("api/", include("disputes.api_urls")),
     path("", include("disputes.urls")),
+    path("api/", include("fairplay.api_urls")),
+    path("", include("fairplay.urls")),
     path("api/", include("lobby.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),

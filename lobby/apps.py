@@ -9,6 +9,7 @@ class LobbyConfig(AppConfig):
         from accounts.ledger_reads import name_escrows
         from config import bus
         from disputes.events import DisputeDecided
+        from fairplay.events import SanctionApplied
         from lobby import (
             selectors,
             subscribers,
@@ -40,6 +41,7 @@ class LobbyConfig(AppConfig):
         bus.subscribe(TournamentFinished, subscribers.on_tournament_finished)
         bus.subscribe(DisputeDecided, subscribers.on_dispute_decided)
         bus.subscribe(AnalysisChanged, subscribers.on_analysis_changed)
+        bus.subscribe(SanctionApplied, subscribers.on_sanction_applied)
         # Wallet lines name the match or tournament their money was for.
         name_escrows("match", selectors.match_escrow_names)
         name_escrows("tournament", selectors.tournament_escrow_names)

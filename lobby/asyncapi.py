@@ -71,6 +71,13 @@ NOTICE_DATA: dict[str, Schema] = {
         analysis_id=ID,
         match_id={"anyOf": [ID, {"type": "null"}]},
     ),
+    NoticeKind.SANCTION: _closed(
+        "A fair-play decision about the player (the notice's text says what and why), the "
+        "case it is in (the player can read it and appeal it at the notice's url), and the "
+        "sanction: warn, mute, suspend, close, reverse, void_ratings, link, lift or uphold.",
+        case_id=ID,
+        sanction={"type": "string"},
+    ),
 }
 """A notice's ``data``, by its ``kind``."""
 

@@ -40,6 +40,7 @@ class NoticeKind(models.TextChoices):
     PRIZE = "prize", "Prize"
     DISPUTE_DECIDED = "dispute_decided", "Dispute decided"
     ANALYSIS = "analysis", "Analysis ready"
+    SANCTION = "sanction", "Fair-play decision"
 
 
 class Notification(models.Model):

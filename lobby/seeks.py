@@ -3,6 +3,8 @@
 A seek taken becomes an ordinary challenge, accepted at once: ``matches.creation``'s
 ``match_challenge`` (the seek's creator in seat 0) and ``match_accept`` (the taker), so the
 rules of challenges, the clocks and the stakes' escrow are the ones every match follows.
+Posting, taking and "Play now" first ask ``accounts.standing`` whether the player may seek
+in the seek's currency (no suspension or cool-down; no real money where it is barred).
 
 Locks: ``seek_accept`` locks the seek row, then the new match (``match_accept``): a seek
 comes before its match in the lock order. Every change of state is a compare-and-set on
@@ -23,10 +25,12 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.commission import money
 from accounts.models import Currency, User
+from accounts.standing import require_may_seek, require_not_blocked
 from config.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
 from config.rows import among
 from lobby import events
 from lobby.models import Seek
+from lobby.selectors import creator_blocked_either_way
 from lobby.terms import clock_of, cover_cents, offer_text, refusal, with_article
 from matches import creation
 from matches.clock import check_clock
@@ -63,6 +67,7 @@ def _open() -> Q:
 def seek_post(*, user: User, terms: SeekTerms) -> Seek:
     """Offer ``terms`` to anyone eligible; the player must be able to cover them."""
     _check_terms(terms)
+    require_may_seek(user, currency=terms.currency)
     what = offer_text(
         kind=terms.kind,
         length=terms.length,
@@ -132,12 +137,15 @@ def seek_cancel(*, seek_id: int, user: User) -> Seek:
 def seek_accept(*, seek_id: int, user: User) -> Match:
     """Take the seek: its match starts at once, its creator in seat 0.
 
-    A creator who can no longer cover their own seek has it withdrawn, and the taker is
-    told so (409); the refusal says nothing of the creator's balance.
+    A creator who can no longer cover their own seek, or may no longer seek (a suspension
+    or cool-down since it was posted), has it withdrawn, and the taker is told so (409);
+    the refusal says nothing of the creator's balance or standing.
     """
     with transaction.atomic():
         seek = _locked(seek_id)
         _require_open(seek)
+        require_may_seek(user, currency=seek.currency)
+        require_not_blocked(user, seek.creator, doing="take the seek of")
         why_not = refusal(
             seek,
             user_id=user.pk,
@@ -146,16 +154,27 @@ def seek_accept(*, seek_id: int, user: User) -> Match:
         )
         if why_not is not None:
             raise DomainError(why_not)
-        needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
-        creator_covers = ledger.balance(user=seek.creator, currency=seek.currency) >= needed
-        if creator_covers:
+        withdrawn = _creator_cannot_play(seek)
+        if withdrawn is None:
             match = _start(seek, taker=user)
         else:
             _cancel(seek)
-    if not creator_covers:
-        creator = seek.creator.profile.display_name
-        raise Conflict(f"{creator} can no longer cover this seek, so it is withdrawn.")
+    if withdrawn is not None:
+        raise Conflict(withdrawn)
     return match
+
+
+def _creator_cannot_play(seek: Seek) -> str | None:
+    """Why the seek must be withdrawn before anyone plays it, told to the taker; or None."""
+    creator = seek.creator.profile.display_name
+    try:
+        require_may_seek(seek.creator, currency=seek.currency)
+    except Forbidden:
+        return f"{creator} can no longer play this seek, so it is withdrawn."
+    needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
+    if ledger.balance(user=seek.creator, currency=seek.currency) < needed:
+        return f"{creator} can no longer cover this seek, so it is withdrawn."
+    return None
 
 
 def _start(seek: Seek, *, taker: User) -> Match:
@@ -185,6 +204,7 @@ def play_now(*, user: User) -> Match | Seek:
     they may take, in play money or without a stake (real money is never staked without
     asking); when there is none, keep or post a seek of ``QUICK_TERMS``. Returns the
     match started, or the player's seek."""
+    require_may_seek(user, currency=QUICK_TERMS.currency)
     for seek_id in _closest_takeable(user):
         try:
             return seek_accept(seek_id=seek_id, user=user)
@@ -201,6 +221,7 @@ def _closest_takeable(user: User) -> list[int]:
     seeks = (
         Seek.objects.filter(_open(), currency=Currency.FUN)
         .exclude(creator=user)
+        .filter(~creator_blocked_either_way(user_id=user.pk))
         .filter(Q(min_rating__isnull=True) | Q(min_rating__lte=rating))
         .filter(Q(max_rating__isnull=True) | Q(max_rating__gte=rating))
         .filter(

@@ -12,12 +12,12 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.ledger_reads import EscrowName, balances
-from accounts.models import Profile, User
+from accounts.models import Block, BlockKind, Profile, User
 from accounts.selectors import top_rated_players
 from config.rows import among
 from disputes.models import Dispute
@@ -157,14 +157,24 @@ class SeekRow:
 
 
 def open_seeks(*, viewer: User | None, limit: int = 50) -> list[SeekRow]:
-    """Seeks waiting for an opponent, newest first, each saying whether ``viewer`` may take it."""
-    seeks = (
-        Seek.objects.filter(taken_by__isnull=True, cancelled_at__isnull=True)
-        .select_related("creator__profile")
-        .order_by("-created_at")[:limit]
-    )
+    """Seeks waiting for an opponent, newest first, each saying whether ``viewer`` may take it;
+    the seeks of players who blocked ``viewer``, or whom they blocked, are left out."""
+    seeks = Seek.objects.filter(taken_by__isnull=True, cancelled_at__isnull=True)
+    if viewer is not None:
+        seeks = seeks.filter(~creator_blocked_either_way(user_id=viewer.pk))
+    seeks = seeks.select_related("creator__profile").order_by("-created_at")[:limit]
     wallet = balances(user=viewer) if viewer is not None else {}
     return [seek_row(seek, viewer=viewer, wallet=wallet) for seek in seeks]
+
+
+def creator_blocked_either_way(*, user_id: int) -> Exists:
+    """For seeks: their creator blocked ``user_id``, or ``user_id`` blocked them."""
+    return Exists(
+        Block.objects.filter(kind=BlockKind.BLOCK).filter(
+            Q(owner_id=user_id, other_id=OuterRef("creator_id"))
+            | Q(owner_id=OuterRef("creator_id"), other_id=user_id)
+        )
+    )
 
 
 def seek_row(seek: Seek, *, viewer: User | None, wallet: dict[str, int] | None = None) -> SeekRow:

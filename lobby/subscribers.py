@@ -38,6 +38,7 @@ from accounts.models import User
 from config.celery import enqueue_on_commit
 from disputes.events import DisputeDecided
 from disputes.models import Decision, Dispute
+from fairplay.events import SanctionApplied
 from lobby import events, selectors
 from lobby.models import NoticeKind
 from lobby.notifications import Notice, notices_read, notices_read_by_key, notify, notify_many
@@ -425,3 +426,15 @@ def on_analysis_changed(event: AnalysisChanged) -> None:
             url=url,
             data={"analysis_id": event.analysis_id, "match_id": event.match_id},
         )
+
+
+def on_sanction_applied(event: SanctionApplied) -> None:
+    """Staff decided a fair-play case against the player: what, why, and where to appeal."""
+    notify(
+        user_id=event.user_id,
+        kind=NoticeKind.SANCTION,
+        key=f"sanction:{event.case_id}:{event.kind}",
+        text=event.text,
+        url=reverse("fairplay-my-case", kwargs={"case_id": event.case_id}),
+        data={"case_id": event.case_id, "sanction": event.kind},
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches import api
+from matches import api, chat_api
 
 urlpatterns = [
     path("matches/", api.MatchCreateApi.as_view(), name="api-match-create"),
@@ -10,4 +10,5 @@ urlpatterns = [
     path("matches/<id:match_id>/actions/", api.MatchActionApi.as_view(), name="api-match-action"),
     path("matches/<id:match_id>/moves/", api.MatchMovesApi.as_view(), name="api-match-moves"),
     path("matches/<id:match_id>/export.mat", api.MatchExportApi.as_view(), name="api-match-export"),
+    path("matches/<id:match_id>/chat/", chat_api.MatchChatApi.as_view(), name="api-match-chat"),
 ]

@@ -209,6 +209,7 @@ SNAPSHOT = closed(
 
 CHAT_LINE = closed(
     {
+        "id": {"type": "integer", "description": "Report it at /api/chat/<id>/report/."},
         "room": {"type": "string", "enum": ["players", "spectators"]},
         "author": STRING,
         "name": STRING,

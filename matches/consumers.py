@@ -14,15 +14,22 @@ client's ``seq``; a repeated one is answered, not applied twice. A frame that is
 of these is answered with an error frame and the socket stays open (``config.sockets``).
 
 While open, the socket is kept alive in the database by this process's ``Heartbeat``.
+
+A chat line reaches every socket of the board; each drops the lines of authors its viewer
+does not hear (``accounts.standing.unheard_by``: muted, blocked, or blocking them). That
+set is read from the database when a line arrives and is older than ``UNHEARD_FOR``, so a
+new mute or block takes hold within that time without a query for every line.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from typing import Any
 
+from accounts.standing import unheard_by
 from backgammon.game import ResultKind
 from config import live, rows
 from config.errors import DomainError
@@ -38,6 +45,7 @@ logger = logging.getLogger(__name__)
 NOT_FOUND = 4404
 ACTION_NAMES = frozenset(action.value for action in PlayerAction)
 MAX_PLAY_CHARS = 120
+UNHEARD_FOR = 30.0  # seconds a socket keeps the set of authors its viewer does not hear
 
 
 class Heartbeat:
@@ -83,6 +91,8 @@ class MatchConsumer(JsonSocket):
     group: str
     seat: int | None = None
     shown_seq = 0  # the newest match state this socket was sent (its ``last_seq``)
+    unheard: frozenset[int] = frozenset()
+    unheard_read_at: float | None = None  # ``time.monotonic()`` of the last read
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -151,8 +161,21 @@ class MatchConsumer(JsonSocket):
 
     async def match_chat(self, event: dict[str, Any]) -> None:
         message = event["message"]
-        if (message["room"] == "players") == (self.seat is not None):
-            await self.send_json({"type": "chat", "message": message})
+        if (message["room"] == "players") != (self.seat is not None):
+            return
+        if event.get("author_id") in await self._unheard():
+            return
+        await self.send_json({"type": "chat", "message": message})
+
+    async def _unheard(self) -> frozenset[int]:
+        """Whose lines this viewer does not see, read again once ``UNHEARD_FOR`` old."""
+        if self.viewer is None:
+            return frozenset()
+        now = time.monotonic()
+        if self.unheard_read_at is None or now - self.unheard_read_at >= UNHEARD_FOR:
+            self.unheard = frozenset(await live.run(unheard_by, user_id=self.viewer.pk))
+            self.unheard_read_at = now
+        return self.unheard
 
     async def _act(self, action: PlayerAction, content: dict[str, Any]) -> None:
         raw_seq = content.get("seq")
@@ -209,7 +232,7 @@ class MatchConsumer(JsonSocket):
         try:
             await live.run(self._chat_send, line=line or "")
         except DomainError as error:
-            await self.send_error(str(error))
+            await self.send_error(str(error), status=error.status_code)
 
     async def _send_state(self) -> None:
         state = await live.run(self._snapshot)
@@ -233,8 +256,12 @@ class MatchConsumer(JsonSocket):
         assert self.viewer is not None
         chat.chat_send(match_id=self.match_id, author=self.viewer, seat=self.seat, text=line)
 
-    def _chat_history(self) -> list[dict[str, str]]:
-        return chat.chat_recent(match_id=self.match_id, players_room=self.seat is not None)
+    def _chat_history(self) -> list[dict[str, object]]:
+        return chat.chat_recent(
+            match_id=self.match_id,
+            players_room=self.seat is not None,
+            viewer_id=self.viewer.pk if self.viewer is not None else None,
+        )
 
 
 def _resignation(value: Any) -> ResultKind | None:

@@ -4,8 +4,11 @@ A *challenge* invites an opponent to a match to N points or a money session, und
 rules (``backgammon.match.MatchOptions``) and a time control (``matches.clock``); the
 challenger must be able to cover the stake (``matches.money``). The opponent accepts (the
 stakes go into escrow and the match starts, ``matches.lifecycle.start_match``) or
-declines; the challenger may withdraw it first. Pass-and-play and tournament matches start
-at once; a tournament's money is the tournament's, so no stake moves for its matches.
+declines; the challenger may withdraw it first. Both players' standing
+(``accounts.standing``: suspension, closure, self-exclusion and barred regions for real
+money) is checked when the challenge is made and again when it is accepted. Pass-and-play
+and tournament matches start at once; a tournament's money is the tournament's, so no stake
+moves for its matches, and its players' standing was checked when they registered.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Currency, User
+from accounts.standing import require_may_play, require_not_blocked
 from backgammon.errors import BackgammonError
 from backgammon.match import MatchOptions, MatchState
 from config.errors import Conflict, DomainError, Forbidden
@@ -56,8 +60,13 @@ def match_challenge(
     rated: bool = True,
     private: bool = False,
     clock_settings: ClockSettings = DEFAULT_CLOCK,
+    staff_ordered: bool = False,
 ) -> Match:
-    """Invite ``opponent`` to a match to ``length`` points or to a money session."""
+    """Invite ``opponent`` to a match to ``length`` points or to a money session.
+
+    ``staff_ordered``: a replay a staff decision ordered, which neither player chose, so
+    their standing and blocks are not asked (``match_replay``).
+    """
     if opponent.pk == challenger.pk:
         raise DomainError("You cannot challenge yourself; try pass and play instead")
     if not opponent.is_active:
@@ -66,6 +75,10 @@ def match_challenge(
         raise DomainError(f"Currency must be one of {', '.join(Currency.values)}")
     if stake_cents < 0:
         raise DomainError("The stake cannot be negative")
+    if not staff_ordered:
+        require_may_play(challenger, currency=currency)
+        require_opponent_may_play(opponent, currency=currency)
+        require_not_blocked(challenger, opponent)
     match = Match(
         player_0=challenger,
         player_1=opponent,
@@ -113,6 +126,21 @@ def _money_rules(
     match.kind, match.length, match.max_cube, match.rated = MatchKind.MONEY, 0, max_cube, False
     match.jacoby, match.beavers, match.raccoons = jacoby, beavers, raccoons
     match.automatic_doubles = automatic_doubles
+
+
+def require_opponent_may_play(opponent: User, *, currency: str) -> None:
+    """Refuse play against someone whose standing bars it (``accounts.standing``).
+
+    Why they may not is theirs to read on their own page, not the asker's: a suspension's
+    reason or a self-exclusion stays private.
+    """
+    try:
+        require_may_play(opponent, currency=currency)
+    except Forbidden:
+        what = "for real money" if currency == Currency.REAL else "matches"
+        raise Forbidden(
+            f"{opponent.profile.display_name} cannot play {what} at the moment."
+        ) from None
 
 
 def checked_length(length: int | None) -> int:
@@ -222,13 +250,17 @@ def matches_create_for_tournament(
 
 
 @transaction.atomic
-def match_accept(*, match_id: int, user: User) -> Match:
+def match_accept(*, match_id: int, user: User, staff_ordered: bool = False) -> Match:
     """Accept an invitation: stakes go into escrow and the opening roll is thrown."""
     match = lock_match(match_id)
     if match.player_1_id != user.pk:
         raise Forbidden("Only the player challenged can accept this invitation")
     if match.status != MatchStatus.INVITED:
         raise Conflict(f"This invitation is {match.get_status_display().lower()} already")
+    if not staff_ordered:
+        require_may_play(user, currency=match.currency)
+        require_opponent_may_play(match.player_0, currency=match.currency)
+        require_not_blocked(user, match.player_0, doing="play against")
     money.require_cover(match, seats=(1, 0), asker=user)
     money.escrow_stakes(match)
     start_match(match)
@@ -263,5 +295,6 @@ def match_replay(match: Match) -> Match:
         rated=match.rated,
         private=match.private,
         clock_settings=clock.clock_of(match),
+        staff_ordered=True,
     )
-    return match_accept(match_id=replay.pk, user=match.player_1)
+    return match_accept(match_id=replay.pk, user=match.player_1, staff_ordered=True)

@@ -179,10 +179,11 @@ def publish_presence(match_id: int) -> None:
     )
 
 
-def publish_chat(match_id: int, message: dict[str, object]) -> None:
-    transaction.on_commit(
-        lambda: live.group_send(match_group(match_id), {"type": "match.chat", "message": message})
-    )
+def publish_chat(match_id: int, message: dict[str, object], *, author_id: int) -> None:
+    """A chat line to the board's sockets; each drops it for a reader who does not hear
+    ``author_id`` (``matches.chat``)."""
+    event = {"type": "match.chat", "message": message, "author_id": author_id}
+    transaction.on_commit(lambda: live.group_send(match_group(match_id), event))
 
 
 def _send_changed(

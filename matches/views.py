@@ -81,7 +81,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             },
             "is_player": user is not None and match.seat_of(user) is not None,
             "chat": chat_recent(
-                match_id=match.pk, players_room=user is not None and match.seat_of(user) is not None
+                match_id=match.pk,
+                players_room=user is not None and match.seat_of(user) is not None,
+                viewer_id=user.pk if user is not None else None,
             ),
         },
     )

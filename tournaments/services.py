@@ -5,7 +5,8 @@ and withdraw or replace a player before play; players register, check in and unr
 Money moves only through ``accounts.ledger``: buy-ins and fees at registration (into the
 escrow ``tournament:<id>``), refunds when a seat is given up or the tournament cancelled,
 prizes when it ends. Each ledger call has a key made of the tournament and entry ids, so a
-repeated request moves nothing twice.
+repeated request moves nothing twice. Whoever takes a seat (registering, by a ticket, or as
+a replacement) must be allowed to by ``accounts.standing`` in the tournament's currency.
 
 Every write locks the tournament row first (``scheduler.locked_tournament``) and changes
 state by compare-and-set, so a registration, a start and a cancellation never interleave;
@@ -24,6 +25,7 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import User
+from accounts.standing import require_may_register
 from config import rows
 from config.celery import enqueue_on_commit
 from config.errors import Conflict, DomainError, Forbidden, InternalError
@@ -141,6 +143,21 @@ def entry_withdraw(*, tournament_id: int, user: User, player: User) -> Entry:
     return _leave(tournament, _seat_of(tournament, player), fee_back=True)
 
 
+def entries_withdraw_closed(*, player: User) -> list[Entry]:
+    """A closed account leaves every tournament it waits to play in, refunded in full
+    (buy-in and fee): the other entrants keep a fair draw."""
+    left = []
+    waiting = Entry.objects.filter(
+        user=player, status=EntryStatus.REGISTERED, tournament__state__in=EDITABLE_STATES
+    ).values_list("tournament_id", flat=True)
+    for tournament_id in list(waiting):
+        with transaction.atomic():
+            tournament = scheduler.locked_tournament(tournament_id)
+            if tournament.state in EDITABLE_STATES:
+                left.append(_leave(tournament, _seat_of(tournament, player), fee_back=True))
+    return left
+
+
 @transaction.atomic
 def entry_replace(*, tournament_id: int, user: User, player: User, replacement: User) -> Entry:
     """The organizer gives ``player``'s seat to ``replacement``: refund one, the other pays."""
@@ -148,6 +165,10 @@ def entry_replace(*, tournament_id: int, user: User, player: User, replacement: 
     _require_organizer(tournament, user, "replace players in")
     _require_before_play(tournament, "replace a player")
     leaving = _seat_of(tournament, player)
+    try:
+        require_may_register(replacement, currency=tournament.currency)
+    except Forbidden:  # why is the player's to read, not the organizer's
+        raise Forbidden(f"{_name(replacement)} cannot enter tournaments at the moment.") from None
     _leave(tournament, leaving, fee_back=True)
     return _enter(tournament, replacement, seed=leaving.seed)
 
@@ -161,6 +182,7 @@ def entry_register(*, tournament_id: int, user: User) -> Entry:
     tournament = scheduler.locked_tournament(tournament_id)
     if tournament.state != TournamentState.REGISTRATION:
         raise Conflict(_not_now(tournament, "joined"))
+    require_may_register(user, currency=tournament.currency)
     entry = _enter(tournament, user, seed=None)
     if tournament.starts_when_full:
         assert tournament.seats is not None
@@ -215,7 +237,8 @@ def ticket_use(*, ticket_id: int) -> Entry:
 
     The ticket's value waits in the satellite's escrow; using it pays that value to the
     holder as their prize and, in the same transaction, buys them in to the target with no
-    fee, so the target's prize pool holds a full buy-in for the seat.
+    fee, so the target's prize pool holds a full buy-in for the seat. A holder who may not
+    register now (``accounts.standing``) is refused, and the ticket stays unused.
     """
     ticket = Ticket.objects.get(pk=ticket_id)
     target = scheduler.locked_tournament(ticket.target_id)
@@ -225,6 +248,7 @@ def ticket_use(*, ticket_id: int) -> Entry:
     if target.state != TournamentState.REGISTRATION:
         raise Conflict(_not_now(target, "joined"))
     holder = User.objects.get(pk=ticket.holder_id)
+    require_may_register(holder, currency=target.currency)
     entry = _enter(target, holder, seed=None, ticket=ticket)
     if target.format == TournamentFormat.SIT_AND_GO:
         assert target.seats is not None

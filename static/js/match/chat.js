@@ -1,5 +1,7 @@
 // The chat beside the board. Players talk with each other and spectators among
-// themselves: the server keeps the two rooms apart, so this shows whatever it sends.
+// themselves: the server keeps the two rooms apart (and leaves out the lines of people
+// the reader muted or blocked), so this shows whatever it sends. Each line of someone
+// else has a "Report" button that sends it to staff (POST /api/chat/<id>/report/).
 
 import { errorToast } from "./notices.js";
 
@@ -9,9 +11,14 @@ export const withChatMessage = (state, message) => ({ chat: state.chat.concat([m
 
 export function startChat(store, page, send) {
   const log = page.querySelector('[data-testid="chat-log"]');
+  const item = (message) => chatItem(message, store.get().config.username);
   store.subscribe((state, previous) => {
     if (previous && state.chat === previous.chat) return;
-    render(log, state.chat, previous ? previous.chat : []);
+    render(log, state.chat, previous ? previous.chat : [], item);
+  });
+  log.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-report]");
+    if (button) report(store, page, button);
   });
   page.querySelector("#chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -23,15 +30,41 @@ export function startChat(store, page, send) {
   });
 }
 
-function render(log, chat, before) {
+function render(log, chat, before, item) {
   // A new message only adds a line: the rest of the log stays as the reader left it.
   const added = chat.length === before.length + 1 && before.every((message, index) => chat[index] === message);
-  if (added && log.children.length === before.length) log.appendChild(chatItem(chat[chat.length - 1]));
-  else log.replaceChildren(...chat.map(chatItem));
+  if (added && log.children.length === before.length) log.appendChild(item(chat[chat.length - 1]));
+  else log.replaceChildren(...chat.map(item));
   log.scrollTop = log.scrollHeight;
 }
 
-function chatItem(message) {
+/** Send the line to staff; the button then says it was, or the toast says why not. */
+async function report(store, page, button) {
+  if (!window.confirm("Report this message to staff? They will read it with the conversation around it.")) return;
+  const token = page.querySelector("#chat-form [name=csrfmiddlewaretoken]");
+  button.disabled = true;
+  try {
+    const response = await fetch(`/api/chat/${button.dataset.report}/report/`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": token ? token.value : "" },
+      body: JSON.stringify({}),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (response.ok || response.status === 409) {
+      button.textContent = "Reported";
+      button.title = answer.detail || "";
+    } else {
+      button.disabled = false;
+    }
+    if (!response.ok) store.update(errorToast(answer.detail || "The report could not be sent; try again."));
+  } catch {
+    button.disabled = false;
+    store.update(errorToast("The report could not be sent; try again."));
+  }
+}
+
+function chatItem(message, username) {
   const li = document.createElement("li");
   const time = document.createElement("time");
   const at = new Date(message.at);
@@ -45,5 +78,15 @@ function chatItem(message) {
   const text = document.createElement("span");
   text.textContent = message.text;
   li.append(time, author, text);
+  if (username && message.id && message.author !== username) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "btn btn-ghost btn-small chat-report";
+    button.dataset.report = String(message.id);
+    button.dataset.testid = "chat-report";
+    button.textContent = "Report";
+    button.setAttribute("aria-label", `Report ${message.name || message.author}'s message to staff`);
+    li.append(" ", button);
+  }
   return li;
 }

@@ -80,13 +80,20 @@ TOURNAMENT_RULES = (
 )
 RULE_REFUSALS = {
     "POST /api/auth/token/": r"Those are not a valid username and password\.$",
+    # whose chat line it is, and whose name, no schema can say
+    "POST /api/chat/{message_id}/report/": r"You cannot report your own message\.$",
+    # staff name a player in the case; whether one is called that, no schema can say
+    "POST /api/fairplay/cases/{case_id}/decide/": NO_SUCH_PLAYER,
     "POST /api/matches/": (
         r'(Give a match "length" in points, or "money": true$'
         r"|A money session needs a stake per point of at least 0\.01$"
         r"|Raccoons answer beavers: allow beavers to allow raccoons$"
         rf"|{BALANCE_SHORT}|{CLOCK_RULES})"
     ),
+    # the site's word filter (CRAWFORD_CHAT_BANNED_WORDS)
+    "POST /api/matches/{match_id}/chat/": r"That message was not sent: it holds a word ",
     "POST /api/notifications/read/": r'Send "ids", or "all": true, not both\.$',
+    "POST /api/players/{username}/block/": r"You cannot mute or block yourself\.$",
     "POST /api/seeks/": (
         r'(Give a match "length" in points\.$|"min_rating" must not be above "max_rating"\.$'
         r"|A money session needs a stake per point of at least 0\.01$"

@@ -16,6 +16,9 @@ from django.test import override_settings
 from accounts.models import User
 from config.asyncapi import document
 from disputes import services as disputes
+from fairplay import sanctions
+from fairplay.cases import case_report
+from fairplay.models import CaseKind
 from lobby.models import NoticeKind, Notification
 from lobby.seeks import SeekTerms, seek_accept, seek_cancel, seek_post
 from matches.creation import match_accept, match_challenge, match_decline
@@ -101,6 +104,20 @@ def _dispute_decided(alice: User, bruno: User) -> None:
     )
 
 
+def _warned(alice: User) -> None:
+    """Staff warn Alice in a conduct case."""
+    case = case_report(
+        kind=CaseKind.CONDUCT, subject=alice, key="conduct:test", summary="Rude", evidence={}
+    )
+    sanctions.case_decide(
+        case_id=case.pk,
+        staff=staff("tess"),
+        decision="sanction",
+        reason="Keep the chat civil.",
+        orders=[sanctions.Order(kind="warn")],
+    )
+
+
 def _analysed(alice: User) -> None:
     """Alice uploads a match of hers played elsewhere, and it is analysed."""
     with override_settings(ANALYSIS_PLIES=0):
@@ -130,6 +147,7 @@ async def test_every_frame_of_the_notice_socket_is_documented() -> None:
     await sync_to_async(_swing_wait)(alice, frank, people["carl"])
     await sync_to_async(_dispute_decided)(alice, people["bruno"])
     await sync_to_async(_analysed)(alice)
+    await sync_to_async(_warned)(alice)
     await heard()
 
     # and Alice's pages open and read, she dismisses a card, and a bad frame arrives

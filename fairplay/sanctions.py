@@ -1,0 +1,306 @@
+"""Staff take a fair-play case, decide it with a reason, and the sanctions take effect.
+
+A decision is ``dismiss`` (nothing wrong was done) or ``sanction`` with one or more
+sanctions, each applied through the services that own what it changes:
+
+* ``warn``: the player is told, nothing else changes;
+* ``mute`` / ``suspend`` until a date: ``accounts.standing`` (a suspended player cannot
+  play, register or have winnings paid out until the date);
+* ``close``: the account is closed for good, leaves the tournaments it waits to play in
+  with buy-in and fee refunded, and its balances are paid out through the ledger (the
+  stated policy: a closed player's money is theirs, unless staff first reverse what was
+  dumped to them in the same decision);
+* ``reverse``: the money that flowed from the case's subject to the other player over the
+  case's matches goes back, as ledger corrections (as much as the receiver still holds);
+* ``void_ratings``: the rating changes of the case's matches are undone for both sides;
+* ``link``: the accounts are marked as one person's (``fairplay.shared_accounts``).
+
+A decided case may be appealed once by its subject; staff then ``uphold`` the sanctions or
+``lift`` them (mute, suspension and closure; money and ratings stay as decided). Every step
+is a ``CaseEvent``, and the player is told through ``SanctionApplied``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import ledger
+from accounts.commission import money as money_text
+from accounts.ledger_corrections import correct_between_players
+from accounts.ledger_reads import balances
+from accounts.models import User
+from accounts.services import ratings_void
+from accounts.standing import standing_restrict
+from config import bus
+from config.errors import Conflict, DomainError, Forbidden, NotFound
+from fairplay.events import SanctionApplied
+from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
+from fairplay.selectors import case_match_ids, is_fairplay_staff
+from tournaments.services import entries_withdraw_closed
+
+REASON_LIMIT = 2000
+
+
+class Decision:
+    DISMISS = "dismiss"
+    SANCTION = "sanction"
+    UPHOLD = "uphold"
+    LIFT = "lift"
+    ALL = (DISMISS, SANCTION, UPHOLD, LIFT)
+
+
+@dataclass(frozen=True)
+class Order:
+    """One sanction staff asked for: its kind, whom (the subject when None), until when."""
+
+    kind: str
+    user: User | None = None
+    until: datetime | None = None
+
+
+@transaction.atomic
+def case_assign(*, case_id: int, staff: User) -> Case:
+    _require_staff(staff)
+    case = _locked(case_id)
+    if not case.is_undecided:
+        raise Conflict("This case has been decided already.")
+    case.assignee = staff
+    case.state = CaseState.IN_REVIEW
+    case.save(update_fields=["assignee", "state", "updated_at"])
+    CaseEvent.objects.create(case=case, actor=staff, action="assigned")
+    return case
+
+
+@transaction.atomic
+def case_decide(
+    *, case_id: int, staff: User, decision: str, reason: str, orders: Sequence[Order] = ()
+) -> Case:
+    """Decide an undecided case, or an appealed one (``uphold`` or ``lift``)."""
+    _require_staff(staff)
+    reason = " ".join(reason.split())
+    if not reason:
+        raise DomainError("Give the reason for the decision: the player reads it.")
+    if len(reason) > REASON_LIMIT:
+        raise DomainError(f"Keep the reason under {REASON_LIMIT} characters.")
+    case = _locked(case_id)
+    if case.state == CaseState.APPEALED:
+        return _decide_appeal(case, staff, decision, reason)
+    if not case.is_undecided:
+        raise Conflict("This case has been decided already; only an appeal reopens it.")
+    if decision == Decision.DISMISS:
+        if orders:
+            raise DomainError("A dismissed case carries no sanction.")
+    elif decision == Decision.SANCTION:
+        if not orders:
+            raise DomainError("Choose at least one sanction, or dismiss the case.")
+    else:
+        raise DomainError(f'Decide "dismiss" or "sanction", not "{decision}".')
+    outcome = [_apply(case, order, staff, reason) for order in _in_order(orders)]
+    case.state = CaseState.DECIDED
+    case.decision = decision
+    case.decision_reason = reason
+    case.decided_by = staff
+    case.decided_at = timezone.now()
+    case.save()
+    CaseEvent.objects.create(
+        case=case,
+        actor=staff,
+        action="decided",
+        detail={"decision": decision, "reason": reason, "sanctions": outcome},
+    )
+    return case
+
+
+@transaction.atomic
+def case_appeal(*, case_id: int, user: User, text: str) -> Case:
+    """The case's subject asks staff to look again at a decision against them."""
+    text = text.strip()
+    if not text:
+        raise DomainError("Say why the decision is wrong: staff read it first.")
+    if len(text) > REASON_LIMIT:
+        raise DomainError(f"Keep the appeal under {REASON_LIMIT} characters.")
+    case = _locked(case_id)
+    if case.subject_id != user.pk:
+        raise NotFound("No such case.")
+    if case.state != CaseState.DECIDED or case.decision != Decision.SANCTION:
+        raise Conflict("Only a decided case with a sanction can be appealed.")
+    if case.appealed_at is not None:
+        raise Conflict("This decision has been appealed once already.")
+    case.state = CaseState.APPEALED
+    case.appeal = text
+    case.appealed_at = timezone.now()
+    case.save(update_fields=["state", "appeal", "appealed_at", "updated_at"])
+    CaseEvent.objects.create(case=case, actor=user, action="appealed", detail={"text": text})
+    return case
+
+
+def _decide_appeal(case: Case, staff: User, decision: str, reason: str) -> Case:
+    if decision not in (Decision.UPHOLD, Decision.LIFT):
+        raise DomainError('An appeal is decided "uphold" or "lift".')
+    lifted: list[dict[str, Any]] = []
+    if decision == Decision.LIFT:
+        for user_id in {s.user_id for s in case.sanctions.all()}:
+            user = User.objects.get(pk=user_id)
+            standing_restrict(
+                user=user, muted_until=None, suspended_until=None, closed_at=None, reason=""
+            )
+            sanction = Sanction.objects.create(
+                case=case, user=user, kind=SanctionKind.LIFT, reason=reason, staff=staff
+            )
+            lifted.append({"kind": sanction.kind, "user": user.username})
+            _tell(case, user, sanction.kind, f"On appeal, your restrictions are lifted: {reason}")
+    else:
+        _tell(case, case.subject, "uphold", f"Your appeal was turned down: {reason}")
+    case.state = CaseState.DECIDED
+    case.save(update_fields=["state", "updated_at"])
+    CaseEvent.objects.create(
+        case=case,
+        actor=staff,
+        action="appeal_decided",
+        detail={"decision": decision, "reason": reason, "lifted": lifted},
+    )
+    return case
+
+
+# Money and ratings move before the account closes, so a reversal reaches dumped money
+# before a closure pays it out.
+_ORDER = [
+    SanctionKind.REVERSE,
+    SanctionKind.VOID_RATINGS,
+    SanctionKind.LINK,
+    SanctionKind.WARN,
+    SanctionKind.MUTE,
+    SanctionKind.SUSPEND,
+    SanctionKind.CLOSE,
+]
+
+
+def _in_order(orders: Sequence[Order]) -> list[Order]:
+    for order in orders:
+        if order.kind not in _ORDER:
+            raise DomainError(f'Unknown sanction "{order.kind}".')
+    return sorted(orders, key=lambda order: _ORDER.index(SanctionKind(order.kind)))
+
+
+def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]:
+    user = order.user or case.subject
+    if user.pk != case.subject_id and not case.others.filter(pk=user.pk).exists():
+        raise DomainError(f"{user.username} is not in this case.")
+    kind = SanctionKind(order.kind)
+    outcome: dict[str, Any]
+    if kind in (SanctionKind.MUTE, SanctionKind.SUSPEND):
+        if order.until is None or order.until <= timezone.now():
+            raise DomainError(f"A {kind.label.lower()} sanction needs a date in the future.")
+        field = "muted_until" if kind == SanctionKind.MUTE else "suspended_until"
+        standing_restrict(user=user, reason=reason, **{field: order.until})
+        outcome = {"until": order.until.isoformat()}
+        text = f"{kind.label} until {timezone.localtime(order.until):%d %b %Y %H:%M}: {reason}"
+    elif kind == SanctionKind.WARN:
+        outcome, text = {}, f"A warning from staff: {reason}"
+    elif kind == SanctionKind.CLOSE:
+        outcome = _close(case, user, staff, reason)
+        text = f"Your account is closed: {reason}"
+    elif kind == SanctionKind.REVERSE:
+        outcome = _reverse(case, staff, reason)
+        text = f"Money from the matches in case #{case.pk} was moved back: {reason}"
+    elif kind == SanctionKind.VOID_RATINGS:
+        people = [case.subject_id, *case.others.values_list("pk", flat=True)]
+        voided = ratings_void(match_ids=case_match_ids(case), user_ids=people)
+        outcome = {"rating_changes_voided": [change.pk for change in voided]}
+        text = f"The rating changes of {len(voided)} results were voided: {reason}"
+    else:  # LINK
+        from fairplay.shared_accounts import link_accounts
+
+        people = [case.subject_id, *case.others.values_list("pk", flat=True)]
+        outcome = {"linked": link_accounts(staff=staff, user_ids=people, reason=reason)}
+        text = f"Staff recorded your accounts as one person's: {reason}"
+    sanction = Sanction.objects.create(
+        case=case,
+        user=user,
+        kind=kind,
+        until=order.until if kind in (SanctionKind.MUTE, SanctionKind.SUSPEND) else None,
+        reason=reason,
+        staff=staff,
+        outcome=outcome,
+    )
+    _tell(case, user, kind, text)
+    return {"id": sanction.pk, "kind": kind.value, "user": user.username, **outcome}
+
+
+def _close(case: Case, user: User, staff: User, reason: str) -> dict[str, Any]:
+    # Closed outright: a suspension would hold the payout below.
+    standing_restrict(user=user, closed_at=timezone.now(), suspended_until=None, reason=reason)
+    refunded = entries_withdraw_closed(player=user)
+    paid: dict[str, int] = {}
+    for currency, cents in balances(user=user).items():
+        if cents > 0:
+            ledger.withdraw(
+                user=user,
+                currency=currency,
+                amount_cents=cents,
+                reason=f"Account closed (fair-play case #{case.pk}): balance paid out",
+                staff=staff,
+                key=f"fairplay:{case.pk}:close:{user.pk}:{currency}",
+            )
+            paid[currency] = cents
+    return {"tournaments_left": [entry.tournament_id for entry in refunded], "paid_out": paid}
+
+
+def _reverse(case: Case, staff: User, reason: str) -> dict[str, Any]:
+    """Move back what the case's subject lost to each other player over the case's matches."""
+    from fairplay.dumping import money_between
+
+    moved: list[dict[str, Any]] = []
+    match_ids = case_match_ids(case)
+    if not match_ids:
+        raise DomainError("This case names no matches, so there is no money to move back.")
+    for other in case.others.all():
+        for currency, cents in money_between(case.subject, other, match_ids).items():
+            held = balances(user=other).get(currency, 0)
+            amount = min(cents, held)
+            if amount <= 0:
+                continue
+            correct_between_players(
+                payer=other,
+                payee=case.subject,
+                currency=currency,
+                amount_cents=amount,
+                reason=f"Fair-play case #{case.pk}: {reason}",
+                staff=staff,
+                key=f"fairplay:{case.pk}:reverse:{other.pk}:{currency}",
+            )
+            moved.append(
+                {
+                    "from": other.username,
+                    "to": case.subject.username,
+                    "currency": currency,
+                    "cents": amount,
+                    "text": money_text(amount),
+                    "short_cents": cents - amount,
+                }
+            )
+    if not moved:
+        raise DomainError("No money moved between these players in the case's matches.")
+    return {"moved": moved}
+
+
+def _tell(case: Case, user: User, kind: str, text: str) -> None:
+    bus.publish_on_commit(SanctionApplied(case_id=case.pk, user_id=user.pk, kind=kind, text=text))
+
+
+def _locked(case_id: int) -> Case:
+    case = Case.objects.select_for_update().select_related("subject").filter(pk=case_id).first()
+    if case is None:
+        raise NotFound("No such case.")
+    return case
+
+
+def _require_staff(user: User) -> None:
+    if not is_fairplay_staff(user):
+        raise Forbidden("Only staff handle fair-play cases.")

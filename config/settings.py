@@ -228,6 +228,12 @@ FAIRPLAY = {
     "WRONG_DROPS": env_int("CRAWFORD_FAIRPLAY_WRONG_DROPS", 3, minimum=1),
     # A drop is "wrong" when GNU Backgammon makes it at least this costly (EMG or MWC).
     "WRONG_DROP_ERROR": float(env_str("CRAWFORD_FAIRPLAY_WRONG_DROP_ERROR", "0.15")),
+    # ... and this many games resigned where the analysis rated the last position at least
+    # WINNING_RESIGNATION_EQUITY (EMG) in the resigner's favour.
+    "WINNING_RESIGNATIONS": env_int("CRAWFORD_FAIRPLAY_WINNING_RESIGNATIONS", 3, minimum=1),
+    "WINNING_RESIGNATION_EQUITY": float(
+        env_str("CRAWFORD_FAIRPLAY_WINNING_RESIGNATION_EQUITY", "0.3")
+    ),
     # Stalling: this many abandoned or timed-out matches in STALLING_DAYS open a case and
     # keep the player from seeks and registration for COOLDOWN_HOURS.
     "STALLING_DAYS": env_int("CRAWFORD_FAIRPLAY_STALLING_DAYS", 14, minimum=1),

@@ -1,11 +1,14 @@
 """Chip dumping and rating manipulation: money or rating flowing one way between two accounts.
 
-Two signs, read over the last ``DUMPING_DAYS`` days of matches between the same pair:
+Three signs, read over the last ``DUMPING_DAYS`` days of matches between the same pair:
 
 * *early resignations*: the loser resigned a game at their first or second turn of it,
   in a rated match or one with money at stake (``EARLY_RESIGNATIONS`` of them);
 * *clear takes dropped*: GNU Backgammon's analysis of the matches shows the loser
-  dropping doubles it rates a take by at least ``WRONG_DROP_ERROR`` (``WRONG_DROPS``).
+  dropping doubles it rates a take by at least ``WRONG_DROP_ERROR`` (``WRONG_DROPS``);
+* *resignations while winning*: the analysis rates the position of the last play before
+  a game the loser resigned at least ``WINNING_RESIGNATION_EQUITY`` (EMG) in the
+  loser's favour (``WINNING_RESIGNATIONS`` of them).
 
 Either opens (or adds to) the case ``dumping:<loser>:<winner>`` about the loser, with every
 match between them in the window, the money and rating that moved, and the wrong drops.
@@ -43,9 +46,9 @@ def scan_analysis(analysis_id: int) -> None:
     match = analysis.match
     if match is None or not _counts(match):
         return
-    # Either player may have dropped: each dropper's flow goes to the other.
+    # Either player may have dropped or resigned: each one's flow goes to the other.
     for seat in (0, 1):
-        if _wrong_drops(analysis, seat):
+        if _wrong_drops(analysis, seat) or _winning_resignations(analysis, match, seat):
             _check_pair(loser=match.player(seat), winner=match.player(1 - seat))
 
 
@@ -73,7 +76,12 @@ def _check_pair(*, loser: User, winner: User) -> None:
     rows = [_row(match, loser) for match in matches if _counts(match)]
     early = sum(1 for row in rows if row["early_resignation"])
     drops = [drop for row in rows for drop in row["wrong_drops"]]
-    if early < limits["EARLY_RESIGNATIONS"] and len(drops) < limits["WRONG_DROPS"]:
+    winning = [line for row in rows for line in row["resigned_winning"]]
+    if (
+        early < limits["EARLY_RESIGNATIONS"]
+        and len(drops) < limits["WRONG_DROPS"]
+        and len(winning) < limits["WINNING_RESIGNATIONS"]
+    ):
         return
     lost = [row for row in rows if row["lost"]]
     money = _money_to(winner, loser, rows)
@@ -83,6 +91,8 @@ def _check_pair(*, loser: User, winner: User) -> None:
         signs.append(f"{early} early resignations")
     if len(drops) >= limits["WRONG_DROPS"]:
         signs.append(f"{len(drops)} clear takes dropped")
+    if len(winning) >= limits["WINNING_RESIGNATIONS"]:
+        signs.append(f"{len(winning)} resignations while winning")
     case_report(
         kind=CaseKind.DUMPING,
         subject=loser,
@@ -98,6 +108,8 @@ def _check_pair(*, loser: User, winner: User) -> None:
                 "early_resignations": limits["EARLY_RESIGNATIONS"],
                 "wrong_drops": limits["WRONG_DROPS"],
                 "wrong_drop_error": limits["WRONG_DROP_ERROR"],
+                "winning_resignations": limits["WINNING_RESIGNATIONS"],
+                "winning_resignation_equity": limits["WINNING_RESIGNATION_EQUITY"],
             },
             "loser": loser.username,
             "winner": winner.username,
@@ -105,6 +117,7 @@ def _check_pair(*, loser: User, winner: User) -> None:
             "matches_lost": len(lost),
             "early_resignations": early,
             "wrong_drops": drops,
+            "resigned_winning": winning,
             "money_to_winner": money,
             "rating_lost": round(rating_lost, 2),
             "matches": rows,
@@ -127,7 +140,7 @@ def _row(match: Match, loser: User) -> dict[str, Any]:
         "early_resignation": _resigned_early(match, seat),
         "rating_delta": None if change is None else round(change.delta, 2),
         "money_cents": _net_cents(match, loser),
-        "wrong_drops": _wrong_drops_of(match, seat),
+        **_analysed_signs(match, seat),
     }
 
 
@@ -179,9 +192,49 @@ def _money_to(winner: User, loser: User, rows: list[dict[str, Any]]) -> dict[str
     return {currency: cents for currency, cents in flow.items() if cents}
 
 
-def _wrong_drops_of(match: Match, seat: int) -> list[dict[str, Any]]:
+def _analysed_signs(match: Match, seat: int) -> dict[str, list[dict[str, Any]]]:
     analysis = Analysis.objects.filter(match=match, status=AnalysisStatus.DONE).first()
-    return [] if analysis is None else _wrong_drops(analysis, seat)
+    if analysis is None:
+        return {"wrong_drops": [], "resigned_winning": []}
+    return {
+        "wrong_drops": _wrong_drops(analysis, seat),
+        "resigned_winning": _winning_resignations(analysis, match, seat),
+    }
+
+
+def _winning_resignations(analysis: Analysis, match: Match, seat: int) -> list[dict[str, Any]]:
+    """The games ``seat`` resigned although the position of the last play before it was
+    theirs by at least ``WINNING_RESIGNATION_EQUITY``, by GNU Backgammon's numbers: the
+    best play's equity less the error of the one played, for whoever made it."""
+    threshold = settings.FAIRPLAY["WINNING_RESIGNATION_EQUITY"]
+    resigned = set(
+        match.games.filter(winner_seat=1 - seat, finish_reason=FinishReason.RESIGNED).values_list(
+            "number", flat=True
+        )
+    )
+    last: dict[int, dict[str, Any]] = {}
+    for decision in (analysis.result or {}).get("decisions", []):
+        if decision.get("kind") == "checker" and decision.get("candidates"):
+            last[decision["game"]] = decision
+    found = []
+    for game in sorted(resigned):
+        decision = last.get(game)
+        if decision is None:
+            continue
+        value = decision["candidates"][0]["equity"] - decision["error"]
+        theirs = value if decision["seat"] == seat else -value
+        if theirs >= threshold:
+            found.append(
+                {
+                    "match": analysis.match_id,
+                    "game": game,
+                    "number": decision["number"],
+                    "position_id": decision["position_id"],
+                    "match_id": decision["match_id"],
+                    "equity": round(theirs, 3),
+                }
+            )
+    return found
 
 
 def _wrong_drops(analysis: Analysis, seat: int) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from fairplay.models import Case, CaseKind
 from matches import creation
 from matches.models import ClockKind, ClockSettings, FinishReason, Match
 from matches.tasks import sweep_deadlines
+from reviews.models import Analysis, AnalysisSource, AnalysisStatus
 from reviews.services import analysis_for_match, analysis_run
 from tests.factories import UserFactory
 from tests.integration.disputes.helpers import finished_match, staff
@@ -54,20 +55,19 @@ def test_a_dozen_first_turn_resignations_to_one_opponent_reach_staff_within_a_mi
 
 
 def test_clear_takes_dropped_to_one_opponent_are_flagged_with_the_positions() -> None:
-    # given Carl, who drops every double Bruno offers at his first roll of a game, over
-    # two 3-point matches, each analysed by GNU Backgammon
+    # given Carl, who drops every double Bruno offers at his first roll of a game, over a
+    # 5-point match (four drops before the Crawford game) analysed by GNU Backgammon
     bruno, carl = UserFactory(username="bruno"), UserFactory(username="carl")
     sam = staff()
-    for _ in range(2):
-        match_id = start_match(bruno, carl, length=3)
-        _drop_every_double(match_id, bruno, carl)
-        with override_settings(ANALYSIS_PLIES=0):
-            analysis = analysis_for_match(match_id)
-            assert analysis is not None
-            analysis_run(analysis.pk)
-        analysis.refresh_from_db()
-        assert analysis.status == "done", analysis.error
-        dumping.scan_analysis(analysis.pk)  # as the worker does after the analysis
+    match_id = start_match(bruno, carl, length=5)
+    _drop_every_double(match_id, bruno, carl)
+    with override_settings(ANALYSIS_PLIES=0):
+        analysis = analysis_for_match(match_id)
+        assert analysis is not None
+        analysis_run(analysis.pk)
+    analysis.refresh_from_db()
+    assert analysis.status == "done", analysis.error
+    dumping.scan_analysis(analysis.pk)  # as the worker does after the analysis
 
     # then the drops GNU Backgammon rates clear takes are in a dumping case about Carl
     case = Case.objects.get(kind=CaseKind.DUMPING)
@@ -80,6 +80,50 @@ def test_clear_takes_dropped_to_one_opponent_are_flagged_with_the_positions() ->
         assert drop["position_id"]
     # and Bruno, who took nothing and dropped nothing, is not suspected
     assert not Case.objects.filter(subject=bruno).exists()
+
+
+@pytest.mark.parametrize(("equity", "flagged"), [(0.55, True), (0.1, False)])
+def test_resignations_in_positions_the_engine_rates_winning_are_flagged(
+    equity: float, flagged: bool
+) -> None:
+    # given three matches Carl resigned to Bruno where, by the stored analysis, the last
+    # play before the resignation (Bruno's) left Carl ahead by ``equity``
+    bruno, carl = UserFactory(username="bruno"), UserFactory(username="carl")
+    for _ in range(settings.FAIRPLAY["WINNING_RESIGNATIONS"]):
+        match = finished_match(bruno, carl)
+        bruno_seat = match.seat_of(bruno)
+        analysis = Analysis.objects.create(
+            match=match,
+            source=AnalysisSource.PLAYED,
+            mat="",
+            plies=0,
+            status=AnalysisStatus.DONE,
+            result={"decisions": [_checker_play(game=1, seat=bruno_seat, equity=-equity)]},
+        )
+        dumping.scan_analysis(analysis.pk)
+
+    # then a dumping case names those resignations, only when Carl was clearly winning
+    cases = Case.objects.filter(kind=CaseKind.DUMPING, subject=carl)
+    assert cases.exists() is flagged
+    if flagged:
+        resigned = cases.get().evidence["resigned_winning"]
+        assert [line["equity"] for line in resigned] == [equity] * 3
+
+
+def _checker_play(*, game: int, seat: int, equity: float) -> dict[str, object]:
+    """A checker play as the analysis stores it: the best play's equity for its mover."""
+    return {
+        "game": game,
+        "number": 1,
+        "seat": seat,
+        "kind": "checker",
+        "position_id": "4HPwATDgc/ABMA",
+        "match_id": "cAkAAAAAAAAA",
+        "played": "13/7",
+        "best": "13/7",
+        "error": 0.0,
+        "candidates": [{"move": "13/7", "equity": equity, "mwc": None}],
+    }
 
 
 def _drop_every_double(match_id: int, doubler: User, dropper: User) -> None:

@@ -23,10 +23,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.deprecation import MiddlewareMixin
 from rest_framework.request import Request
 
-from accounts.events import AccountSighted
 from accounts.models import User
 from accounts.standing import sighting_record
-from config import bus
 from config.throttles import UNKNOWN_ADDRESS, client_address
 
 DEVICE_COOKIE = "crawford_device"
@@ -78,11 +76,7 @@ def log_in_seen(*, request: HttpRequest | Request, user: User, device: str) -> N
     """Keep the address and ``device`` ``user`` signed up or logged in from (either may be
     unknown: ""), and tell fair play."""
     address = client_address(request)
-    seen = sighting_record(
-        user=user, address="" if address == UNKNOWN_ADDRESS else address, device=device
-    )
-    if seen:
-        bus.publish_on_commit(AccountSighted(user.pk, tuple(row.pk for row in seen)))
+    sighting_record(user=user, address="" if address == UNKNOWN_ADDRESS else address, device=device)
 
 
 @receiver(user_logged_in, dispatch_uid="accounts.device.log_in_seen")

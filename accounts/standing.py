@@ -24,7 +24,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from accounts.events import AccountSighted
 from accounts.models import Block, BlockKind, Currency, Sighting, SightingKind, Standing, User
+from config import bus
 from config.errors import DomainError, Forbidden
 
 SELF_EXCLUSION_DAYS = (1, 7, 30, 90, 180, 365, 1825)
@@ -216,7 +218,8 @@ def digest_of(value: str) -> str:
 
 
 def sighting_record(*, user: User, address: str, device: str) -> list[Sighting]:
-    """Keep that ``user`` was seen at ``address`` with ``device`` (both as digests)."""
+    """Keep that ``user`` was seen at ``address`` with ``device`` (both as digests), and
+    publish ``AccountSighted``."""
     now = timezone.now()
     seen = []
     for kind, value in ((SightingKind.ADDRESS, address), (SightingKind.DEVICE, device)):
@@ -232,6 +235,8 @@ def sighting_record(*, user: User, address: str, device: str) -> list[Sighting]:
                 user=user, kind=kind, digest=digest, defaults={"country": country}
             )
         seen.append(Sighting.objects.get(user=user, kind=kind, digest=digest))
+    if seen:  # fair play looks for other accounts seen at these
+        bus.publish_on_commit(AccountSighted(user.pk, tuple(row.pk for row in seen)))
     return seen
 
 

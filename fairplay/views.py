@@ -131,9 +131,13 @@ def _orders(request: HttpRequest) -> list[sanctions.Order]:
         user = User.objects.filter(username=username).first() if username else None
         until = None
         if kind in DATED:
-            day = parse_date(request.POST.get(f"until_{kind}", ""))
+            try:
+                day = parse_date(request.POST.get(f"until_{kind}", ""))
+            except ValueError:  # well formed but no such day, as 2026-02-31
+                day = None
             if day is None:
-                raise DomainError(f"Give the date the {kind} ends, as 2026-12-31.")
+                what = "mute" if kind == SanctionKind.MUTE else "suspension"
+                raise DomainError(f"Give the date the {what} ends, as 2026-12-31.")
             until = timezone.make_aware(datetime.combine(day, time(23, 59)))
         orders.append(sanctions.Order(kind=kind, user=user, until=until))
     return orders

@@ -216,3 +216,23 @@ def test_only_staff_read_and_decide_cases_and_a_case_is_decided_once() -> None:
         f"/api/fairplay/cases/{case.pk}/appeal/", {"text": "?"}, format="json"
     )
     assert appeal.status_code == 409
+
+
+@pytest.mark.parametrize("until", ["2026-02-31", "next week", ""])
+def test_a_suspension_with_no_such_date_from_the_page_is_refused_and_nothing_changes(
+    until: str,
+) -> None:
+    from django.test import Client
+
+    _bruno, carl, case = _dumped()
+    desk = Client()
+    desk.force_login(staff())
+    answer = desk.post(
+        f"/staff/fairplay/{case.pk}/decide/",
+        {"decision": "sanction", "sanction": "suspend", "until_suspend": until, "reason": "x"},
+        follow=True,
+    )
+    assert answer.status_code == 200
+    assert "Give the date the suspension ends" in answer.content.decode()
+    assert Case.objects.get(pk=case.pk).state == CaseState.OPEN
+    require_may_play(carl)

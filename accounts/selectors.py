@@ -43,24 +43,32 @@ def ratings_search(*, query: str = "") -> QuerySet[Profile]:
 
 
 def rating_history(*, profile: Profile) -> list[tuple[str, float]]:
-    """(label, rating) points for the chart: where the player started, then each match."""
+    """(label, rating) points for the chart: where the player started, then each match.
+
+    A voided change (fair play undid a manipulated series) is left out, and every later
+    point loses what it gave, as the rating itself did.
+    """
     changes = list(
         RatingChange.objects.filter(user_id=profile.user_id).order_by("created_at", "pk")
     )
     if not changes:
         return [("Now", profile.rating)]
     points = [("Start", changes[0].rating_before)]
-    points.extend(
-        (f"{change.created_at.day} {change.created_at:%b}", change.rating_after)
-        for change in changes
-    )
+    voided = 0.0
+    for change in changes:
+        if change.voided_at is not None:
+            voided += change.delta
+            continue
+        label = f"{change.created_at.day} {change.created_at:%b}"
+        points.append((label, change.rating_after - voided))
     return points
 
 
 def recent_results(*, profile: Profile, limit: int = 8) -> list[RatingChange]:
-    """The player's latest rated matches, newest first, with the opponent's profile."""
+    """The player's latest rated matches (voided ones left out), newest first, with the
+    opponent's profile."""
     return list(
-        RatingChange.objects.filter(user_id=profile.user_id)
+        RatingChange.objects.filter(user_id=profile.user_id, voided_at__isnull=True)
         .select_related("opponent__profile")
         .order_by("-created_at", "-pk")[:limit]
     )

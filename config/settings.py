@@ -194,6 +194,7 @@ CELERY_BEAT_SCHEDULE = {
     "requeue-adjudications": {"task": "matches.requeue_adjudications", "schedule": 30.0},
     "requeue-analyses": {"task": "review.requeue", "schedule": 60.0},
     "prune-sightings": {"task": "fairplay.prune_sightings", "schedule": 86400.0},
+    "settle-appeals": {"task": "fairplay.settle_appeals", "schedule": 300.0},
 }
 # Post-match analysis (the reviews app): every finished match is analysed by GNU Backgammon
 # at this depth (0 to 4 plies) on the ``review`` queue. 2 ply keeps up with about 190

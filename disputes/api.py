@@ -16,7 +16,7 @@ from accounts.viewers import request_user
 from config.api import Api
 from config.errors import DomainError
 from disputes import services
-from disputes.models import Decision, Dispute, DisputeCategory, DisputeState
+from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState
 from disputes.selectors import can_see_evidence, dispute_queue, evidence, is_staff, visible_disputes
 
 
@@ -24,7 +24,10 @@ class DisputeOutputSerializer(serializers.Serializer):
     """A dispute; ``evidence`` for staff and the tournament's organizer, else null."""
 
     id = serializers.IntegerField()
-    match = serializers.IntegerField()
+    match = serializers.IntegerField(allow_null=True)
+    fairplay_case = serializers.IntegerField(
+        allow_null=True, help_text="For an appeal (category appeal): the fair-play case."
+    )
     tournament = serializers.IntegerField(allow_null=True)
     filed_by = serializers.CharField()
     category = serializers.CharField()
@@ -45,6 +48,7 @@ def dispute_data(dispute: Dispute, *, viewer: User, with_evidence: bool) -> dict
     data: dict[str, Any] = {
         "id": dispute.pk,
         "match": dispute.match_id,
+        "fairplay_case": dispute.fairplay_case_id,
         "tournament": dispute.tournament_id,
         "filed_by": dispute.filed_by.username,
         "category": dispute.category,
@@ -92,7 +96,10 @@ class DisputeListCreateApi(Api):
 
     class DisputeCreateInputSerializer(serializers.Serializer):
         match = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
-        category = serializers.ChoiceField(choices=DisputeCategory.values)
+        category = serializers.ChoiceField(
+            choices=[value for value, _ in MATCH_CATEGORIES],
+            help_text="An appeal of a fair-play decision is filed from its case.",
+        )
         description = serializers.CharField(
             max_length=services.DESCRIPTION_LIMIT,
             error_messages={"blank": "Describe what went wrong: staff read it first."},

@@ -5,6 +5,11 @@ Terms:
 * *dispute*: a player's complaint about one match (filed by one of its players, or by an
   entrant of its tournament), with a category and a description. It is **open** until a
   staff member takes it (**in review**), then **decided** once, with a reason.
+* *appeal*: a dispute about a fair-play decision instead of a match (category
+  ``appeal``): the sanctioned player asks staff to look again. It names the case by id
+  (``fairplay_case_id``; fair play sits above disputes and files it) and keeps the decision
+  as it stood (``appealed``). It is decided **dismiss** (the sanctions stand) or **uphold**
+  (they are lifted: fair play applies that once the decision commits).
 * *decision*: what staff decided: **dismiss** (nothing was wrong), **uphold** (the player
   was right; nothing in the result changes), **overturn** (the match goes to the other
   player), **void** (the match is cancelled and replayed), **readjudicate** (the engine
@@ -32,6 +37,11 @@ class DisputeCategory(models.TextChoices):
     CONDUCT = "conduct", "Opponent's conduct"
     RESULT = "result", "Wrong result"
     OTHER = "other", "Other"
+    APPEAL = "appeal", "Appeal of a fair-play decision"
+
+
+# What a player may choose when disputing a match; an appeal is filed from its case.
+MATCH_CATEGORIES = [choice for choice in DisputeCategory.choices if choice[0] != "appeal"]
 
 
 class DisputeState(models.TextChoices):
@@ -50,7 +60,15 @@ class Decision(models.TextChoices):
 
 
 class Dispute(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="disputes")
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, null=True, blank=True, related_name="disputes"
+    )
+    fairplay_case_id = models.BigIntegerField(
+        null=True, blank=True, db_index=True, help_text="The fair-play case, for an appeal."
+    )
+    appealed = models.JSONField(
+        default=dict, blank=True, help_text="For an appeal: the decision as it stood when filed."
+    )
     tournament_id = models.BigIntegerField(
         null=True, blank=True, db_index=True, help_text="The match's tournament, for filtering."
     )
@@ -86,6 +104,16 @@ class Dispute(models.Model):
                 condition=~Q(state="decided"),
                 name="dispute_one_open_per_player_and_match",
             ),
+            models.UniqueConstraint(
+                fields=["fairplay_case_id"],
+                condition=~Q(state="decided"),
+                name="dispute_one_open_appeal_per_case",
+            ),
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, fairplay_case_id__isnull=True)
+                | Q(match__isnull=True, fairplay_case_id__isnull=False, category="appeal"),
+                name="dispute_about_a_match_or_a_case",
+            ),
             models.CheckConstraint(
                 condition=Q(state="decided", decided_at__isnull=False, decision__gt="")
                 | (~Q(state="decided") & Q(decision="")),
@@ -95,11 +123,17 @@ class Dispute(models.Model):
         indexes = [models.Index(fields=["state", "created_at"], name="dispute_queue")]
 
     def __str__(self) -> str:
+        if self.is_appeal:
+            return f"appeal #{self.pk} of fair-play case {self.fairplay_case_id}"
         return f"dispute #{self.pk} about match {self.match_id}"
 
     @property
     def is_decided(self) -> bool:
         return self.state == DisputeState.DECIDED
+
+    @property
+    def is_appeal(self) -> bool:
+        return self.fairplay_case_id is not None
 
 
 class AuditAction(models.TextChoices):

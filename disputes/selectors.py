@@ -2,7 +2,8 @@
 
 Who sees a dispute: staff (permission ``accounts.handle_disputes``) see all of them; the
 organizer of a tournament sees the disputes about its matches, read-only; a player sees
-the disputes they filed and those about their own matches (they are a party to them).
+the disputes they filed and those about their own matches (they are a party to them). An
+appeal of a fair-play decision is seen by staff and the player who filed it.
 
 The *evidence* is read from the record, never typed in: the action log with positions,
 clocks and connection events, the dice check, the engine's stored evaluations, the ledger
@@ -144,8 +145,11 @@ class ReplayStep:
 
 
 def evidence(dispute: Dispute) -> dict[str, Any]:
-    """Everything the record holds about the disputed match, as plain data."""
+    """Everything the record holds about the disputed match, as plain data; for an appeal,
+    the fair-play decision appealed (its case page holds the rest)."""
     match = dispute.match
+    if match is None:
+        return {"appealed": dispute.appealed}
     names = [match.player_0.username, match.player_1.username]
     actions = list(Action.objects.filter(match=match).select_related("actor").order_by("seq"))
     dice = verify_match_dice(match, reveal=True)

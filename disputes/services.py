@@ -27,6 +27,7 @@ from analysis.splits import AbsencePolicy, tournament_award
 from config.errors import Conflict, DomainError, Forbidden, NotFound
 from disputes import events
 from disputes.models import (
+    MATCH_CATEGORIES,
     AuditAction,
     AuditEntry,
     Decision,
@@ -67,8 +68,10 @@ def dispute_file(*, user: User, match_id: int, category: str, description: str) 
         raise Forbidden("Only the players of a match, or of its tournament, can dispute it.")
     if match.started_at is None:
         raise Conflict("This match has not started; there is nothing to dispute yet.")
+    if category == DisputeCategory.APPEAL:
+        raise DomainError("A fair-play decision is appealed from its page, not about a match.")
     if category not in DisputeCategory.values:
-        raise DomainError(f"Choose a category: {', '.join(DisputeCategory.values)}.")
+        raise DomainError(f"Choose a category: {', '.join(c for c, _ in MATCH_CATEGORIES)}.")
     description = description.strip()
     if not description:
         raise DomainError("Describe what went wrong: staff read it first.")
@@ -149,9 +152,11 @@ def dispute_decide(
         raise DomainError("Say whose wallet changes, in which currency and by how much.")
     deeper: Adjudication | None = None
     if decision == Decision.READJUDICATE:
-        dispute = Dispute.objects.get(pk=dispute_id)
+        dispute = _locked_or_missing(dispute_id, lock=False)
         if dispute.is_decided:
             raise Conflict("This dispute has been decided.")
+        if dispute.match_id is None:
+            raise DomainError(APPEAL_DECISIONS)
         deeper = rerun(match_id=dispute.match_id, plies=plies or DEFAULT_RERUN_PLIES, staff=staff)
     return _decide(
         dispute_id=dispute_id,
@@ -176,6 +181,8 @@ def _decide(
     dispute = _locked(dispute_id)
     if dispute.is_decided:
         raise Conflict("This dispute has been decided.")
+    if dispute.match_id is None:
+        return _decide_appeal(dispute, staff, decision, reason)
     match = lock_match(dispute.match_id)
     people = [match.player_0, match.player_1, *(a.user for a in adjustments)]
     before = _snapshot(match, people)
@@ -194,13 +201,43 @@ def _decide(
     else:
         remedy.summary.append("The complaint is dismissed; the result stands.")
     after = _snapshot(Match.objects.get(pk=match.pk), people)
+    outcome = {"summary": remedy.summary, **remedy.changes}
+    return _record(dispute, staff, decision, reason, outcome, before, after)
+
+
+APPEAL_DECISIONS = "An appeal is decided dismiss (the sanctions stand) or uphold (they are lifted)."
+
+
+def _decide_appeal(dispute: Dispute, staff: User, decision: Decision, reason: str) -> Dispute:
+    """An appeal changes no match here: fair play lifts the sanctions of an upheld one
+    once this commits (``fairplay.appeals``)."""
+    if decision not in (Decision.DISMISS, Decision.UPHOLD):
+        raise DomainError(APPEAL_DECISIONS)
+    if decision == Decision.UPHOLD:
+        summary = "The appeal is upheld: the mute, suspension or closure is lifted."
+    else:
+        summary = "The appeal is dismissed: the sanctions stand."
+    before = {"state": dispute.state, "case": dispute.fairplay_case_id}
+    after = {"state": DisputeState.DECIDED, "case": dispute.fairplay_case_id}
+    return _record(dispute, staff, decision, reason, {"summary": [summary]}, before, after)
+
+
+def _record(
+    dispute: Dispute,
+    staff: User,
+    decision: Decision,
+    reason: str,
+    outcome: dict[str, Any],
+    before: dict[str, Any],
+    after: dict[str, Any],
+) -> Dispute:
     dispute.state = DisputeState.DECIDED
     dispute.decision = decision
     dispute.decision_reason = reason
     dispute.decided_by = staff
     dispute.decided_at = timezone.now()
     dispute.assignee = dispute.assignee or staff
-    dispute.outcome = {"summary": remedy.summary, **remedy.changes}
+    dispute.outcome = outcome
     dispute.save()
     AuditEntry.objects.create(
         dispute=dispute,
@@ -209,7 +246,7 @@ def _decide(
         what=decision.label,
         reason=reason,
         before=before,
-        after={**after, "changes": remedy.changes},
+        after={**after, "changes": {k: v for k, v in outcome.items() if k != "summary"}},
     )
     events.publish_decided(dispute)
     return dispute
@@ -412,8 +449,13 @@ def _snapshot(match: Match, people: Sequence[User]) -> dict[str, Any]:
 
 def _locked(dispute_id: int) -> Dispute:
     """The dispute row, locked: the first lock of a decision (see ``matches.state``)."""
+    return _locked_or_missing(dispute_id, lock=True)
+
+
+def _locked_or_missing(dispute_id: int, *, lock: bool) -> Dispute:
+    disputes = Dispute.objects.select_for_update(of=("self",)) if lock else Dispute.objects
     try:
-        return Dispute.objects.select_for_update(of=("self",)).get(pk=dispute_id)
+        return disputes.get(pk=dispute_id)
     except Dispute.DoesNotExist:
         raise NotFound(f"There is no dispute {dispute_id}.") from None
 

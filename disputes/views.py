@@ -17,7 +17,7 @@ from accounts.viewers import request_user
 from config.errors import DomainError
 from disputes import services
 from disputes.api import adjustments_from
-from disputes.models import Decision, Dispute, DisputeCategory, DisputeState
+from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState
 from disputes.selectors import (
     CONNECTION_KINDS,
     HANDLE_DISPUTES,
@@ -35,6 +35,7 @@ from matches.models import Match
 from reviews.selectors import analysis_of_match
 from tournaments.models import Tournament
 
+APPEAL_DECISIONS = [(Decision.DISMISS.value, "Dismiss"), (Decision.UPHOLD.value, "Uphold")]
 AGE_LABELS = {"hour": "Older than an hour", "day": "Older than a day", "week": "Older than a week"}
 
 
@@ -118,7 +119,7 @@ def file(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(
         request,
         "disputes/file.html",
-        {"match": match, "categories": DisputeCategory.choices, "values": values},
+        {"match": match, "categories": MATCH_CATEGORIES, "values": values},
         status=400 if request.method == "POST" else 200,
     )
 
@@ -128,20 +129,22 @@ def detail(request: HttpRequest, dispute_id: int) -> HttpResponse:
     viewer = request_user(request)
     dispute = _visible(viewer, dispute_id)
     staff = is_staff(viewer)
+    match = dispute.match
     context: dict[str, object] = {
         "dispute": dispute,
         "is_staff": staff,
         "evidence": None,
-        "decisions": Decision.choices,
+        "decisions": APPEAL_DECISIONS if match is None else Decision.choices,
         "currencies": Currency.values,
-        "players": [dispute.match.player_0, dispute.match.player_1],
+        "players": [match.player_0, match.player_1] if match is not None else [],
     }
     if can_see_evidence(viewer, dispute):
         context["evidence"] = evidence(dispute)
-        context["replay"] = [step.to_dict() for step in replay_steps(dispute.match)]
-        context["analysis"] = analysis_of_match(dispute.match_id)
         context["audit"] = audit_log(dispute_id=dispute.pk)
-        context["connection_kinds"] = [kind.value for kind in CONNECTION_KINDS]
+        if match is not None:
+            context["replay"] = [step.to_dict() for step in replay_steps(match)]
+            context["analysis"] = analysis_of_match(match.pk)
+            context["connection_kinds"] = [kind.value for kind in CONNECTION_KINDS]
     return render(request, "disputes/detail.html", context)
 
 

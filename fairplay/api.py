@@ -14,7 +14,7 @@ from accounts.models import User
 from accounts.viewers import request_user
 from config.api import Api
 from config.errors import DomainError, Forbidden, NotFound
-from fairplay import sanctions
+from fairplay import appeals, sanctions
 from fairplay.models import Case, CaseKind, CaseState, SanctionKind
 from fairplay.selectors import case_data, case_queue, is_fairplay_staff
 
@@ -38,6 +38,9 @@ class CaseOutputSerializer(serializers.Serializer):
     decided_at = serializers.DateTimeField(allow_null=True)
     appeal = serializers.CharField(allow_blank=True)
     appealed_at = serializers.DateTimeField(allow_null=True)
+    appeal_dispute = serializers.IntegerField(
+        allow_null=True, help_text="The dispute the appeal was filed as (GET /api/disputes/<id>/)."
+    )
     opened_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     sanctions = serializers.ListField(child=serializers.DictField())
@@ -134,7 +137,7 @@ class OrderInputSerializer(serializers.Serializer):
 class CaseDecideApi(Api):
     """Staff: decide with a reason. ``dismiss``, or ``sanction`` with ``sanctions``:
     [{"kind": warn|mute|suspend|close|reverse|void_ratings|link, "user", "until"}]. An
-    appealed case is decided ``uphold`` or ``lift``."""
+    appeal is a dispute, decided at ``POST /api/disputes/<id>/decide/``."""
 
     permission_classes = [IsAuthenticated]
 
@@ -180,7 +183,9 @@ def orders_from(rows: list[dict[str, Any]]) -> list[sanctions.Order]:
 
 
 class CaseAppealApi(Api):
-    """The case's subject appeals a decided sanction, once, with their reasons."""
+    """The case's subject appeals a decided sanction, once, with their reasons. The appeal
+    is filed as a dispute (``appeal_dispute``); staff decide it in the disputes queue:
+    ``uphold`` lifts the mute, suspension and closure, ``dismiss`` leaves them."""
 
     permission_classes = [IsAuthenticated]
 
@@ -195,7 +200,7 @@ class CaseAppealApi(Api):
     def post(self, request: Request, case_id: int) -> Response:
         data = self.CaseAppealInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        case = sanctions.case_appeal(
+        case = appeals.case_appeal(
             case_id=case_id, user=request_user(request), text=data.validated_data["text"]
         )
         return Response(case_data(case, with_evidence=False))

@@ -10,8 +10,10 @@ Terms:
   until a date, closing the account, reversing dumped money through ledger corrections,
   voiding the rating changes of a manipulated series. Each is applied through the
   services that own the thing it changes, and the player is told.
-* *event*: the case's audit log (opened, evidence added, taken, decided, appealed); never
-  changed.
+* *event*: the case's audit log (opened, evidence added, taken, decided, appealed, appeal
+  decided); never changed.
+* *appeal*: the subject may appeal a sanction once; the appeal is a dispute (category
+  ``appeal``, in the disputes queue) and the case is **appealed** until it is decided.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from disputes.models import Dispute
 from matches.models import ChatMessage
 
 
@@ -64,6 +67,14 @@ class Case(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
     appeal = models.TextField(max_length=2000, blank=True)
     appealed_at = models.DateTimeField(null=True, blank=True)
+    appeal_dispute = models.OneToOneField(
+        Dispute,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The dispute the appeal was filed as; staff decide it in the disputes queue.",
+    )
     opened_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -15,9 +15,8 @@ sanctions, each applied through the services that own what it changes:
 * ``void_ratings``: the rating changes of the case's matches are undone for both sides;
 * ``link``: the accounts are marked as one person's (``fairplay.shared_accounts``).
 
-A decided case may be appealed once by its subject; staff then ``uphold`` the sanctions or
-``lift`` them (mute, suspension and closure; money and ratings stay as decided). Every step
-is a ``CaseEvent``, and the player is told through ``SanctionApplied``.
+A decided case may be appealed once by its subject, as a dispute (``fairplay.appeals``).
+Every step is a ``CaseEvent``, and the player is told through ``SanctionApplied``.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts import ledger
@@ -42,6 +42,8 @@ from config.errors import Conflict, DomainError, Forbidden, NotFound
 from fairplay.events import SanctionApplied
 from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
 from fairplay.selectors import case_match_ids, is_fairplay_staff
+from matches.creation import match_decline
+from matches.models import Match, MatchStatus
 from tournaments.services import entries_withdraw_closed
 
 REASON_LIMIT = 2000
@@ -50,9 +52,7 @@ REASON_LIMIT = 2000
 class Decision:
     DISMISS = "dismiss"
     SANCTION = "sanction"
-    UPHOLD = "uphold"
-    LIFT = "lift"
-    ALL = (DISMISS, SANCTION, UPHOLD, LIFT)
+    ALL = (DISMISS, SANCTION)
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class Order:
 @transaction.atomic
 def case_assign(*, case_id: int, staff: User) -> Case:
     _require_staff(staff)
-    case = _locked(case_id)
+    case = locked_case(case_id)
     if not case.is_undecided:
         raise Conflict("This case has been decided already.")
     case.assignee = staff
@@ -81,16 +81,18 @@ def case_assign(*, case_id: int, staff: User) -> Case:
 def case_decide(
     *, case_id: int, staff: User, decision: str, reason: str, orders: Sequence[Order] = ()
 ) -> Case:
-    """Decide an undecided case, or an appealed one (``uphold`` or ``lift``)."""
+    """Decide an undecided case (an appeal is decided as a dispute)."""
     _require_staff(staff)
     reason = " ".join(reason.split())
     if not reason:
         raise DomainError("Give the reason for the decision: the player reads it.")
     if len(reason) > REASON_LIMIT:
         raise DomainError(f"Keep the reason under {REASON_LIMIT} characters.")
-    case = _locked(case_id)
+    case = locked_case(case_id)
     if case.state == CaseState.APPEALED:
-        return _decide_appeal(case, staff, decision, reason)
+        raise Conflict(
+            f"This case is under appeal: decide dispute #{case.appeal_dispute_id} instead."
+        )
     if not case.is_undecided:
         raise Conflict("This case has been decided already; only an appeal reopens it.")
     if decision == Decision.DISMISS:
@@ -113,57 +115,6 @@ def case_decide(
         actor=staff,
         action="decided",
         detail={"decision": decision, "reason": reason, "sanctions": outcome},
-    )
-    return case
-
-
-@transaction.atomic
-def case_appeal(*, case_id: int, user: User, text: str) -> Case:
-    """The case's subject asks staff to look again at a decision against them."""
-    text = text.strip()
-    if not text:
-        raise DomainError("Say why the decision is wrong: staff read it first.")
-    if len(text) > REASON_LIMIT:
-        raise DomainError(f"Keep the appeal under {REASON_LIMIT} characters.")
-    case = _locked(case_id)
-    if case.subject_id != user.pk:
-        raise NotFound("No such case.")
-    if case.state != CaseState.DECIDED or case.decision != Decision.SANCTION:
-        raise Conflict("Only a decided case with a sanction can be appealed.")
-    if case.appealed_at is not None:
-        raise Conflict("This decision has been appealed once already.")
-    case.state = CaseState.APPEALED
-    case.appeal = text
-    case.appealed_at = timezone.now()
-    case.save(update_fields=["state", "appeal", "appealed_at", "updated_at"])
-    CaseEvent.objects.create(case=case, actor=user, action="appealed", detail={"text": text})
-    return case
-
-
-def _decide_appeal(case: Case, staff: User, decision: str, reason: str) -> Case:
-    if decision not in (Decision.UPHOLD, Decision.LIFT):
-        raise DomainError('An appeal is decided "uphold" or "lift".')
-    lifted: list[dict[str, Any]] = []
-    if decision == Decision.LIFT:
-        for user_id in {s.user_id for s in case.sanctions.all()}:
-            user = User.objects.get(pk=user_id)
-            standing_restrict(
-                user=user, muted_until=None, suspended_until=None, closed_at=None, reason=""
-            )
-            sanction = Sanction.objects.create(
-                case=case, user=user, kind=SanctionKind.LIFT, reason=reason, staff=staff
-            )
-            lifted.append({"kind": sanction.kind, "user": user.username})
-            _tell(case, user, sanction.kind, f"On appeal, your restrictions are lifted: {reason}")
-    else:
-        _tell(case, case.subject, "uphold", f"Your appeal was turned down: {reason}")
-    case.state = CaseState.DECIDED
-    case.save(update_fields=["state", "updated_at"])
-    CaseEvent.objects.create(
-        case=case,
-        actor=staff,
-        action="appeal_decided",
-        detail={"decision": decision, "reason": reason, "lifted": lifted},
     )
     return case
 
@@ -200,6 +151,8 @@ def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]
         field = "muted_until" if kind == SanctionKind.MUTE else "suspended_until"
         standing_restrict(user=user, reason=reason, **{field: order.until})
         outcome = {"until": order.until.isoformat()}
+        if kind == SanctionKind.SUSPEND:
+            outcome["invitations_withdrawn"] = _withdraw_invitations(user)
         text = f"{kind.label} until {timezone.localtime(order.until):%d %b %Y %H:%M}: {reason}"
     elif kind == SanctionKind.WARN:
         outcome, text = {}, f"A warning from staff: {reason}"
@@ -229,7 +182,7 @@ def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]
         staff=staff,
         outcome=outcome,
     )
-    _tell(case, user, kind, text)
+    tell(case, user, kind, text)
     return {"id": sanction.pk, "kind": kind.value, "user": user.username, **outcome}
 
 
@@ -237,6 +190,7 @@ def _close(case: Case, user: User, staff: User, reason: str) -> dict[str, Any]:
     # Closed outright: a suspension would hold the payout below.
     standing_restrict(user=user, closed_at=timezone.now(), suspended_until=None, reason=reason)
     refunded = entries_withdraw_closed(player=user)
+    withdrawn = _withdraw_invitations(user)
     paid: dict[str, int] = {}
     for currency, cents in balances(user=user).items():
         if cents > 0:
@@ -249,7 +203,27 @@ def _close(case: Case, user: User, staff: User, reason: str) -> dict[str, Any]:
                 key=f"fairplay:{case.pk}:close:{user.pk}:{currency}",
             )
             paid[currency] = cents
-    return {"tournaments_left": [entry.tournament_id for entry in refunded], "paid_out": paid}
+    return {
+        "tournaments_left": [entry.tournament_id for entry in refunded],
+        "invitations_withdrawn": withdrawn,
+        "paid_out": paid,
+    }
+
+
+def _withdraw_invitations(user: User) -> list[int]:
+    """The player's invitations, sent or received, that nobody accepted: withdrawn or
+    declined as the player would (their open seeks go when the lobby hears the news)."""
+    pending = Match.objects.filter(
+        Q(player_0=user) | Q(player_1=user), status=MatchStatus.INVITED
+    ).values_list("pk", flat=True)
+    withdrawn = []
+    for match_id in list(pending):
+        try:
+            match_decline(match_id=match_id, user=user)
+        except Conflict:  # accepted or withdrawn meanwhile: nothing left to do
+            continue
+        withdrawn.append(match_id)
+    return withdrawn
 
 
 def _reverse(case: Case, staff: User, reason: str) -> dict[str, Any]:
@@ -290,11 +264,11 @@ def _reverse(case: Case, staff: User, reason: str) -> dict[str, Any]:
     return {"moved": moved}
 
 
-def _tell(case: Case, user: User, kind: str, text: str) -> None:
+def tell(case: Case, user: User, kind: str, text: str) -> None:
     bus.publish_on_commit(SanctionApplied(case_id=case.pk, user_id=user.pk, kind=kind, text=text))
 
 
-def _locked(case_id: int) -> Case:
+def locked_case(case_id: int) -> Case:
     case = Case.objects.select_for_update().select_related("subject").filter(pk=case_id).first()
     if case is None:
         raise NotFound("No such case.")

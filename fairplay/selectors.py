@@ -71,6 +71,7 @@ def case_data(case: Case, *, with_evidence: bool) -> dict[str, Any]:
         "decided_at": case.decided_at,
         "appeal": case.appeal,
         "appealed_at": case.appealed_at,
+        "appeal_dispute": case.appeal_dispute_id,
         "opened_at": case.opened_at,
         "updated_at": case.updated_at,
         "sanctions": [

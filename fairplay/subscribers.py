@@ -1,10 +1,13 @@
-"""Fair play listens to what happened below it and queues its detectors by task name."""
+"""Fair play listens to what happened below it and queues its detectors by task name; a
+decided appeal (a dispute about a case) is applied to the case at once."""
 
 from __future__ import annotations
 
 from accounts.events import AccountSighted
 from config import bus
 from config.celery import enqueue
+from disputes.events import DisputeDecided
+from fairplay import appeals
 from matches.events import MatchFinished
 from reviews.events import AnalysisChanged
 
@@ -30,3 +33,4 @@ def connect() -> None:
     bus.subscribe(MatchFinished, on_match_finished)
     bus.subscribe(AnalysisChanged, on_analysis_changed)
     bus.subscribe(AccountSighted, on_account_sighted)
+    bus.subscribe(DisputeDecided, appeals.on_dispute_decided)

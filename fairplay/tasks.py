@@ -9,7 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from accounts.standing import sightings_prune
-from fairplay import dumping, engine_use, shared_accounts, stalling
+from fairplay import appeals, dumping, engine_use, shared_accounts, stalling
 from fairplay.subscribers import SCAN_ANALYSIS, SCAN_MATCH, SCAN_SIGHTINGS
 
 
@@ -38,3 +38,9 @@ def scan_sightings(user_id: int, sighting_ids: list[int]) -> None:
 @shared_task(name="fairplay.prune_sightings", ignore_result=True)
 def prune_sightings() -> int:
     return sightings_prune()
+
+
+@shared_task(name="fairplay.settle_appeals", ignore_result=True)
+def settle_appeals() -> int:
+    """Apply any decided appeal its case has not taken yet (a crash between the two)."""
+    return appeals.appeals_settle_due()

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from accounts.viewers import request_user
 from config.errors import DomainError
-from fairplay import evidence, sanctions
+from fairplay import appeals, evidence, sanctions
 from fairplay.models import Case, CaseKind, CaseState, SanctionKind
 from fairplay.selectors import case_data, case_queue, cases_of, is_fairplay_staff
 
@@ -154,8 +154,12 @@ def mine(request: HttpRequest) -> HttpResponse:
 def appeal(request: HttpRequest, case_id: int) -> HttpResponse:
     viewer = request_user(request)
     try:
-        sanctions.case_appeal(case_id=case_id, user=viewer, text=request.POST.get("text", ""))
-        messages.success(request, "Your appeal is with staff. You will be told their answer.")
+        case = appeals.case_appeal(case_id=case_id, user=viewer, text=request.POST.get("text", ""))
+        messages.success(
+            request,
+            f"Your appeal is filed as dispute #{case.appeal_dispute_id}. "
+            "You will be told the answer.",
+        )
     except DomainError as error:
         messages.error(request, str(error))
     return redirect("fairplay-my-case", case_id=case_id)

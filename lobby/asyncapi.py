@@ -61,9 +61,11 @@ NOTICE_DATA: dict[str, Schema] = {
         ticket={"type": "boolean"},
     ),
     NoticeKind.DISPUTE_DECIDED: _closed(
-        "The dispute decided, the match it was about, and the decision.",
+        "The dispute decided, the match it was about (or, for an appeal of a fair-play "
+        "decision, the case), and the decision.",
         dispute_id=ID,
-        match_id=ID,
+        match_id={"anyOf": [ID, {"type": "null"}]},
+        fairplay_case_id={"anyOf": [ID, {"type": "null"}]},
         decision={"type": "string", "enum": Decision.values},
     ),
     NoticeKind.ANALYSIS: _closed(

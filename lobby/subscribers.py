@@ -381,14 +381,21 @@ def on_dispute_decided(event: DisputeDecided) -> None:
             key=f"dispute:{dispute.pk}:decided",
             text=f"{dispute_about(dispute, user_id)} is decided: {decision}.",
             url=reverse("dispute", kwargs={"dispute_id": dispute.pk}),
-            data={"dispute_id": dispute.pk, "match_id": event.match_id, "decision": event.decision},
+            data={
+                "dispute_id": dispute.pk,
+                "match_id": event.match_id,
+                "fairplay_case_id": event.fairplay_case_id,
+                "decision": event.decision,
+            },
         )
 
 
 def dispute_about(dispute: Dispute, user_id: int) -> str:
     """Whose dispute about what, as the player reads it: "Your dispute about your match
-    against Bruno", "Alice's dispute about your match"."""
+    against Bruno", "Alice's dispute about your match", "Your appeal of fair-play case #4"."""
     match = dispute.match
+    if match is None:
+        return f"Your appeal of fair-play case #{dispute.fairplay_case_id}"
     whose = (
         "Your dispute" if user_id == dispute.filed_by_id else f"{name(dispute.filed_by)}'s dispute"
     )
@@ -429,7 +436,10 @@ def on_analysis_changed(event: AnalysisChanged) -> None:
 
 
 def on_sanction_applied(event: SanctionApplied) -> None:
-    """Staff decided a fair-play case against the player: what, why, and where to appeal."""
+    """Staff decided a fair-play case against the player: what, why, and where to appeal.
+    A suspended or closed player's open seeks are withdrawn: nobody can take them now."""
+    if event.kind in ("suspend", "close"):
+        seeks_withdraw(user_ids=[event.user_id])
     notify(
         user_id=event.user_id,
         kind=NoticeKind.SANCTION,

@@ -24,9 +24,15 @@ DECISION_HELP = {
 }
 
 
+APPEAL_HELP = {
+    Decision.DISMISS: "The decision was right; the sanctions stand.",
+    Decision.UPHOLD: "The player is right; the mute, suspension or closure is lifted.",
+}
+
+
 @register.simple_tag
-def decision_help(value: str) -> str:
-    return DECISION_HELP.get(Decision(value), "")
+def decision_help(value: str, appeal: bool = False) -> str:
+    return (APPEAL_HELP if appeal else DECISION_HELP).get(Decision(value), "")
 
 
 @register.filter

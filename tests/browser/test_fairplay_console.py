@@ -1,11 +1,13 @@
 """In a real browser: staff find a fair-play case in its queue beside disputes, read the
-evidence, sanction the player, and the player reads the decision and appeals it."""
+evidence, sanction the player; the player reads the decision and appeals it, and staff
+uphold the appeal in the disputes queue."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
+from accounts.models import Standing
 from fairplay import dumping
 from fairplay.models import Case, CaseState
 from tests.browser.base import BrowserTestCase, beside_the_browser
@@ -63,4 +65,30 @@ class FairPlayConsoleInTheBrowser(BrowserTestCase):
         phone.click("[data-testid=appeal-form] button")
         expect(phone.locator("[data-testid=case-state]")).to_have_text("Appealed")
         self.screenshot(phone, "fairplay-3-appeal-phone")
-        assert Case.objects.get(pk=case.pk).appeal.startswith("A friend")
+        appealed = Case.objects.get(pk=case.pk)
+        assert appealed.appeal.startswith("A friend")
+
+        # the appeal waits in the disputes queue; Tess reads the decision appealed and
+        # upholds it
+        staff("tess")
+        desk2 = self.new_page()
+        self.log_in(desk2, "tess", PASSWORD)
+        desk2.goto(self.url("/disputes/?category=appeal"))
+        row = desk2.locator(f"[data-testid=queue-row-{appealed.appeal_dispute_id}]")
+        expect(row).to_contain_text(f"Fair-play case #{case.pk}")
+        row.locator("a >> nth=0").click()
+        expect(desk2.locator("[data-testid=appealed-decision]")).to_contain_text("Suspend")
+        expect(desk2.locator("[data-testid=decision-overturn]")).to_have_count(0)
+        self.screenshot(desk2, "fairplay-4-appeal-dispute")
+        desk2.check("[data-testid=decision-uphold]")
+        desk2.fill("[data-testid=decision-reason-input]", "His friend played from his account.")
+        desk2.click("[data-testid=decide-submit]")
+        expect(desk2.locator("[data-testid=decision]")).to_contain_text("Upheld")
+
+        # Carl is told, and may play again
+        phone.goto(self.url(f"/disputes/{appealed.appeal_dispute_id}/"))
+        expect(phone.locator("[data-testid=decision]")).to_contain_text("lifted")
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        self.screenshot(phone, "fairplay-5-appeal-upheld-phone")
+        assert Case.objects.get(pk=case.pk).state == CaseState.DECIDED
+        assert beside_the_browser(lambda: Standing.objects.get(user=carl).suspended_until) is None

@@ -10,11 +10,13 @@ from django.utils import timezone
 
 from accounts.ledger_reads import balance, currency_total, house_balance
 from accounts.models import Profile, RatingChange, Standing
+from accounts.selectors import rating_history, recent_results
 from accounts.standing import require_may_chat, require_may_play
 from config.errors import Forbidden
 from fairplay import dumping
 from fairplay.models import Case, CaseKind, CaseState, Sanction
-from lobby.models import NoticeKind, Notification
+from lobby.models import NoticeKind, Notification, Seek
+from matches.models import Match, MatchStatus
 from tests.factories import UserFactory
 from tests.integration.disputes.helpers import finished_match, staff
 from tests.integration.matches.helpers import api_for
@@ -73,6 +75,9 @@ def test_reversing_dumped_money_and_voiding_the_series_puts_both_back_and_conser
         profile = Profile.objects.get(user=person)
         assert profile.rating == pytest.approx(1500.0)
         assert profile.experience == 0
+        # and the profile page's chart and recent results no longer show them
+        assert rating_history(profile=profile) == [("Start", pytest.approx(1500.0))]
+        assert recent_results(profile=profile) == []
     assert RatingChange.objects.filter(voided_at__isnull=True).count() == 0
     # both were told
     kinds = set(
@@ -119,7 +124,13 @@ def test_a_suspension_stops_play_and_payouts_until_its_date_and_an_appeal_can_li
     )
     assert again.status_code == 409
 
-    lifted = _decide(tess, case, decision="lift", reason="A family emergency, documented.")
+    # the appeal is a dispute: another member of staff upholds it there
+    dispute = appealed.json()["appeal_dispute"]
+    lifted = api_for(tess).post(
+        f"/api/disputes/{dispute}/decide/",
+        {"decision": "uphold", "reason": "A family emergency, documented."},
+        format="json",
+    )
     assert lifted.status_code == 200, lifted.json()
     require_may_play(carl)
     assert Standing.objects.get(user=carl).suspended_until is None
@@ -191,7 +202,7 @@ def test_a_mute_stops_chat_until_its_date() -> None:
             400,
             "zed",
         ),
-        ({"decision": "lift", "reason": "x"}, 400, "dismiss"),
+        ({"decision": "uphold", "reason": "x"}, 400, "not a valid choice"),
     ],
 )
 def test_a_decision_staff_cannot_make_is_refused_with_the_reason(body, status, words) -> None:  # type: ignore[no-untyped-def]
@@ -236,3 +247,33 @@ def test_a_suspension_with_no_such_date_from_the_page_is_refused_and_nothing_cha
     assert "Give the date the suspension ends" in answer.content.decode()
     assert Case.objects.get(pk=case.pk).state == CaseState.OPEN
     require_may_play(carl)
+
+
+def test_a_suspension_withdraws_the_players_open_invitations_and_seeks() -> None:
+    _bruno, carl, case = _dumped()
+    dora = UserFactory(username="dora")
+    UserFactory(username="erik")
+    received = api_for(dora).post("/api/matches/", {"opponent": "carl", "length": 3}, format="json")
+    sent = api_for(carl).post("/api/matches/", {"opponent": "erik", "length": 3}, format="json")
+    seek = api_for(carl).post("/api/seeks/", {"length": 5}, format="json")
+    assert received.status_code == sent.status_code == seek.status_code == 201
+
+    answer = _decide(
+        staff(),
+        case,
+        decision="sanction",
+        reason="Suspended pending review of the series.",
+        sanctions=[{"kind": "suspend", "until": (timezone.now() + timedelta(days=3)).isoformat()}],
+    )
+    assert answer.status_code == 200, answer.json()
+
+    assert Match.objects.get(pk=received.json()["id"]).status == MatchStatus.DECLINED
+    assert Match.objects.get(pk=sent.json()["id"]).status == MatchStatus.CANCELLED
+    assert Seek.objects.get(pk=seek.json()["id"]).cancelled_at is not None
+    # Dora's invitation is answered, so she cannot be left waiting for Carl
+    accept = api_for(carl).post(f"/api/matches/{received.json()['id']}/accept/")
+    assert accept.status_code in (403, 409)
+    suspended = Sanction.objects.get(case=case, kind="suspend")
+    assert sorted(suspended.outcome["invitations_withdrawn"]) == sorted(
+        [received.json()["id"], sent.json()["id"]]
+    )

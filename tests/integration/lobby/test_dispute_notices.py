@@ -41,6 +41,7 @@ async def test_both_players_hear_the_decision_in_their_own_words() -> None:
     assert frame["notice"]["data"] == {
         "dispute_id": dispute.pk,
         "match_id": dispute.match_id,
+        "fairplay_case_id": None,
         "decision": "dismiss",
     }
     assert (await sync_to_async(texts)(alice))[0] == (

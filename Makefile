@@ -15,13 +15,16 @@ run:
 	@echo
 	@DEBUG=true $(VENV)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
 
-# Each run claims a Redis database and a test database of its own (scripts/test_slot.py).
+# The suite runs in TEST_PROCESSES processes (pytest-xdist, one test file to a process at
+# a time); each claims a Redis database and a test database of its own
+# (scripts/test_slot.py). TEST_PROCESSES=0 runs it in this one process.
+TEST_PROCESSES ?= 2
 test:
 	@scripts/setup.sh test
-	@eval "$$($(VENV)/python scripts/test_slot.py claim)" && \
-	  trap '$(VENV)/python scripts/test_slot.py release "$$CRAWFORD_TEST_SLOT"' EXIT && \
-	  echo "Test run in slot $$CRAWFORD_TEST_SLOT: $$REDIS_URL, $$CRAWFORD_TEST_DATABASE" && \
-	  $(VENV)/pytest $(PYTEST_ARGS)
+	@eval "$$($(VENV)/python scripts/test_slot.py claim $$(( $(TEST_PROCESSES) > 1 ? $(TEST_PROCESSES) : 1 )))" && \
+	  trap '$(VENV)/python scripts/test_slot.py release $$CRAWFORD_TEST_SLOT' EXIT && \
+	  echo "Test run in slots $$CRAWFORD_TEST_SLOT: $$CRAWFORD_TEST_REDIS_URLS, $$CRAWFORD_TEST_DATABASE" && \
+	  $(VENV)/pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
 
 lint:
 	@scripts/setup.sh venv

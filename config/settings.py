@@ -8,6 +8,7 @@ workers on Redis and channels-redis.
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -173,6 +174,17 @@ WHITENOISE_USE_FINDERS = True
 
 # Redis: unset means the embedded run (eager Celery, in-memory channel layer).
 REDIS_URL = env_url("REDIS_URL", schemes=REDIS_SCHEMES)
+# `make test` runs the suite in several processes (pytest-xdist workers gw0, gw1, ...) and
+# gives each a Redis database of its own (scripts/test_slot.py), so no process takes
+# another's Celery tasks; the processes' test databases are named apart by pytest-django.
+# A process the tests start without Redis (the embedded server) stays embedded.
+if (
+    REDIS_URL
+    and os.environ.get("PYTEST_XDIST_WORKER")
+    and os.environ.get("CRAWFORD_TEST_REDIS_URLS")
+):
+    _worker = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw"))
+    REDIS_URL = os.environ["CRAWFORD_TEST_REDIS_URLS"].split(",")[_worker]
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL

@@ -10,6 +10,10 @@ frees its slot within the hour) and prints the environment of that slot:
     eval "$(.venv/bin/python scripts/test_slot.py claim)"
     ...
     .venv/bin/python scripts/test_slot.py release "$CRAWFORD_TEST_SLOT"
+
+``claim <n>`` claims ``n`` slots for a run split over ``n`` processes (pytest-xdist): the
+first is the run's, and ``CRAWFORD_TEST_REDIS_URLS`` lists one Redis database per process
+(``config.settings`` gives worker ``gwK`` the K-th). ``release`` takes them all.
 """
 
 from __future__ import annotations
@@ -48,13 +52,27 @@ def release(slot: int) -> None:
     redis.Redis.from_url(_url(slot)).flushdb()
 
 
+def claim_many(count: int) -> list[int]:
+    taken: list[int] = []
+    try:
+        for _ in range(count):
+            taken.append(claim())
+    except SystemExit:
+        for slot in taken:
+            release(slot)
+        raise
+    return taken
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["claim"]:
-        taken = claim()
-        print(f"export CRAWFORD_TEST_SLOT={taken}")
-        print(f"export REDIS_URL={_url(taken)}")
-        print(f"export CRAWFORD_TEST_DATABASE=test_crawford_{taken}")
-    elif sys.argv[1:2] == ["release"] and len(sys.argv) == 3:
-        release(int(sys.argv[2]))
+    if sys.argv[1:2] == ["claim"] and len(sys.argv) <= 3:
+        slots = claim_many(int(sys.argv[2]) if len(sys.argv) == 3 else 1)
+        print(f"export CRAWFORD_TEST_SLOT='{' '.join(str(slot) for slot in slots)}'")
+        print(f"export REDIS_URL={_url(slots[0])}")
+        print(f"export CRAWFORD_TEST_DATABASE=test_crawford_{slots[0]}")
+        print(f"export CRAWFORD_TEST_REDIS_URLS={','.join(_url(slot) for slot in slots)}")
+    elif sys.argv[1:2] == ["release"] and len(sys.argv) >= 3:
+        for slot in sys.argv[2:]:
+            release(int(slot))
     else:
-        raise SystemExit("usage: test_slot.py claim | release <slot>")
+        raise SystemExit("usage: test_slot.py claim [n] | release <slot> [<slot> ...]")

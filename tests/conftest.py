@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import override_settings
 
 from config.celery import app as celery_app
-from tests.workers import start_worker, stop_worker
+from tests.workers import start_worker, stop_worker, wait_until_workers_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,6 +60,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "/tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """Before a test's tables are emptied, the workers finish what it queued: a worker still
+    writing while the flush truncates the tables deadlocks with it, or leaves rows behind."""
+    wait_until_workers_idle()
 
 
 @pytest.fixture(scope="session")

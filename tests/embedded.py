@@ -31,7 +31,8 @@ def embedded_env(database: Path) -> dict[str, str]:
     env = {
         name: value
         for name, value in os.environ.items()
-        if name not in {"REDIS_URL", "DATABASE_URL", "CRAWFORD_TEST_DATABASE"}
+        if name
+        not in {"REDIS_URL", "DATABASE_URL", "CRAWFORD_TEST_DATABASE", "CRAWFORD_TEST_REDIS_URLS"}
     }
     return {**env, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "true"}
 

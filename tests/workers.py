@@ -9,13 +9,27 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
 from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
+IDLE_WAIT_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class _Started:
+    process: subprocess.Popen[bytes]
+    hostname: str
+    queues: tuple[str, ...]
+
+
+# The workers this test process started and has not stopped, by process id.
+_running: dict[int, _Started] = {}
 
 
 def _test_database_url() -> str:
@@ -69,6 +83,7 @@ def start_worker(*, queues: str, name: str, wait: bool = True) -> subprocess.Pop
         cwd=ROOT,
         env=env,
     )
+    _running[worker.pid] = _Started(worker, hostname, tuple(queues.split(",")))
     deadline = time.monotonic() + 60
     while wait and not _worker_answers(hostname):
         if worker.poll() is not None:
@@ -80,12 +95,49 @@ def start_worker(*, queues: str, name: str, wait: bool = True) -> subprocess.Pop
 
 
 def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    _running.pop(worker.pid, None)
     worker.terminate()
     try:
         worker.wait(timeout=20)
     except subprocess.TimeoutExpired:
         worker.kill()
         worker.wait()
+
+
+def wait_until_workers_idle() -> None:
+    """Until the running workers have done every task queued for them.
+
+    Tasks are acknowledged late: one in a worker's hands stays in the broker's ``unacked``
+    set until it is done. With no queued and no unacknowledged message nothing is under
+    way; otherwise the workers are asked (one killed on purpose leaves its message behind).
+    """
+    workers = [started for started in _running.values() if started.process.poll() is None]
+    if not workers:
+        return
+    queues = sorted({queue for started in workers for queue in started.queues})
+    names = [started.hostname for started in workers]
+    deadline = time.monotonic() + IDLE_WAIT_SECONDS
+    with celery_app.connection_for_read() as connection:
+        channel = connection.default_channel
+        while time.monotonic() < deadline:
+            if sum(channel._size(queue) for queue in queues) == 0:  # every priority's list
+                if channel.client.hlen(channel.unacked_key) == 0:
+                    return
+                if _idle(names, connection):
+                    return
+            time.sleep(0.05)
+    raise RuntimeError(f"the Celery workers were still busy after {IDLE_WAIT_SECONDS} s")
+
+
+def _idle(names: list[str], connection: Any) -> bool:
+    """Each worker answers that it holds no task (a busy solo worker cannot answer)."""
+    inspect = celery_app.control.inspect(
+        destination=names, timeout=0.5, limit=len(names), connection=connection
+    )
+    for held in (inspect.active(), inspect.reserved()):
+        if held is None or len(held) < len(names) or any(held.values()):
+            return False
+    return True
 
 
 @contextmanager

@@ -184,7 +184,13 @@ if (
     and os.environ.get("CRAWFORD_TEST_REDIS_URLS")
 ):
     _worker = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw"))
-    REDIS_URL = os.environ["CRAWFORD_TEST_REDIS_URLS"].split(",")[_worker]
+    _test_redis_urls = os.environ["CRAWFORD_TEST_REDIS_URLS"].split(",")
+    if _worker >= len(_test_redis_urls):
+        raise SettingError(
+            f"CRAWFORD_TEST_REDIS_URLS names {len(_test_redis_urls)} Redis databases but this"
+            f" is test process gw{_worker}: claim one per process (scripts/test_slot.py claim N)"
+        )
+    REDIS_URL = _test_redis_urls[_worker]
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL

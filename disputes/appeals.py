@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from accounts.models import User
-from config.errors import Conflict, DomainError
-from disputes.models import AuditAction, AuditEntry, Dispute, DisputeCategory
-from disputes.services import DESCRIPTION_LIMIT
+from config.errors import DomainError
+from disputes.models import Dispute, DisputeCategory
+from disputes.services import DESCRIPTION_LIMIT, filed
 
 
 @transaction.atomic
@@ -29,22 +29,12 @@ def appeal_file(*, user: User, case_id: int, description: str, appealed: dict[st
         raise DomainError("Say why the decision is wrong: staff read it first.")
     if len(description) > DESCRIPTION_LIMIT:
         raise DomainError(f"Keep the appeal within {DESCRIPTION_LIMIT} characters.")
-    try:
-        with transaction.atomic():
-            dispute = Dispute.objects.create(
-                fairplay_case_id=case_id,
-                filed_by=user,
-                category=DisputeCategory.APPEAL,
-                description=description,
-                appealed=appealed,
-            )
-    except IntegrityError:
-        raise Conflict("This decision has an appeal waiting already.") from None
-    AuditEntry.objects.create(
-        dispute=dispute,
-        actor=user,
-        action=AuditAction.FILED,
+    return filed(
+        user=user,
+        conflict="This decision has an appeal waiting already.",
         what=f"Filed (appeal of fair-play case #{case_id})",
-        after={"state": dispute.state, "category": dispute.category},
+        fairplay_case_id=case_id,
+        category=DisputeCategory.APPEAL,
+        description=description,
+        appealed=appealed,
     )
-    return dispute

@@ -82,23 +82,31 @@ def dispute_file(*, user: User, match_id: int, category: str, description: str) 
     )
     if open_one.exists():
         raise Conflict("You already have an open dispute about this match.")
+    return filed(
+        user=user,
+        conflict="You already have an open dispute about this match.",
+        what=f"Filed ({DisputeCategory(category).label})",
+        match=match,
+        tournament_id=match.tournament_id,
+        category=category,
+        description=description,
+    )
+
+
+def filed(*, user: User, conflict: str, what: str, **fields: Any) -> Dispute:
+    """Create the dispute ``user`` files and its first audit entry; ``conflict`` is the
+    refusal when one like it is open already (the constraints of ``Dispute``)."""
     try:
         with transaction.atomic():
-            dispute = Dispute.objects.create(
-                match=match,
-                tournament_id=match.tournament_id,
-                filed_by=user,
-                category=category,
-                description=description,
-            )
+            dispute = Dispute.objects.create(filed_by=user, **fields)
     except IntegrityError:
-        raise Conflict("You already have an open dispute about this match.") from None
+        raise Conflict(conflict) from None
     AuditEntry.objects.create(
         dispute=dispute,
         actor=user,
         action=AuditAction.FILED,
-        what=f"Filed ({dispute.get_category_display()})",
-        after={"state": dispute.state, "category": category},
+        what=what,
+        after={"state": dispute.state, "category": dispute.category},
     )
     return dispute
 

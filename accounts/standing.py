@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import time
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -130,7 +132,7 @@ def require_not_blocked(user: User, other: User, *, doing: str = "challenge") ->
 
 def unheard_by(user_id: int) -> set[int]:
     """Whose chat ``user_id`` must not see: the people they muted or blocked, and the
-    people who blocked them."""
+    people who blocked them. ``unheard_version`` says when this last changed."""
     mine = Block.objects.filter(owner_id=user_id).values_list("other_id", flat=True)
     theirs = Block.objects.filter(other_id=user_id, kind=BlockKind.BLOCK).values_list(
         "owner_id", flat=True
@@ -197,6 +199,24 @@ def self_exclude(*, user: User, days: int) -> Standing:
     return standing
 
 
+def unheard_version(user_id: int) -> int | None:
+    """A mark that changes whenever ``unheard_by(user_id)`` does (kept in the cache, which
+    every web process shares), so an open board can tell when to read it again."""
+    value = cache.get(_UNHEARD_VERSION.format(user_id))
+    return int(value) if value is not None else None
+
+
+_UNHEARD_VERSION = "crawford:unheard:{}"
+
+
+def _unheard_changed(*users: User) -> None:
+    def mark() -> None:
+        now = time.time_ns()
+        cache.set_many({_UNHEARD_VERSION.format(user.pk): now for user in users}, timeout=None)
+
+    transaction.on_commit(mark)
+
+
 def block_set(*, owner: User, other: User, kind: str) -> Block:
     """``owner`` mutes or blocks ``other`` (a block replaces a mute, and the other way)."""
     if kind not in BlockKind.values:
@@ -204,11 +224,14 @@ def block_set(*, owner: User, other: User, kind: str) -> Block:
     if owner.pk == other.pk:
         raise DomainError("You cannot mute or block yourself.")
     block, _ = Block.objects.update_or_create(owner=owner, other=other, defaults={"kind": kind})
+    _unheard_changed(owner, other)
     return block
 
 
 def block_remove(*, owner: User, other: User) -> bool:
-    return Block.objects.filter(owner=owner, other=other).delete()[0] > 0
+    removed = Block.objects.filter(owner=owner, other=other).delete()[0] > 0
+    _unheard_changed(owner, other)
+    return removed
 
 
 def digest_of(value: str) -> str:

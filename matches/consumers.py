@@ -17,8 +17,10 @@ While open, the socket is kept alive in the database by this process's ``Heartbe
 
 A chat line reaches every socket of the board; each drops the lines of authors its viewer
 does not hear (``accounts.standing.unheard_by``: muted, blocked, or blocking them). That
-set is read from the database when a line arrives and is older than ``UNHEARD_FOR``, so a
-new mute or block takes hold within that time without a query for every line.
+set is read from the database again when a line arrives and the viewer's mark in the
+cache (``unheard_version``) has changed since, so a new mute or block takes hold at the
+next line without a query for every line; and at least every ``UNHEARD_FOR`` seconds,
+should the cache have lost the mark.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import time
 import weakref
 from typing import Any
 
-from accounts.standing import unheard_by
+from accounts.standing import unheard_by, unheard_version
 from backgammon.game import ResultKind
 from config import live, rows
 from config.errors import DomainError
@@ -93,6 +95,7 @@ class MatchConsumer(JsonSocket):
     shown_seq = 0  # the newest match state this socket was sent (its ``last_seq``)
     unheard: frozenset[int] = frozenset()
     unheard_read_at: float | None = None  # ``time.monotonic()`` of the last read
+    unheard_version: int | None = None  # the viewer's mark in the cache at the last read
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -168,13 +171,19 @@ class MatchConsumer(JsonSocket):
         await self.send_json({"type": "chat", "message": message})
 
     async def _unheard(self) -> frozenset[int]:
-        """Whose lines this viewer does not see, read again once ``UNHEARD_FOR`` old."""
+        """Whose lines this viewer does not see, read again when it changed."""
         if self.viewer is None:
             return frozenset()
         now = time.monotonic()
-        if self.unheard_read_at is None or now - self.unheard_read_at >= UNHEARD_FOR:
+        version = await live.run(unheard_version, user_id=self.viewer.pk)
+        if (
+            self.unheard_read_at is None
+            or version != self.unheard_version
+            or now - self.unheard_read_at >= UNHEARD_FOR
+        ):
             self.unheard = frozenset(await live.run(unheard_by, user_id=self.viewer.pk))
             self.unheard_read_at = now
+            self.unheard_version = version
         return self.unheard
 
     async def _act(self, action: PlayerAction, content: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ from fairplay.models import Case, CaseKind, ChatReport
 from lobby import seeks
 from lobby.models import Seek
 from lobby.seeks import SeekTerms
-from matches import chat, consumers
+from matches import chat
 from matches.chat import BURST, has_banned_word
 from matches.models import ChatMessage, ChatRoom, Match, MatchStatus
 from tests.factories import UserFactory
@@ -234,15 +234,14 @@ async def test_the_live_chat_leaves_out_a_muted_player_at_once_and_after_a_chang
         await hers.send_json_to({"type": "chat", "text": "anyone there?"})
         first_heard = await next_frame(hers, "chat")
 
-        # and when she unmutes him (the socket reads the change once its set is stale)
-        consumers_unheard_for = consumers.UNHEARD_FOR
-        consumers.UNHEARD_FOR = 0.0
-        try:
-            await sync_to_async(block_remove)(owner=alice, other=bruno)
-            await his.send_json_to({"type": "chat", "text": "me!"})
-            then_heard = await next_frame(hers, "chat")
-        finally:
-            consumers.UNHEARD_FOR = consumers_unheard_for
+        # and when she unmutes him while the board is open, then mutes him again
+        await sync_to_async(block_remove)(owner=alice, other=bruno)
+        await his.send_json_to({"type": "chat", "text": "me!"})
+        then_heard = await next_frame(hers, "chat")
+        await sync_to_async(block_set)(owner=alice, other=bruno, kind=BlockKind.MUTE)
+        await his.send_json_to({"type": "chat", "text": "me again!"})
+        await hers.send_json_to({"type": "chat", "text": "quiet now"})
+        last_heard = await next_frame(hers, "chat")
         await hers.disconnect()
         await his.disconnect()
 
@@ -251,6 +250,8 @@ async def test_the_live_chat_leaves_out_a_muted_player_at_once_and_after_a_chang
     assert first_heard["message"]["text"] == "anyone there?"
     assert then_heard["message"]["text"] == "me!"
     assert isinstance(then_heard["message"]["id"], int)
+    # the new mute took hold at his next line, not half a minute later
+    assert last_heard["message"]["text"] == "quiet now"
 
 
 # ---------------------------------------------------------------- challenges and seeks

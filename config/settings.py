@@ -133,6 +133,16 @@ if _database["ENGINE"].endswith("postgresql"):
     # (``config.rows.prepared_cursor``): false for a pooler that cannot keep them.
     if env_bool("DB_PREPARED_STATEMENTS", True):
         _database.setdefault("OPTIONS", {})["prepare_threshold"] = 0
+elif _database["ENGINE"].endswith("sqlite3"):
+    # The embedded run writes from the requests, the sockets' threads and the analysis
+    # thread at once: each transaction takes the write lock when it begins (rather than
+    # failing "database is locked" when it upgrades), waits up to 20 s for it, and readers
+    # never wait for a writer (write-ahead log).
+    _database["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Database threads per server process for the sockets' actions (``config.live``). On
@@ -429,4 +439,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # A line for every task that succeeded buries the rest: the embedded run's sweeps
+    # alone ran twice a second. Failures are still logged.
+    "loggers": {"celery.app.trace": {"level": "WARNING"}},
 }

@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.test.utils import override_settings
 from django.utils import timezone
 
 from accounts import ledger
@@ -70,6 +71,13 @@ class Command(BaseCommand):
     help = "Create the demo users (safe to run again)."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # The demo's scripted matches are not sent to GNU Backgammon: on the embedded
+        # set-up each analysis would run in a thread of this command, keep it from ending
+        # for minutes and write beside it. A player asks for one on the match's page.
+        with override_settings(ANALYSE_FINISHED_MATCHES=False):
+            self._load()
+
+    def _load(self) -> None:
         created = 0
         people = [
             (name, display, country, Role.PLAYER, rating, exp)

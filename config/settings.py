@@ -263,6 +263,11 @@ FAIRPLAY = {
     "WINNING_RESIGNATION_EQUITY": float(
         env_str("CRAWFORD_FAIRPLAY_WINNING_RESIGNATION_EQUITY", "0.3")
     ),
+    # ... and a one-way series: at least ONE_WAY_MATCHES matches in the window, the loser
+    # losing so many that players of their ratings would with a chance of ONE_WAY_CHANCE
+    # at most (ten straight losses between equals: 0.001).
+    "ONE_WAY_MATCHES": env_int("CRAWFORD_FAIRPLAY_ONE_WAY_MATCHES", 8, minimum=1),
+    "ONE_WAY_CHANCE": float(env_str("CRAWFORD_FAIRPLAY_ONE_WAY_CHANCE", "0.001")),
     # Stalling: this many abandoned or timed-out matches in STALLING_DAYS open a case and
     # keep the player from seeks and registration for COOLDOWN_HOURS.
     "STALLING_DAYS": env_int("CRAWFORD_FAIRPLAY_STALLING_DAYS", 14, minimum=1),

@@ -8,9 +8,15 @@ Three signs, read over the last ``DUMPING_DAYS`` days of matches between the sam
   dropping doubles it rates a take by at least ``WRONG_DROP_ERROR`` (``WRONG_DROPS``);
 * *resignations while winning*: the analysis rates the position of the last play before
   a game the loser resigned at least ``WINNING_RESIGNATION_EQUITY`` (EMG) in the
-  loser's favour (``WINNING_RESIGNATIONS`` of them).
+  loser's favour (``WINNING_RESIGNATIONS`` of them);
+* *a one-way series*: over at least ``ONE_WAY_MATCHES`` matches the loser lost so many
+  that players of their ratings would lose that many with a chance of at most
+  ``ONE_WAY_CHANCE``. Each match's chance comes from the FIBS rating formula
+  (``accounts.ratings.upset_probability``) with both ratings before it, and the chance of
+  the series is the tail of their sum (a Poisson binomial), so losing to a much stronger
+  player is expected and losing ten in a row to an equal one is not.
 
-Either opens (or adds to) the case ``dumping:<loser>:<winner>`` about the loser, with every
+Any one opens (or adds to) the case ``dumping:<loser>:<winner>`` about the loser, with every
 match between them in the window, the money and rating that moved, and the wrong drops.
 """
 
@@ -23,7 +29,8 @@ from django.conf import settings
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from accounts.models import LedgerEntry, RatingChange, User
+from accounts.models import LedgerEntry, Profile, RatingChange, User
+from accounts.ratings import upset_probability
 from fairplay.cases import case_report
 from fairplay.models import CaseKind
 from matches.models import ActionKind, FinishReason, Match, MatchStatus
@@ -77,10 +84,16 @@ def _check_pair(*, loser: User, winner: User) -> None:
     early = sum(1 for row in rows if row["early_resignation"])
     drops = [drop for row in rows for drop in row["wrong_drops"]]
     winning = [line for row in rows for line in row["resigned_winning"]]
+    series = one_way_series(rows)
+    one_way = (
+        series["matches"] >= limits["ONE_WAY_MATCHES"]
+        and series["chance"] <= limits["ONE_WAY_CHANCE"]
+    )
     if (
         early < limits["EARLY_RESIGNATIONS"]
         and len(drops) < limits["WRONG_DROPS"]
         and len(winning) < limits["WINNING_RESIGNATIONS"]
+        and not one_way
     ):
         return
     lost = [row for row in rows if row["lost"]]
@@ -93,6 +106,11 @@ def _check_pair(*, loser: User, winner: User) -> None:
         signs.append(f"{len(drops)} clear takes dropped")
     if len(winning) >= limits["WINNING_RESIGNATIONS"]:
         signs.append(f"{len(winning)} resignations while winning")
+    if one_way:
+        signs.append(
+            f"{series['lost']} of {series['matches']} lost, a chance of "
+            f"{series['chance']:.2g} for their ratings"
+        )
     case_report(
         kind=CaseKind.DUMPING,
         subject=loser,
@@ -110,6 +128,8 @@ def _check_pair(*, loser: User, winner: User) -> None:
                 "wrong_drop_error": limits["WRONG_DROP_ERROR"],
                 "winning_resignations": limits["WINNING_RESIGNATIONS"],
                 "winning_resignation_equity": limits["WINNING_RESIGNATION_EQUITY"],
+                "one_way_matches": limits["ONE_WAY_MATCHES"],
+                "one_way_chance": limits["ONE_WAY_CHANCE"],
             },
             "loser": loser.username,
             "winner": winner.username,
@@ -118,6 +138,7 @@ def _check_pair(*, loser: User, winner: User) -> None:
             "early_resignations": early,
             "wrong_drops": drops,
             "resigned_winning": winning,
+            "one_way_series": series,
             "money_to_winner": money,
             "rating_lost": round(rating_lost, 2),
             "matches": rows,
@@ -129,6 +150,7 @@ def _row(match: Match, loser: User) -> dict[str, Any]:
     seat = 0 if match.player_0_id == loser.pk else 1
     change = RatingChange.objects.filter(user=loser, match_id=match.pk).first()
     return {
+        "win_chance": _win_chance(match, seat),
         "match": match.pk,
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "length": match.length,
@@ -142,6 +164,39 @@ def _row(match: Match, loser: User) -> dict[str, Any]:
         "money_cents": _net_cents(match, loser),
         **_analysed_signs(match, seat),
     }
+
+
+def _win_chance(match: Match, seat: int) -> float | None:
+    """``seat``'s chance to win the match by the FIBS formula, from both ratings before it
+    (today's ratings for an unrated match); None for a money session (no match length)."""
+    if match.length < 1:
+        return None
+    before = dict(
+        RatingChange.objects.filter(match_id=match.pk).values_list("user_id", "rating_before")
+    )
+    ratings = []
+    for player in (match.player(seat), match.player(1 - seat)):
+        rating = before.get(player.pk)
+        ratings.append(rating if rating is not None else Profile.objects.get(user=player).rating)
+    upset = upset_probability(ratings[0] - ratings[1], match.length)
+    return round(upset if ratings[0] <= ratings[1] else 1.0 - upset, 4)
+
+
+def one_way_series(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """How many of the matches with a known chance the loser lost, and the chance that
+    players of their ratings lose at least that many: the upper tail of the Poisson
+    binomial distribution of losses."""
+    chances = [1.0 - row["win_chance"] for row in rows if row["win_chance"] is not None]
+    lost = sum(1 for row in rows if row["win_chance"] is not None and row["lost"])
+    # losses[k]: the chance of exactly k losses among the matches so far
+    losses = [1.0]
+    for p in chances:
+        losses = [
+            (losses[k] if k < len(losses) else 0.0) * (1.0 - p)
+            + (losses[k - 1] * p if k > 0 else 0.0)
+            for k in range(len(losses) + 1)
+        ]
+    return {"matches": len(chances), "lost": lost, "chance": round(sum(losses[lost:]), 6)}
 
 
 def _resigned_early(match: Match, seat: int) -> bool:

@@ -24,6 +24,7 @@ ORDER = [
     "matches_played",
     "matches_lost",
     "early_resignations",
+    "one_way_series",
     "money_to_winner",
     "rating_lost",
     "agreement",
@@ -44,6 +45,7 @@ ORDER = [
     "currency",
     "stake_cents",
     "lost",
+    "win_chance",
     "early_resignation",
     "money_cents",
     "rating_delta",
@@ -60,6 +62,9 @@ LABELS = {
     "pr": "PR",
     "expected_pr": "Expected PR",
     "z": "z",
+    "one_way_series": "One-way series",
+    "win_chance": "Chance to win",
+    "chance": "Chance for their ratings",
 }
 # Lists too long to read in a cell are counted instead.
 HIDDEN_IN_CELLS = {"candidates"}
@@ -130,6 +135,8 @@ def _text(key: str, value: Any) -> str:
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, float) and key == "chance":
+        return f"{value:.2g}"  # a small probability keeps its digits
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".")
     if isinstance(value, str) and len(value) >= 19 and value[4] == "-" and "T" in value:

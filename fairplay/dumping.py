@@ -14,7 +14,7 @@ Three signs, read over the last ``DUMPING_DAYS`` days of matches between the sam
   ``ONE_WAY_CHANCE``. Each match's chance comes from the FIBS rating formula
   (``accounts.ratings.upset_probability``) with both ratings before it, and the chance of
   the series is the tail of their sum (a Poisson binomial), so losing to a much stronger
-  player is expected and losing ten in a row to an equal one is not.
+  player is expected and losing 14 in a row to an equal one is not.
 
 Any one opens (or adds to) the case ``dumping:<loser>:<winner>`` about the loser, with every
 match between them in the window, the money and rating that moved, and the wrong drops.

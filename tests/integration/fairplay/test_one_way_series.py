@@ -28,7 +28,7 @@ ONLY_THE_SERIES = {
 
 @pytest.mark.parametrize(
     ("loser_rating", "lost", "flagged"),
-    [(1500.0, 10, True), (1500.0, 9, False), (1200.0, 10, False)],
+    [(1500.0, 14, True), (1500.0, 13, False), (1200.0, 14, False)],
 )
 def test_a_one_way_series_is_flagged_only_when_the_ratings_make_it_improbable(
     loser_rating: float, lost: int, flagged: bool
@@ -43,16 +43,17 @@ def test_a_one_way_series_is_flagged_only_when_the_ratings_make_it_improbable(
             for _ in range(lost)
         ]
 
-    # then only ten straight losses between equals (a chance of 1 in 1,024) is a case;
-    # nine is not, and ten to a player 300 points stronger is what the ratings expect
+    # then only 14 straight losses between equals (a chance of 1 in 16,384) is a case;
+    # 13 is not (1 in 8,192), and 14 to a player 300 points stronger is what the ratings
+    # expect
     cases = Case.objects.filter(kind=CaseKind.DUMPING, subject=carl)
     assert cases.exists() is flagged
     if flagged:
         case = cases.get()
         series = case.evidence["one_way_series"]
-        assert series["matches"] == series["lost"] == 10
-        assert series["chance"] == pytest.approx(0.5**10, abs=1e-6)
-        assert "10 of 10 lost" in case.summary
-        assert [row["win_chance"] for row in case.evidence["matches"]] == [0.5] * 10
+        assert series["matches"] == series["lost"] == 14
+        assert series["chance"] == pytest.approx(0.5**14, abs=1e-6)
+        assert "14 of 14 lost" in case.summary
+        assert [row["win_chance"] for row in case.evidence["matches"]] == [0.5] * 14
         assert sorted(case_match_ids(case)) == sorted(match.pk for match in matches)
         assert case.evidence["money_to_winner"]["FUN"] > 0

@@ -54,13 +54,19 @@ def rating_history(*, profile: Profile) -> list[tuple[str, float]]:
     if not changes:
         return [("Now", profile.rating)]
     points = [("Start", changes[0].rating_before)]
-    voided = 0.0
+    voided = [change for change in changes if change.voided_at is not None]
     for change in changes:
         if change.voided_at is not None:
-            voided += change.delta
             continue
+        # What a void took back had been counted in this change only if the void came
+        # after it: a later change already started from the corrected rating.
+        counted = sum(
+            void.delta
+            for void in voided
+            if void.created_at <= change.created_at < (void.voided_at or change.created_at)
+        )
         label = f"{change.created_at.day} {change.created_at:%b}"
-        points.append((label, change.rating_after - voided))
+        points.append((label, change.rating_after - counted))
     return points
 
 

@@ -188,11 +188,13 @@ REDIS_URL = env_url("REDIS_URL", schemes=REDIS_SCHEMES)
 # gives each a Redis database of its own (scripts/test_slot.py), so no process takes
 # another's Celery tasks; the processes' test databases are named apart by pytest-django.
 # A process the tests start without Redis (the embedded server) stays embedded.
-if (
-    REDIS_URL
-    and os.environ.get("PYTEST_XDIST_WORKER")
-    and os.environ.get("CRAWFORD_TEST_REDIS_URLS")
-):
+if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER"):
+    if not os.environ.get("CRAWFORD_TEST_REDIS_URLS"):
+        raise SettingError(
+            "Test processes sharing one Redis database would take each other's Celery tasks:"
+            " run the suite with make test, which claims one per process"
+            " (scripts/test_slot.py claim N)"
+        )
     _worker = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw"))
     _test_redis_urls = os.environ["CRAWFORD_TEST_REDIS_URLS"].split(",")
     if _worker >= len(_test_redis_urls):

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Standing, User
 from accounts.standing import standing_restrict
 from config.errors import Conflict, DomainError, NotFound
 from disputes.appeals import appeal_file
@@ -30,7 +30,7 @@ from disputes.events import DisputeDecided
 from disputes.models import Decision as DisputeDecision
 from disputes.models import Dispute, DisputeState
 from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
-from fairplay.sanctions import REASON_LIMIT, Decision, locked_case
+from fairplay.sanctions import REASON_LIMIT, Decision, locked_case, tell
 
 LIFTED_KINDS = (SanctionKind.MUTE, SanctionKind.SUSPEND, SanctionKind.CLOSE)
 
@@ -139,6 +139,9 @@ def appeals_settle_due() -> int:
 def _lift(case: Case, user: User, dispute: Dispute) -> None:
     """Lift what this case imposed on ``user``, keeping what their other cases still hold."""
     assert dispute.decided_by is not None
+    # The player's standing row first: a sanction of another case being applied now holds
+    # it until it commits, and is then seen below rather than overwritten.
+    Standing.objects.select_for_update().get_or_create(user=user)
     still = _held_elsewhere(case, user)
     standing_restrict(
         user=user,
@@ -155,6 +158,13 @@ def _lift(case: Case, user: User, dispute: Dispute) -> None:
         staff=dispute.decided_by,
         outcome={"dispute": dispute.pk, "still_held": sorted(still)},
     )
+    if user.pk != dispute.filed_by_id:  # the one who appealed hears it from the dispute
+        tell(
+            case,
+            user,
+            SanctionKind.LIFT,
+            f"On appeal, your restrictions are lifted: {dispute.decision_reason}",
+        )
 
 
 def _held_elsewhere(case: Case, user: User) -> dict[str, datetime]:

@@ -179,7 +179,7 @@ def _win_chance(match: Match, seat: int) -> float | None:
         rating = before.get(player.pk)
         ratings.append(rating if rating is not None else Profile.objects.get(user=player).rating)
     upset = upset_probability(ratings[0] - ratings[1], match.length)
-    return round(upset if ratings[0] <= ratings[1] else 1.0 - upset, 4)
+    return upset if ratings[0] <= ratings[1] else 1.0 - upset
 
 
 def one_way_series(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -62,11 +62,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_teardown(item: pytest.Item) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     """Before a test's tables are emptied, the workers finish what it queued: a worker still
-    writing while the flush truncates the tables deadlocks with it, or leaves rows behind."""
-    wait_until_workers_idle()
+    writing while the flush truncates the tables deadlocks with it, or leaves rows behind.
+    Workers still busy fail the test's teardown, after it has run."""
+    busy = None
+    try:
+        wait_until_workers_idle()
+    except RuntimeError as error:
+        busy = error
+    result = yield
+    if busy is not None:
+        raise busy
+    return result
 
 
 @pytest.fixture(scope="session")

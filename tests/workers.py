@@ -117,15 +117,19 @@ def wait_until_workers_idle() -> None:
     queues = sorted({queue for started in workers for queue in started.queues})
     names = [started.hostname for started in workers]
     deadline = time.monotonic() + IDLE_WAIT_SECONDS
+    idle_readings = 0
     with celery_app.connection_for_read() as connection:
         channel = connection.default_channel
         while time.monotonic() < deadline:
-            if sum(channel._size(queue) for queue in queues) == 0:  # every priority's list
-                if channel.client.hlen(channel.unacked_key) == 0:
-                    return
-                if _idle(names, connection):
-                    return
-            time.sleep(0.05)
+            # A message a worker is taking is, for a moment, in neither the queue nor the
+            # unacknowledged set: two idle readings in a row are needed.
+            idle = sum(channel._size(queue) for queue in queues) == 0 and (  # every priority
+                channel.client.hlen(channel.unacked_key) == 0 or _idle(names, connection)
+            )
+            idle_readings = idle_readings + 1 if idle else 0
+            if idle_readings == 2:
+                return
+            time.sleep(0.02)
     raise RuntimeError(f"the Celery workers were still busy after {IDLE_WAIT_SECONDS} s")
 
 

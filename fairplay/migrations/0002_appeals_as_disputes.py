@@ -5,11 +5,42 @@ from django.db import migrations, models
 from django.urls import reverse
 
 
+# The labels as they were when appeals became disputes (historical models have no choices
+# display methods).
+KIND_LABELS = {
+    "engine": "Engine assistance",
+    "dumping": "Chip dumping or rating manipulation",
+    "accounts": "Multiple accounts",
+    "conduct": "Chat and conduct",
+    "stalling": "Disconnection and stalling",
+}
+SANCTION_LABELS = {
+    "warn": "Warning",
+    "mute": "Muted",
+    "suspend": "Suspended",
+    "close": "Account closed",
+    "reverse": "Dumped money reversed",
+    "void_ratings": "Rating changes voided",
+    "link": "Accounts linked",
+    "lift": "Restrictions lifted",
+}
+
+
 def file_waiting_appeals(apps, schema_editor):
     Case = apps.get_model("fairplay", "Case")
+    Sanction = apps.get_model("fairplay", "Sanction")
     Dispute = apps.get_model("disputes", "Dispute")
     AuditEntry = apps.get_model("disputes", "AuditEntry")
     for case in Case.objects.filter(state="appealed", appeal_dispute__isnull=True):
+        sanctions = [
+            {
+                "kind": sanction.kind,
+                "label": SANCTION_LABELS.get(sanction.kind, sanction.kind),
+                "user": sanction.user.username,
+                "until": sanction.until.isoformat() if sanction.until else None,
+            }
+            for sanction in Sanction.objects.filter(case=case).select_related("user")
+        ]
         dispute = Dispute.objects.create(
             fairplay_case_id=case.pk,
             filed_by_id=case.subject_id,
@@ -17,11 +48,12 @@ def file_waiting_appeals(apps, schema_editor):
             description=case.appeal or "Appeal of the decision.",
             appealed={
                 "kind": case.kind,
-                "kind_label": case.kind,
+                "kind_label": KIND_LABELS.get(case.kind, case.kind),
                 "summary": case.summary,
                 "reason": case.decision_reason,
+                "decided_by": case.decided_by.username if case.decided_by else None,
                 "decided_at": case.decided_at.isoformat() if case.decided_at else None,
-                "sanctions": [],
+                "sanctions": sanctions,
                 "staff_url": reverse("fairplay-case", kwargs={"case_id": case.pk}),
                 "player_url": reverse("fairplay-my-case", kwargs={"case_id": case.pk}),
             },

@@ -263,3 +263,45 @@ def test_the_appeal_reads_well_on_the_dispute_pages() -> None:
     assert "The decision appealed" not in own  # the staff's view of the case
     case_page = player_client.get(f"/fairplay/{case.pk}/").content.decode()
     assert f"waiting as dispute #{dispute_id}" in case_page
+
+
+def test_everyone_the_upheld_appeal_frees_is_told() -> None:
+    # given a case that muted Bruno as well as suspending Carl, and Carl's appeal upheld
+    carl, sam, case = _suspended()
+    bruno = case.others.get()
+    answer = api_for(sam).post(
+        f"/api/fairplay/cases/{case.pk}/decide/",
+        {"decision": "dismiss", "reason": "x"},
+        format="json",
+    )
+    assert answer.status_code == 409  # decided already; mute Bruno through a second case
+    other = case_report(
+        kind=CaseKind.CONDUCT, subject=bruno, key="conduct:bruno", summary="?", evidence={}
+    )
+    other.others.add(carl)
+    Sanction.objects.create(
+        case=case,
+        user=bruno,
+        kind="mute",
+        until=timezone.now() + timedelta(days=2),
+        reason="Both of them.",
+        staff=sam,
+    )
+    Standing.objects.update_or_create(
+        user=bruno, defaults={"muted_until": timezone.now() + timedelta(days=2)}
+    )
+    dispute_id = _appeal(carl, case)
+    upheld = api_for(staff("tess")).post(
+        f"/api/disputes/{dispute_id}/decide/",
+        {"decision": "uphold", "reason": "Neither meant it."},
+        format="json",
+    )
+    assert upheld.status_code == 200
+
+    # then Bruno is unmuted and told so; Carl hears it from his dispute
+    require_may_chat(bruno)
+    told = Notification.objects.get(user=bruno, kind=NoticeKind.SANCTION, data__sanction="lift")
+    assert told.text == "On appeal, your restrictions are lifted: Neither meant it."
+    assert not Notification.objects.filter(
+        user=carl, kind=NoticeKind.SANCTION, data__sanction="lift"
+    ).exists()

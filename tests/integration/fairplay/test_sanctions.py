@@ -79,6 +79,12 @@ def test_reversing_dumped_money_and_voiding_the_series_puts_both_back_and_conser
         assert rating_history(profile=profile) == [("Start", pytest.approx(1500.0))]
         assert recent_results(profile=profile) == []
     assert RatingChange.objects.filter(voided_at__isnull=True).count() == 0
+    # a result after the void starts from the corrected rating, and the chart agrees
+    finished_match(bruno, carl)
+    for person in (bruno, carl):
+        profile = Profile.objects.get(user=person)
+        assert rating_history(profile=profile)[-1][1] == pytest.approx(profile.rating)
+        assert len(rating_history(profile=profile)) == 2
     # both were told
     kinds = set(
         Notification.objects.filter(kind=NoticeKind.SANCTION).values_list(

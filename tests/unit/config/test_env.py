@@ -143,7 +143,7 @@ def _load_settings(
         k: v
         for k, v in os.environ.items()
         if k not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL"}
-        and not k.startswith(("SECURE_", "CRAWFORD_"))
+        and not k.startswith(("SECURE_", "CRAWFORD_", "PYTEST_XDIST_"))
     }
     env.update(overrides)
     return subprocess.run(

@@ -12,9 +12,8 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
-from config.errors import DomainError
 from disputes.models import Dispute, DisputeCategory
-from disputes.services import DESCRIPTION_LIMIT, filed
+from disputes.services import described, filed
 
 
 @transaction.atomic
@@ -24,11 +23,9 @@ def appeal_file(*, user: User, case_id: int, description: str, appealed: dict[st
     Fair play calls this once it has checked that the player may appeal (it owns the case);
     ``appealed`` is the decision as it stands, for the staff who decide the appeal.
     """
-    description = description.strip()
-    if not description:
-        raise DomainError("Say why the decision is wrong: staff read it first.")
-    if len(description) > DESCRIPTION_LIMIT:
-        raise DomainError(f"Keep the appeal within {DESCRIPTION_LIMIT} characters.")
+    description = described(
+        description, missing="Say why the decision is wrong: staff read it first."
+    )
     return filed(
         user=user,
         conflict="This decision has an appeal waiting already.",

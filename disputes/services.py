@@ -72,11 +72,7 @@ def dispute_file(*, user: User, match_id: int, category: str, description: str) 
         raise DomainError("A fair-play decision is appealed from its page, not about a match.")
     if category not in DisputeCategory.values:
         raise DomainError(f"Choose a category: {', '.join(c for c, _ in MATCH_CATEGORIES)}.")
-    description = description.strip()
-    if not description:
-        raise DomainError("Describe what went wrong: staff read it first.")
-    if len(description) > DESCRIPTION_LIMIT:
-        raise DomainError(f"Keep the description within {DESCRIPTION_LIMIT} characters.")
+    description = described(description, missing="Describe what went wrong: staff read it first.")
     open_one = Dispute.objects.filter(match=match, filed_by=user).exclude(
         state=DisputeState.DECIDED
     )
@@ -91,6 +87,16 @@ def dispute_file(*, user: User, match_id: int, category: str, description: str) 
         category=category,
         description=description,
     )
+
+
+def described(text: str, *, missing: str) -> str:
+    """The complaint's text, trimmed; ``missing`` is the refusal of an empty one."""
+    text = text.strip()
+    if not text:
+        raise DomainError(missing)
+    if len(text) > DESCRIPTION_LIMIT:
+        raise DomainError(f"Keep the description within {DESCRIPTION_LIMIT} characters.")
+    return text
 
 
 def filed(*, user: User, conflict: str, what: str, **fields: Any) -> Dispute:
@@ -209,8 +215,7 @@ def _decide(
     else:
         remedy.summary.append("The complaint is dismissed; the result stands.")
     after = _snapshot(Match.objects.get(pk=match.pk), people)
-    outcome = {"summary": remedy.summary, **remedy.changes}
-    return _record(dispute, staff, decision, reason, outcome, before, after)
+    return _record(dispute, staff, decision, reason, remedy.summary, remedy.changes, before, after)
 
 
 APPEAL_DECISIONS = "An appeal is decided dismiss (the sanctions stand) or uphold (they are lifted)."
@@ -227,7 +232,7 @@ def _decide_appeal(dispute: Dispute, staff: User, decision: Decision, reason: st
         summary = "The appeal is dismissed: the sanctions stand."
     before = {"state": dispute.state, "case": dispute.fairplay_case_id}
     after = {"state": DisputeState.DECIDED, "case": dispute.fairplay_case_id}
-    return _record(dispute, staff, decision, reason, {"summary": [summary]}, before, after)
+    return _record(dispute, staff, decision, reason, [summary], {}, before, after)
 
 
 def _record(
@@ -235,7 +240,8 @@ def _record(
     staff: User,
     decision: Decision,
     reason: str,
-    outcome: dict[str, Any],
+    summary: list[str],
+    changes: dict[str, Any],
     before: dict[str, Any],
     after: dict[str, Any],
 ) -> Dispute:
@@ -245,7 +251,7 @@ def _record(
     dispute.decided_by = staff
     dispute.decided_at = timezone.now()
     dispute.assignee = dispute.assignee or staff
-    dispute.outcome = outcome
+    dispute.outcome = {"summary": summary, **changes}
     dispute.save()
     AuditEntry.objects.create(
         dispute=dispute,
@@ -254,7 +260,7 @@ def _record(
         what=decision.label,
         reason=reason,
         before=before,
-        after={**after, "changes": {k: v for k, v in outcome.items() if k != "summary"}},
+        after={**after, "changes": changes},
     )
     events.publish_decided(dispute)
     return dispute

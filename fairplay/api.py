@@ -190,7 +190,10 @@ class CaseAppealApi(Api):
     permission_classes = [IsAuthenticated]
 
     class CaseAppealInputSerializer(serializers.Serializer):
-        text = serializers.CharField(max_length=sanctions.REASON_LIMIT)
+        text = serializers.CharField(
+            max_length=sanctions.REASON_LIMIT,
+            error_messages={"blank": "Say why the decision is wrong: staff read it first."},
+        )
 
     @extend_schema(
         request=CaseAppealInputSerializer,

@@ -24,25 +24,21 @@ from django.utils import timezone
 
 from accounts.models import Standing, User
 from accounts.standing import standing_restrict
-from config.errors import Conflict, DomainError, NotFound
+from config.errors import Conflict, NotFound
 from disputes.appeals import appeal_file
 from disputes.events import DisputeDecided
 from disputes.models import Decision as DisputeDecision
 from disputes.models import Dispute, DisputeState
 from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
-from fairplay.sanctions import REASON_LIMIT, Decision, locked_case, tell
+from fairplay.sanctions import Decision, locked_case, tell
 
 LIFTED_KINDS = (SanctionKind.MUTE, SanctionKind.SUSPEND, SanctionKind.CLOSE)
 
 
 @transaction.atomic
 def case_appeal(*, case_id: int, user: User, text: str) -> Case:
-    """The case's subject asks staff to look again at a decision against them: a dispute."""
-    text = text.strip()
-    if not text:
-        raise DomainError("Say why the decision is wrong: staff read it first.")
-    if len(text) > REASON_LIMIT:
-        raise DomainError(f"Keep the appeal under {REASON_LIMIT} characters.")
+    """The case's subject asks staff to look again at a decision against them: a dispute
+    (``disputes.appeals.appeal_file`` checks the text)."""
     case = locked_case(case_id)
     if case.subject_id != user.pk:
         raise NotFound("No such case.")
@@ -54,12 +50,15 @@ def case_appeal(*, case_id: int, user: User, text: str) -> Case:
         user=user, case_id=case.pk, description=text, appealed=appealed_decision(case)
     )
     case.state = CaseState.APPEALED
-    case.appeal = text
-    case.appealed_at = timezone.now()
+    case.appeal = dispute.description
+    case.appealed_at = dispute.created_at
     case.appeal_dispute = dispute
     case.save(update_fields=["state", "appeal", "appealed_at", "appeal_dispute", "updated_at"])
     CaseEvent.objects.create(
-        case=case, actor=user, action="appealed", detail={"text": text, "dispute": dispute.pk}
+        case=case,
+        actor=user,
+        action="appealed",
+        detail={"text": dispute.description, "dispute": dispute.pk},
     )
     return case
 

@@ -177,12 +177,9 @@ def _held_elsewhere(case: Case, user: User) -> dict[str, datetime]:
         .exclude(case_id__in=lifted_cases)
     )
     for sanction in others:
-        at = sanction.until if sanction.kind != SanctionKind.CLOSE else sanction.created_at
-        if at is None or (sanction.kind != SanctionKind.CLOSE and at <= now):
-            continue
         kind = SanctionKind(sanction.kind)
-        if kind == SanctionKind.CLOSE:
-            held[kind] = min(held.get(kind, at), at)
-        else:
-            held[kind] = max(held.get(kind, at), at)
+        if kind == SanctionKind.CLOSE:  # closed since the first closure that stands
+            held[kind] = min(held.get(kind, sanction.created_at), sanction.created_at)
+        elif sanction.until is not None and sanction.until > now:  # until the latest end
+            held[kind] = max(held.get(kind, sanction.until), sanction.until)
     return held

@@ -15,4 +15,4 @@ RUN pip install . && DEBUG=true python manage.py collectstatic --no-input -v 0
 RUN useradd --create-home crawford
 USER crawford
 EXPOSE 8000
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--timeout-graceful-shutdown", "20"]
+CMD ["scripts/serve", "web", "8000"]

@@ -7,9 +7,21 @@ import gc
 import os
 
 from django.core.asgi import get_asgi_application
+from django.core.exceptions import ImproperlyConfigured
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
+
+from django.conf import settings  # noqa: E402 - after set-up, as the application needs
+
+if settings.DATABASES["default"]["CONN_MAX_AGE"]:
+    # Under ASGI each request runs on a thread of its own; a connection kept past the
+    # request stays with its finished thread and is never used or closed again: one web
+    # process was seen holding 99 of them. The pool (DB_POOL_SIZE) keeps connections instead.
+    raise ImproperlyConfigured(
+        "DB_CONN_MAX_AGE leaks database connections under the ASGI server: set it to 0 and"
+        " DB_POOL_SIZE to the connections each web process may hold"
+    )
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402 - needs Django set up first
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -115,12 +115,20 @@ DATABASE_URL = env_url(
     default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
 )
 assert DATABASE_URL is not None
-# DB_CONN_MAX_AGE keeps connections open between requests (production sets 60: a new
-# PostgreSQL connection costs more than most actions); 0 closes each one after use.
-# No health check on reuse: it would cost a round trip per request; a connection broken
-# meanwhile fails one request and is closed after it.
+# Connections to PostgreSQL. A web process (ASGI) borrows them from a pool of its own of at
+# most DB_POOL_SIZE (Django's psycopg pool): a request or a socket's action takes one and
+# gives it back when done, so the number a process holds is bounded whatever the load, and
+# none is opened per action. Persistent per-thread connections (DB_CONN_MAX_AGE) must not be
+# used under ASGI: every request runs on a thread of its own and leaves its connection
+# behind (config/asgi.py refuses them). A Celery worker's process runs one task at a time on
+# one thread, so it keeps one connection for DB_CONN_MAX_AGE seconds, checked before reuse
+# (a restarted PostgreSQL costs no task and needs no restart).
+DB_POOL_SIZE = env_int("DB_POOL_SIZE", 0, minimum=0)
+DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 10, minimum=1)
 _database = dj_database_url.parse(
-    DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0)
+    DATABASE_URL,
+    conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0),
+    conn_health_checks=True,
 )
 # Live-server browser tests run the server in another process, which must find the
 # test database by name rather than by Django's in-process renaming.
@@ -133,6 +141,21 @@ if _database["ENGINE"].endswith("postgresql"):
     # (``config.rows.prepared_cursor``): false for a pooler that cannot keep them.
     if env_bool("DB_PREPARED_STATEMENTS", True):
         _database.setdefault("OPTIONS", {})["prepare_threshold"] = 0
+    if DB_POOL_SIZE:
+        if _database["CONN_MAX_AGE"]:
+            raise SettingError(
+                "DB_CONN_MAX_AGE must be 0 with DB_POOL_SIZE set: the pool keeps the connections"
+            )
+        # A connection waits in the pool at most five minutes unused and lives an hour, so
+        # a quiet process gives its connections back and none outlives a failover for long.
+        # Waiting longer than DB_POOL_TIMEOUT for one answers 503 (config.outages).
+        _database.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, DB_POOL_SIZE),
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            "max_idle": 300,
+            "max_lifetime": 3600,
+        }
 elif _database["ENGINE"].endswith("sqlite3"):
     # The embedded run writes from the requests, the sockets' threads and the analysis
     # thread at once: each transaction takes the write lock when it begins (rather than

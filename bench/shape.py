@@ -1,0 +1,195 @@
+"""Crawford's production processes, started on this machine as docker-compose.yml starts them.
+
+Every process starts through ``scripts/serve`` (the services' command in compose) with the
+tunables of ``deploy/crawford.env`` (the services' ``env_file``); only what names this
+machine's services is set here: the database and Redis to use, a secret, plain HTTP on
+127.0.0.1. The benchmarks, the fault suite and the tests of the production shape all start
+their servers, workers and beat through ``Shape``, so a figure they print is the shipped
+deployment's, not a shape of their own.
+
+``Shape.check_logs`` reads every process's log for a traceback or an ERROR line: a run whose
+processes failed somewhere is not a figure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV_FILE = ROOT / "deploy" / "crawford.env"
+SERVE = ROOT / "scripts" / "serve"
+VENV_BIN = ROOT / ".venv" / "bin"
+HOST = "127.0.0.1"
+TROUBLE = re.compile(r"Traceback \(most recent call last\)|\bERROR\b|\bCRITICAL\b")
+
+
+def deployment_env() -> dict[str, str]:
+    """``deploy/crawford.env`` as a dict (``NAME=value`` lines; ``#`` starts a comment)."""
+    values = {}
+    for line in ENV_FILE.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, _, value = line.partition("=")
+            values[name.strip()] = value.strip()
+    return values
+
+
+def local_env(*, database_url: str, redis_url: str, **overrides: str) -> dict[str, str]:
+    """The environment of a Crawford process here: compose's, on this machine's services."""
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_"))},
+        **deployment_env(),
+        "PATH": f"{VENV_BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": "crawford-local-shape-only",
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        # Plain HTTP on this machine, no proxy in front (compose's comment says the same).
+        "SECURE_SSL_REDIRECT": "false",
+        "SECURE_COOKIES": "false",
+        "TRUSTED_PROXY_COUNT": "0",
+        "HOST": HOST,
+        **overrides,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Process:
+    name: str
+    popen: subprocess.Popen[bytes]
+    log: Path
+    port: int | None = None
+
+    def tree(self) -> list[int]:
+        """This process and its descendants now (uvicorn's and Celery's workers)."""
+        return [self.popen.pid, *descendants(self.popen.pid)]
+
+
+@dataclass
+class Shape:
+    """Crawford's processes on this machine; ``stop`` ends them all."""
+
+    database_url: str
+    redis_url: str
+    overrides: dict[str, str] = field(default_factory=dict)
+    logs: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="crawford-shape-")))
+    processes: list[Process] = field(default_factory=list)
+
+    def env(self, **more: str) -> dict[str, str]:
+        return local_env(
+            database_url=self.database_url, redis_url=self.redis_url, **self.overrides, **more
+        )
+
+    def start(self, name: str, *arguments: str, port: int | None = None, **env: str) -> Process:
+        log = self.logs / f"{name}.log"
+        popen = subprocess.Popen(
+            [str(SERVE), *arguments],
+            cwd=ROOT,
+            env=self.env(**env),
+            stdout=log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # a signal to the group reaches uvicorn's workers too
+        )
+        process = Process(name, popen, log, port)
+        self.processes.append(process)
+        return process
+
+    def web(self, name: str = "web", *, port: int | None = None, **env: str) -> Process:
+        """``scripts/serve web`` on a free port; waits until ``/healthz`` answers."""
+        port = port or free_port()
+        process = self.start(name, "web", str(port), port=port, **env)
+        wait_for_http(process, f"http://{HOST}:{port}/healthz")
+        return process
+
+    def worker(self, queues: str, *, name: str | None = None, **env: str) -> Process:
+        return self.start(name or f"worker-{queues.replace(',', '-')}", "worker", queues, **env)
+
+    def beat(self, **env: str) -> Process:
+        return self.start("beat", "beat", **env)
+
+    def all_pids(self) -> list[int]:
+        return [pid for process in self.processes for pid in process.tree()]
+
+    def stop(self, process: Process, *, timeout: float = 30) -> None:
+        """SIGTERM to the process group, as a container's stop does; SIGKILL after
+        ``timeout``."""
+        if process.popen.poll() is None:
+            try:
+                os.killpg(process.popen.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                process.popen.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.popen.pid, signal.SIGKILL)
+                process.popen.wait(timeout=10)
+        if process in self.processes:
+            self.processes.remove(process)
+
+    def stop_all(self) -> None:
+        for process in list(reversed(self.processes)):
+            self.stop(process)
+
+    def check_logs(self) -> list[str]:
+        """Lines of every log that tell of a failure: a traceback, ERROR or CRITICAL."""
+        found = []
+        for log in sorted(self.logs.glob("*.log")):
+            for line in log.read_text(errors="replace").splitlines():
+                if TROUBLE.search(line):
+                    found.append(f"{log.name}: {line.strip()[:300]}")
+        return found
+
+
+def wait_for_http(process: Process, url: str, *, seconds: float = 60) -> None:
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.popen.poll() is not None:
+            raise RuntimeError(
+                f"{process.name} stopped at start:\n{process.log.read_text()[-3000:]}"
+            )
+        try:
+            with urllib.request.urlopen(url, timeout=10):
+                return
+        except urllib.error.HTTPError:
+            return  # it answers (a 503 names a part that is down, not a server that is)
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{process.name} did not answer {url} within {seconds:.0f} s")
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, read from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found

@@ -21,12 +21,12 @@ from accounts.models import (
     User,
     WalletAdjustment,
 )
+from accounts.services import logout_everywhere
 from accounts.tokens import (
     current_token_id,
     token_issue,
     token_revoke,
     tokens_of,
-    tokens_revoke_all,
 )
 from config.api import Api
 from config.errors import Forbidden
@@ -124,12 +124,14 @@ class TokenRevokeApi(Api):
 
 
 class LogoutAllApi(Api):
-    """Revoke every API token of the caller, wherever it is used."""
+    """Log the caller out everywhere: every API token and every browser session ends, and
+    the sockets they hold open close."""
 
     permission_classes = [IsAuthenticated]
 
     class LogoutAllOutputSerializer(serializers.Serializer):
         revoked = serializers.IntegerField(help_text="How many tokens were revoked.")
+        sessions = serializers.IntegerField(help_text="How many browser sessions ended.")
 
     @extend_schema(
         request=None, responses={200: LogoutAllOutputSerializer}, operation_id="logout_all"
@@ -137,8 +139,10 @@ class LogoutAllApi(Api):
     def post(self, request: Request) -> Response:
         user = request.user
         assert isinstance(user, User)
-        revoked = tokens_revoke_all(user=user)
-        return Response(self.LogoutAllOutputSerializer({"revoked": revoked}).data)
+        sessions, revoked = logout_everywhere(user=user)
+        return Response(
+            self.LogoutAllOutputSerializer({"revoked": revoked, "sessions": sessions}).data
+        )
 
 
 class MeApi(Api):

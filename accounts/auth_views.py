@@ -12,16 +12,21 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse_lazy
+from django.views.decorators.http import require_POST
 
 from accounts.forms import SignUpForm
-from accounts.services import password_change, user_create
+from accounts.models import User
+from accounts.services import logout_everywhere, password_change, user_create
 from config.errors import DomainError
+from config.sockets import sessions_changed
 from config.throttles import address_of, retry_after, throttle
 
 
@@ -67,10 +72,42 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     success_url = reverse_lazy("password_change_done")
 
     def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
-        password_change(user=form.user, new_password=form.cleaned_data["new_password1"])
-        # Keep this browser logged in; sessions elsewhere end with the old password.
+        # This browser stays logged in; sessions elsewhere end with the old password, and
+        # their sockets close.
+        password_change(
+            user=form.user,
+            new_password=form.cleaned_data["new_password1"],
+            keep_session=self.request.session.session_key,
+        )
         update_session_auth_hash(self.request, form.user)
         return HttpResponseRedirect(self.get_success_url())
+
+
+class LogOutView(auth_views.LogoutView):
+    """Django's log-out; the sockets this browser had open close with its session."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user_id = request.user.pk if request.user.is_authenticated else None
+        response = super().post(request, *args, **kwargs)
+        if user_id is not None:
+            sessions_changed(user_id)
+        return response
+
+
+@login_required
+@require_POST
+def logout_everywhere_view(request: HttpRequest) -> HttpResponse:
+    """End every session and API token of the player, this browser's too."""
+    user = request.user
+    assert isinstance(user, User)
+    sessions, tokens = logout_everywhere(user=user)
+    logout(request)
+    messages.success(
+        request,
+        f"You were logged out everywhere: {sessions} session{pluralize(sessions)} and"
+        f" {tokens} API token{pluralize(tokens)} ended.",
+    )
+    return redirect("login")
 
 
 def locked_out(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:

@@ -455,3 +455,7 @@ class Sighting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.digest[:8]} of {self.user_id}"
+
+
+# Registered with the other models of the app; the engine behind SESSION_ENGINE.
+from accounts.sessions import Session  # noqa: E402, F401

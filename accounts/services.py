@@ -17,6 +17,7 @@ from accounts.models import STARTING_RATING, Profile, RatingChange, User
 from accounts.names import display_name_cleaned, username_problem
 from accounts.ratings import fibs_update
 from accounts.roles import Role
+from accounts.sessions import sessions_end
 from accounts.tokens import tokens_revoke_all
 from config.errors import DomainError
 
@@ -87,11 +88,21 @@ def profile_update(*, profile: Profile, **changes: object) -> Profile:
 
 
 @transaction.atomic
-def password_change(*, user: User, new_password: str) -> None:
-    """Set a new password; every API token of the old one stops working with it."""
+def password_change(*, user: User, new_password: str, keep_session: str | None = None) -> None:
+    """Set a new password; every API token and every log-in session of the old one stops
+    working with it (their sockets close), but ``keep_session``: the browser that changed
+    it stays logged in."""
     user.set_password(new_password)
     user.save(update_fields=["password"])
     tokens_revoke_all(user=user)
+    sessions_end(user_id=user.pk, keep=keep_session)
+
+
+@transaction.atomic
+def logout_everywhere(*, user: User) -> tuple[int, int]:
+    """End every log-in session and revoke every API token of ``user``, wherever they are
+    used (open sockets close); how many sessions and tokens ended."""
+    return sessions_end(user_id=user.pk), tokens_revoke_all(user=user)
 
 
 @transaction.atomic

@@ -28,6 +28,8 @@ from django.utils import timezone
 
 from accounts.events import AccountSighted
 from accounts.models import Block, BlockKind, Currency, Sighting, SightingKind, Standing, User
+from accounts.sessions import sessions_end
+from accounts.tokens import tokens_revoke_all
 from config import bus
 from config.errors import DomainError, Forbidden
 
@@ -182,6 +184,12 @@ def standing_restrict(*, user: User, reason: str = "", **fields: Any) -> Standin
     if reason:
         standing.reason = reason[:500]
     standing.save()
+    suspended = _active(fields.get("suspended_until"), timezone.now())
+    if fields.get("closed_at") is not None or suspended:
+        # Suspended or closed: logged out everywhere at once, open sockets and API tokens
+        # too. The player may log in again to read the decision and appeal it.
+        sessions_end(user_id=user.pk)
+        tokens_revoke_all(user=user)
     return standing
 
 

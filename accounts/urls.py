@@ -7,7 +7,8 @@ from accounts import views
 urlpatterns = [
     path("signup/", sign_in.signup, name="signup"),
     path("login/", sign_in.LogInView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", sign_in.LogOutView.as_view(), name="logout"),
+    path("logout/everywhere/", sign_in.logout_everywhere_view, name="logout-everywhere"),
     path("password/", sign_in.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/done/",

@@ -13,6 +13,7 @@ processes failed somewhere is not a figure.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -130,10 +131,8 @@ class Shape:
         """SIGTERM to the process group, as a container's stop does; SIGKILL after
         ``timeout``."""
         if process.popen.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.popen.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
             try:
                 process.popen.wait(timeout=timeout)
             except subprocess.TimeoutExpired:

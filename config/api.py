@@ -16,7 +16,9 @@ from rest_framework.utils import html
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config import outages
 from config.errors import DomainError
+from config.outages import noticed, outage_of
 from config.sockets import shorten
 
 # Messages that repeat what the client sent ('"GOLD" is not a valid choice.') are cut to
@@ -25,13 +27,22 @@ MESSAGE_LIMIT = 200
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Turn a domain error into HTTP 400 with its message; leave the rest to DRF.
+    """Turn a domain error into HTTP 400 with its message, and a database or Redis outage
+    into 503 with ``Retry-After`` (``config.outages``); leave the rest to DRF.
 
     DRF's own errors keep their shape but always carry a top-level "detail" so a
     client can show one sentence. Every message is cut to ``MESSAGE_LIMIT`` characters.
     """
     if isinstance(exc, DomainError):
         return Response({"detail": _cut(str(exc))}, status=exc.status_code)
+    part = outage_of(exc)
+    if part is not None:
+        noticed(part)
+        return Response(
+            {"detail": outages.message(part), "unavailable": part},
+            status=503,
+            headers={"Retry-After": str(outages.RETRY_AFTER_SECONDS)},
+        )
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -150,6 +161,10 @@ ERROR_STATUSES = {
     "404": "There is no such object, or you may not see it.",
     "409": "Not now: out of turn, already done, or the state moved on.",
     "429": "Too many requests: wait the seconds `Retry-After` says.",
+    "503": (
+        "The database or Redis is away for a moment; nothing was done. `unavailable` names"
+        " which; try again after the seconds `Retry-After` says."
+    ),
 }
 ERROR_SCHEMA = {
     "type": "object",
@@ -159,6 +174,11 @@ ERROR_SCHEMA = {
             "type": "object",
             "additionalProperties": True,
             "description": "Field by field, when the body was invalid.",
+        },
+        "unavailable": {
+            "type": "string",
+            "enum": ["database", "redis"],
+            "description": "With 503: the service that is away.",
         },
     },
     "required": ["detail"],
@@ -178,7 +198,7 @@ def document_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                     "description": description,
                     "content": {"application/json": {"schema": reference}},
                 }
-                if status == "429":
+                if status in ("429", "503"):
                     answer["headers"] = {
                         "Retry-After": {
                             "schema": {"type": "integer"},

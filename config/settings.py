@@ -187,6 +187,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sessions that know their player (accounts.sessions), so a password change, "log out
+# everywhere", a suspension or a closed account ends all of them and closes their sockets.
+SESSION_ENGINE = "accounts.sessions"
+CRAWFORD_SOCKET_SESSION_CHECK = "accounts.sessions.session_is_live"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

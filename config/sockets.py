@@ -13,6 +13,18 @@ server that dies leaves no member behind either.)
 An address may hold at most ``ANONYMOUS_PER_ADDRESS`` anonymous sockets of one kind on
 one server process (``accept_if_room``): a reconnecting crowd cannot fill a server.
 
+A socket of a logged-in player lives only as long as the log-in session it opened with.
+It joins the player's ``session_group``; when their sessions change (a password change,
+"log out everywhere", a suspension, a closed account, a log-out), ``sessions_changed``
+tells every such socket to check its own session, and one whose session has ended closes
+with 4401 at once. Every message a client sends is checked the same way before it is
+handled (``CRAWFORD_SOCKET_SESSION_CHECK`` names the check, so this plumbing imports no
+app).
+
+When the database or Redis is away, a message is answered with an error frame saying so
+(status 503), and a socket that cannot be set up closes with 1013 ("try again later"),
+so the page reconnects when they are back (``config.outages``).
+
 ``SameOriginValidator`` accepts a browser's socket only from a page of this site: the
 ``Origin`` header's scheme, host and port must be the request's own (``ws`` goes with
 ``http``, ``wss`` with ``https``), on a host of ``ALLOWED_HOSTS``, or one of
@@ -33,7 +45,13 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.db import transaction
 from django.http.request import validate_host
+from django.utils.module_loading import import_string
+
+from config import live
+from config.outages import message as outage_message
+from config.outages import noticed, outage_of
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +60,26 @@ MAX_DEPTH = 16
 SHOWN_CHARS = 40
 ANONYMOUS_PER_ADDRESS = 16
 TOO_MANY = 4429
+SESSION_ENDED = 4401
+TRY_AGAIN_LATER = 1013
+
+
+def session_group(user_id: int) -> str:
+    """The group of every open socket of one logged-in player."""
+    return f"sessions.{user_id}"
+
+
+def sessions_changed(user_id: int) -> None:
+    """Tell every open socket of the player, once the current transaction commits, to
+    check its session now (``JsonSocket.sessions_check``)."""
+    transaction.on_commit(
+        lambda: live.group_send(session_group(user_id), {"type": "sessions.check"})
+    )
+
+
+def _session_check(*, session_key: str, user_id: int) -> bool:
+    check = import_string(settings.CRAWFORD_SOCKET_SESSION_CHECK)
+    return bool(check(session_key=session_key, user_id=user_id))
 
 
 class Members:
@@ -85,10 +123,20 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
     holds = False
     _disconnected = False
     _counted: tuple[str, str] | None = None
+    # The log-in session this socket opened with, for a logged-in player.
+    _session: tuple[str, int] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
             await super().__call__(scope, receive, send)
+        except Exception as error:
+            part = outage_of(error)
+            if part is None:
+                raise
+            noticed(part)
+            logger.warning("a socket closed: %s is away (%s)", part, error.__class__.__name__)
+            if not self._disconnected:
+                await self._close_quietly(TRY_AGAIN_LATER)
         finally:
             if self.holds and not self._disconnected:
                 self._disconnected = True
@@ -146,7 +194,30 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         self.holds = True
+        user = self.scope.get("user")
+        session = self.scope.get("session")
+        logged_in = user is not None and user.is_authenticated
+        if logged_in and session is not None and session.session_key:
+            self._session = (session.session_key, user.pk)
+            await self.join_group(session_group(user.pk))
         await super().accept(subprotocol, headers)
+
+    async def sessions_check(self, event: dict[str, Any]) -> None:
+        """The player's sessions changed: close now if this socket's has ended."""
+        if not await self._session_live():
+            await self.close(code=SESSION_ENDED)
+
+    async def _session_live(self) -> bool:
+        if self._session is None:
+            return True
+        session_key, user_id = self._session
+        return await live.run(_session_check, session_key=session_key, user_id=user_id)
+
+    async def _close_quietly(self, code: int) -> None:
+        try:
+            await self.close(code=code)
+        except Exception:  # the client went first
+            logger.debug("the socket was gone before it could be closed", exc_info=True)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         self._disconnected = True
@@ -154,11 +225,20 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
+            if not await self._session_live():
+                await self.send_error("Your session has ended: log in again.", status=401)
+                await self.close(code=SESSION_ENDED)
+                return
             content = self._decoded(text_data, bytes_data)
             await self.receive_json(content)
         except FrameError as refusal:
             await self.send_error(str(refusal))
-        except Exception:
+        except Exception as error:
+            part = outage_of(error)
+            if part is not None:
+                noticed(part)
+                await self.send_error(outage_message(part), status=503)
+                return
             logger.exception("a socket frame could not be handled")
             await self.send_error("Something went wrong with that message; nothing was done")
 

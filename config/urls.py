@@ -41,3 +41,5 @@ urlpatterns = [
 ]
 
 handler404 = "config.api.not_found"
+# A database or Redis outage is a 503 with Retry-After; anything else, a 500 (a bug).
+handler500 = "config.outages.server_error"

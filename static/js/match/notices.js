@@ -40,7 +40,10 @@ function showToast(element, toast) {
 }
 
 function showConnection(banner, text, connection) {
-  banner.hidden = connection !== "retrying" && connection !== "refused";
+  banner.hidden = !["retrying", "refused", "ended"].includes(connection);
   banner.querySelector(".spinner").hidden = connection === "refused";
-  text.textContent = connection === "refused" ? "This match is private or does not exist." : "Reconnecting…";
+  text.textContent = {
+    refused: "This match is private or does not exist.",
+    ended: "Your session ended: loading the page again…",
+  }[connection] ?? "Reconnecting…";
 }

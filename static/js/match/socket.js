@@ -3,8 +3,11 @@
 // A dropped connection is opened again, waiting longer after each failure (up to 15 s,
 // with a little jitter so a server restart is not met by every board at once). The server
 // sends the whole match on every connection, so nothing is replayed after a reconnect.
+// A socket closed because its log-in session ended (logged out elsewhere, the password
+// changed, the account suspended) loads the page again, as whoever this browser now is.
 
 const NOT_FOUND = 4404;
+const SESSION_ENDED = 4401;
 const LONGEST_WAIT_MS = 15000;
 
 /** Connect and keep connected; `onFrame` gets every frame. Returns `send(message)` → sent? */
@@ -29,6 +32,11 @@ export function openSocket(store, onFrame) {
       // An action in flight may never be answered: let the player try again.
       if (event.code === NOT_FOUND) {
         store.update({ connection: "refused", busy: false });
+        return;
+      }
+      if (event.code === SESSION_ENDED) {
+        store.update({ connection: "ended", busy: false });
+        location.reload();
         return;
       }
       store.update({ connection: "retrying", busy: false });

@@ -7,10 +7,16 @@ the ``analysis`` queue (adjudication, the computer's turns: players wait for the
 ``review.*`` to ``review`` (post-match analysis, minutes long, on workers of its own so it
 never holds up an adjudication). Without ``REDIS_URL`` every task runs eagerly inside the web
 process, which is what ``make run`` uses.
+
+A task asked for while the broker is away is not lost: ``enqueue`` keeps it in the database
+(``config.models.DeferredTask``) and the beat task ``crawford.send_deferred`` queues it
+once the broker takes tasks again. Tasks are safe to run twice, so one that was in fact
+queued before the failure was noticed does no harm.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -18,7 +24,11 @@ from celery import Celery, Task
 from django.db import transaction
 from kombu import Queue
 
+from config.outages import REDIS, outage_of
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+logger = logging.getLogger(__name__)
 
 app = Celery("crawford")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -45,8 +55,35 @@ def registered(task_name: str) -> Task[..., Any]:
 
 
 def enqueue(task_name: str, *args: object) -> None:
-    """Queue the task registered as ``task_name`` now (eagerly run on the embedded set-up)."""
-    registered(task_name).delay(*args)
+    """Queue the task registered as ``task_name`` now (eagerly run on the embedded set-up);
+    kept in the database to be queued later when the broker is away."""
+    try:
+        registered(task_name).delay(*args)
+    except Exception as error:
+        if outage_of(error) != REDIS:
+            raise
+        from config.models import DeferredTask
+
+        DeferredTask.objects.create(name=task_name, args=list(args))
+        logger.warning("the broker is away: %s%r is kept until it is back", task_name, args)
+
+
+@app.task(name="crawford.send_deferred", ignore_result=True)
+def send_deferred(batch: int = 500) -> int:
+    """Queue the tasks kept while the broker was away, oldest first; returns how many.
+
+    Each row goes in the transaction that deletes it: one the broker refuses again stays.
+    """
+    from config.models import DeferredTask
+
+    sent = 0
+    with transaction.atomic():
+        waiting = list(DeferredTask.objects.select_for_update(skip_locked=True)[:batch])
+        for task in waiting:
+            registered(task.name).delay(*task.args)
+            sent += 1
+        DeferredTask.objects.filter(pk__in=[task.pk for task in waiting]).delete()
+    return sent
 
 
 def enqueue_on_commit(task_name: str, *args: object) -> None:

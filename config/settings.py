@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_countries",
     "channels",
+    "config",
     "accounts",
     "matches",
     "reviews",
@@ -243,15 +244,29 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A lost broker is reconnected to for as long as it takes (Celery's default gives up after
+# 100 tries and the worker exits): a Redis outage pauses the workers, it never stops them.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
+
+
+def _every(seconds: float, task: str) -> dict[str, object]:
+    """A beat entry; a run still queued after its own interval (the workers were away) is
+    dropped, as the next one does the same work."""
+    return {"task": task, "schedule": seconds, "options": {"expires": max(seconds, 5.0)}}
+
+
 CELERY_BEAT_SCHEDULE = {
-    "sweep-match-deadlines": {"task": "matches.sweep_deadlines", "schedule": 1.0},
-    "sweep-tournaments": {"task": "tournaments.sweep", "schedule": 30.0},
-    "requeue-adjudications": {"task": "matches.requeue_adjudications", "schedule": 30.0},
-    "requeue-analyses": {"task": "review.requeue", "schedule": 60.0},
-    "prune-sightings": {"task": "fairplay.prune_sightings", "schedule": 86400.0},
-    "settle-appeals": {"task": "fairplay.settle_appeals", "schedule": 300.0},
+    "sweep-match-deadlines": _every(1.0, "matches.sweep_deadlines"),
+    "sweep-tournaments": _every(30.0, "tournaments.sweep"),
+    "requeue-adjudications": _every(30.0, "matches.requeue_adjudications"),
+    "wake-engines": _every(30.0, "matches.wake_engines"),
+    "requeue-analyses": _every(30.0, "review.requeue"),
+    "send-deferred-tasks": _every(10.0, "crawford.send_deferred"),
+    "prune-sightings": _every(86400.0, "fairplay.prune_sightings"),
+    "settle-appeals": _every(300.0, "fairplay.settle_appeals"),
 }
 # Post-match analysis (the reviews app): every finished match is analysed by GNU Backgammon
 # at this depth (0 to 4 plies) on the ``review`` queue. 2 ply keeps up with about 190
@@ -313,7 +328,14 @@ CELERY_TASK_TIME_LIMIT = 300
 # longer than any task can run (above), so a task still running is never delivered twice;
 # the sweeps re-queue lost adjudications and tournament steps after a minute or so, so
 # nothing waits this long.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# The broker's sockets time out rather than hang on a Redis that stopped answering, and a
+# connection is checked every 25 seconds, so an outage is noticed and reconnected from.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "socket_connect_timeout": 5,
+    "socket_timeout": 30,
+    "health_check_interval": 25,
+}
 
 # The cache holds the rate limits' counts (config.throttles): on Redis every server
 # process shares them; the local-memory cache is for the one process of the embedded run.
@@ -444,7 +466,7 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
 # The health check is asked over plain HTTP from inside the container.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz(/live)?$", r"^metrics$"]
 SECURE_PROXY_SSL_HEADER = env_header("SECURE_PROXY_SSL_HEADER")
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)

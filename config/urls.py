@@ -10,7 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config import converters  # noqa: F401 - registers <id:...> before the apps' URLs
 from config.asyncapi import asyncapi
-from config.health import healthz
+from config.health import healthz, healthz_live
 
 # Swagger UI's page is served with its script as a file (the split view), so scripts stay
 # this site's own; it does style elements inline and draws icons from data: URLs.
@@ -38,6 +38,7 @@ urlpatterns = [
     path("api/asyncapi.json", asyncapi, name="api-asyncapi"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("healthz/live", healthz_live, name="healthz-live"),
 ]
 
 handler404 = "config.api.not_found"

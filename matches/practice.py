@@ -9,19 +9,23 @@ rolls, plays and answers to resignations.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import Group
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
 from accounts.models import Profile, User
 from analysis.engine import EvalSettings, Strength
 from backgammon.turns import GameState, Phase, game_points
+from config.celery import enqueue
 from config.errors import DomainError
 from matches import dice as fair_dice
 from matches.actions import PlayerAction, allowed
 from matches.creation import checked_length
 from matches.engine import engine
-from matches.lifecycle import ENGINE_SEAT, start_match
+from matches.lifecycle import ENGINE_SEAT, ENGINE_TURN_TASK, start_match
 from matches.models import ClockKind, Game, Match, MatchKind, MatchStatus
 from matches.play import action_submit
 from matches.state import current_game, game_rules, game_state, match_gnubg_id
@@ -35,6 +39,9 @@ STRENGTH_NAMES = {
     Strength.WORLD_CLASS: "Expert",
 }
 MAX_ENGINE_ACTIONS = 12  # a turn is at most: answer, double or roll, play; bounded for safety
+# The computer answers within seconds; one that has said nothing for this long lost its
+# request (a worker killed, the engine failed, the broker away) and is asked again.
+ENGINE_PATIENCE = timedelta(seconds=20)
 
 
 def engine_user(strength: Strength) -> User:
@@ -100,6 +107,28 @@ def engine_turn(*, match_id: int) -> int:
             continue
         taken += 1
     return taken
+
+
+def engines_woken(*, now: datetime | None = None) -> list[int]:
+    """Ask the computer again in every practice match where it is to act and has said
+    nothing for ``ENGINE_PATIENCE``; returns those matches. Its turn is safe to run twice:
+    a request that was only slow finds nothing left to do."""
+    moment = now or timezone.now()
+    waiting = list(
+        Match.objects.filter(
+            status=MatchStatus.PLAYING,
+            engine_strength__gt="",
+            games__finished_at__isnull=True,
+            games__turn=ENGINE_SEAT,
+            actions__seq=F("last_seq"),
+            actions__created_at__lt=moment - ENGINE_PATIENCE,
+        )
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    for match_id in waiting:
+        enqueue(ENGINE_TURN_TASK, match_id)
+    return waiting
 
 
 def _choose(

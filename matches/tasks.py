@@ -12,7 +12,7 @@ import time
 
 from celery import shared_task
 
-from matches import adjudication, deadlines, lifecycle, practice, presence
+from matches import adjudication, deadlines, lifecycle, pauses, practice, presence
 
 BATCH = 100
 MAX_BATCHES = 50  # a run ends; the next beat picks up whatever is left
@@ -36,6 +36,7 @@ def sweep_deadlines(batch: int = BATCH, passes: int = 2) -> int:
 
 
 def _sweep_once(batch: int) -> int:
+    pauses.pause_given_back()
     presence.sweep_stale()
     handled = 0
     for _ in range(MAX_BATCHES):
@@ -50,6 +51,12 @@ def _sweep_once(batch: int) -> int:
 def requeue_adjudications() -> int:
     """Queue again the adjudications a killed worker left undone; returns how many."""
     return len(deadlines.adjudication_requeue())
+
+
+@shared_task(name="matches.wake_engines", ignore_result=True)
+def wake_engines() -> int:
+    """Ask the computer again where its turn was lost; returns how many."""
+    return len(practice.engines_woken())
 
 
 @shared_task(name=deadlines.ADJUDICATE_TASK, acks_late=True, ignore_result=True)

@@ -1,0 +1,41 @@
+"""When each periodic sweep last ran: a row per sweep (``config.models.Beat``).
+
+``beat_mark`` records a run and answers how long it has been since the one before, which
+the deadline sweep reads as time the platform was away (``matches.pauses``); ``beat_ages``
+answers how long ago each sweep last ran, for ``/healthz`` and ``/metrics``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.models import Beat
+
+
+def beat_mark(name: str, *, now: datetime | None = None) -> timedelta | None:
+    """Record that the sweep ``name`` runs now; the time since its last run (None: first).
+
+    Expects to run inside the transaction that acts on the gap: the row stays locked
+    until it commits, so two sweeps running at once see the gap only once.
+    """
+    moment = now or timezone.now()
+    assert transaction.get_connection().in_atomic_block, "beat_mark needs a transaction"
+    beat = Beat.objects.select_for_update().filter(name=name).first()
+    if beat is None:
+        Beat.objects.create(name=name, ran_at=moment)
+        return None
+    gap = moment - beat.ran_at
+    Beat.objects.filter(name=name).update(ran_at=moment)
+    return gap
+
+
+def beat_ages(*, now: datetime | None = None) -> dict[str, float]:
+    """Seconds since each sweep last ran, by name."""
+    moment = now or timezone.now()
+    return {
+        name: (moment - ran_at).total_seconds()
+        for name, ran_at in Beat.objects.values_list("name", "ran_at")
+    }

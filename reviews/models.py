@@ -62,6 +62,9 @@ class Analysis(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     queued_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
+    alive_at = models.DateTimeField(
+        null=True, blank=True, help_text="The worker running it last said it still was."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

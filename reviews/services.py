@@ -9,7 +9,12 @@
   telling the followers how far it got after each game, and keeps the result and each
   player's figures for their PR.
 * ``analysis_requeue`` (``review.requeue``, on beat): an analysis whose message was lost,
-  or whose worker died, is queued again; after ``MAX_ATTEMPTS`` it is marked failed.
+  or whose worker died, is queued again; after ``MAX_ATTEMPTS`` it is marked failed. A
+  worker running an analysis says it is alive every ``ALIVE_EVERY`` (``alive_at``), from a
+  thread of its own while GNU Backgammon works; one silent for ``SILENT_AFTER`` was killed,
+  and its analysis is queued again within about a minute and a half. Each run is an
+  *attempt*, numbered when claimed, and only the attempt that holds the analysis may finish
+  it, so a run that was only slow never writes over the one that took it over.
 
 Post-match analysis has a queue of its own (``review``) and its own workers, so it never
 delays an adjudication, which runs on the ``analysis`` queue. Without Redis (``make run``)
@@ -20,11 +25,15 @@ the match.
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import DatabaseError, close_old_connections, connection, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -52,8 +61,9 @@ MAX_WAITING_UPLOADS = 5
 """Uploads one player may have queued or running at once."""
 LOST_AFTER = timedelta(minutes=2)
 """A queued analysis no worker took by then is queued again (its message was lost)."""
-RUNNING_AT_MOST = timedelta(minutes=30)
-"""A running analysis not finished by then had its worker die; it is queued again."""
+ALIVE_EVERY = timedelta(seconds=15)
+SILENT_AFTER = timedelta(seconds=60)
+"""A running analysis whose worker said nothing for this long had its worker die."""
 
 _embedded = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
 
@@ -130,15 +140,19 @@ def analysis_run(analysis_id: int) -> bool:
     analysis = _claim(analysis_id)
     if analysis is None:
         return False
+    attempt = analysis.attempts
     _tell(analysis)
 
     def progressed(done: int, total: int) -> None:
-        Analysis.objects.filter(pk=analysis.pk).update(done=done, total=total)
+        _holding(analysis.pk, attempt).update(done=done, total=total, alive_at=timezone.now())
         analysis.done, analysis.total = done, total
         _tell(analysis)
 
     try:
-        result = engine().analyse_match(analysis.mat, plies=analysis.plies, on_progress=progressed)
+        with _alive(analysis.pk, attempt):
+            result = engine().analyse_match(
+                analysis.mat, plies=analysis.plies, on_progress=progressed
+            )
     except InvalidMatchError as error:
         _fail(analysis, f"GNU Backgammon could not read the match: {error}")
         return True
@@ -146,9 +160,11 @@ def analysis_run(analysis_id: int) -> bool:
         if analysis.attempts >= MAX_ATTEMPTS:
             _fail(analysis, f"GNU Backgammon failed {analysis.attempts} times: {error}")
             return True
-        Analysis.objects.filter(pk=analysis.pk).update(status=AnalysisStatus.QUEUED)
+        _holding(analysis.pk, attempt).update(status=AnalysisStatus.QUEUED)
         raise
     with transaction.atomic():
+        if not _holding(analysis.pk, attempt).select_for_update().exists():
+            return False  # taken over while this run was silent: the other run finishes it
         analysis.result = result_of(result, analysis.players)
         analysis.status = AnalysisStatus.DONE
         analysis.finished_at = timezone.now()
@@ -161,12 +177,45 @@ def analysis_run(analysis_id: int) -> bool:
     return True
 
 
+def _holding(analysis_id: int, attempt: int) -> QuerySet[Analysis]:
+    """The analysis, while ``attempt`` is the run that holds it."""
+    return Analysis.objects.filter(pk=analysis_id, status=AnalysisStatus.RUNNING, attempts=attempt)
+
+
+@contextmanager
+def _alive(analysis_id: int, attempt: int) -> Iterator[None]:
+    """While the block runs, say every ``ALIVE_EVERY`` that this run is alive (GNU
+    Backgammon may work minutes between two progress reports)."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(ALIVE_EVERY.total_seconds()):
+                try:
+                    _holding(analysis_id, attempt).update(alive_at=timezone.now())
+                except DatabaseError:  # away for a moment: the next beat tries again
+                    logger.warning("analysis %s could not say it is alive", analysis_id)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, name=f"analysis-{analysis_id}-alive", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def analysis_requeue(now: datetime | None = None) -> list[int]:
     """Queue again every analysis lost on the way; the ids queued."""
     now = now or timezone.now()
+    silent = Q(alive_at__lt=now - SILENT_AFTER) | Q(
+        alive_at__isnull=True, started_at__lt=now - SILENT_AFTER
+    )
     lost = Analysis.objects.filter(
         status=AnalysisStatus.QUEUED, queued_at__lt=now - LOST_AFTER
-    ) | Analysis.objects.filter(status=AnalysisStatus.RUNNING, started_at__lt=now - RUNNING_AT_MOST)
+    ) | Analysis.objects.filter(silent, status=AnalysisStatus.RUNNING)
     requeued = []
     for analysis in lost.order_by("queued_at")[:100]:
         if analysis.attempts >= MAX_ATTEMPTS:
@@ -202,10 +251,10 @@ def _claim(analysis_id: int) -> Analysis | None:
         if analysis is None:
             return None
         analysis.status = AnalysisStatus.RUNNING
-        analysis.started_at = timezone.now()
+        analysis.started_at = analysis.alive_at = timezone.now()
         analysis.attempts += 1
         analysis.done = 0
-        analysis.save(update_fields=["status", "started_at", "attempts", "done"])
+        analysis.save(update_fields=["status", "started_at", "alive_at", "attempts", "done"])
     return analysis
 
 

@@ -99,9 +99,7 @@ def test_a_missing_engine_program_is_named(client: Client, monkeypatch: pytest.M
     assert "engine" in body["down"]
 
 
-def test_the_live_check_answers_whatever_is_down(
-    client: Client, settings: SettingsWrapper
-) -> None:
+def test_the_live_check_answers_whatever_is_down(client: Client, settings: SettingsWrapper) -> None:
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
 
     response = client.get("/healthz/live")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from analysis.engine import Strength
 from matches.models import Action, Match, MatchStatus
-from matches.practice import engine_turn, engine_user, practice_create
+from matches.practice import engine_turn, engine_user, engines_woken, practice_create
+from matches.tasks import wake_engines
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import api_for, quick_play
 
@@ -85,3 +89,48 @@ def test_the_lobby_starts_a_practice_match_and_opens_its_board(client: object) -
     assert response["Location"] == f"/matches/{match.pk}/"
     assert match.player_1.username == "gnubg-casual"
     assert client.get(response["Location"]).status_code == 200
+
+
+def _until_the_computer_is_to_act(match: Match, client: object) -> None:
+    """The person acts until it is the computer's turn; its request is never sent here (a
+    test's transaction never commits), as if the worker holding it had been killed."""
+    for seq in range(1, 20):
+        game = client.get(f"/api/matches/{match.pk}/").json()["game"]  # type: ignore[attr-defined]
+        if game["turn"] != "learner":
+            return
+        body = {"type": "roll"} if game["phase"] == "roll" else {"type": "take"}
+        if game["phase"] == "move":
+            body = {"type": "play", "play": quick_play(game["legal_plays"])}
+        client.post(  # type: ignore[attr-defined]
+            f"/api/matches/{match.pk}/actions/", {**body, "seq": seq}, format="json"
+        )
+    raise AssertionError("the computer never came to act")
+
+
+@pytest.mark.usefixtures("tasks_run_in_process")
+def test_a_computer_turn_whose_request_was_lost_is_asked_again() -> None:
+    # given a practice match where the computer is to act and its request was lost
+    player = UserFactory(username="learner")
+    match = practice_create(user=player, length=3, strength="beginner")
+    client = api_for(player)
+    _until_the_computer_is_to_act(match, client)
+    match.refresh_from_db()
+    waiting_at = match.last_seq
+
+    # when the sweep looks, 30 s later, for computers that should have acted
+    woken = engines_woken(now=timezone.now() + timedelta(seconds=30))
+
+    # then it asked this one again, and the computer took its turn
+    assert woken == [match.pk]
+    match.refresh_from_db()
+    assert match.last_seq > waiting_at
+    assert Action.objects.filter(match=match, actor=match.player_1, seq__gt=waiting_at).exists()
+
+
+@pytest.mark.usefixtures("tasks_run_in_process")
+def test_a_computer_that_is_only_thinking_is_left_alone() -> None:
+    player = UserFactory(username="learner")
+    match = practice_create(user=player, length=3, strength="beginner")
+    _until_the_computer_is_to_act(match, api_for(player))
+
+    assert wake_engines.apply().get() == 0

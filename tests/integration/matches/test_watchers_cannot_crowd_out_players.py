@@ -233,5 +233,5 @@ async def test_players_play_through_a_reconnect_storm_of_watchers() -> None:
     assert await sync_to_async(MatchConnection.objects.filter(match_id=match_id).count)() == 0
     # and no board missed a change: every push reached both players (the list-based
     # channels-redis layer lost some whenever a closing watcher's socket was the one
-    # reading for the process; hence the pub/sub layer, see config/settings.py)
+    # reading for the process; hence the pub/sub layer, see config/settings/base.py)
     assert missed == []

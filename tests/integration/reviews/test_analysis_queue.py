@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,13 @@ from matches.models import Match
 from matches.records import match_file
 from reviews.models import Analysis, AnalysisStatus
 from reviews.results import result_of
-from reviews.services import LOST_AFTER, MAX_ATTEMPTS, analysis_requeue, analysis_run
+from reviews.services import (
+    LOST_AFTER,
+    MAX_ATTEMPTS,
+    SILENT_AFTER,
+    analysis_requeue,
+    analysis_run,
+)
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import Bot, api_for, start_match
 from tests.integration.reviews.helpers import analysis_finished
@@ -235,3 +242,35 @@ def test_the_pages_show_the_analysis_the_library_and_the_pr() -> None:
     assert refused.status_code == 400
     assert "cannot be read" in refused.content.decode()
     assert client.get("/ratings/pr/").status_code == 200
+
+
+def _running(owner_name: str, *, silent_for: timedelta) -> Analysis:
+    """An uploaded analysis some worker took, which last said it was alive so long ago."""
+    owner = UserFactory(username=owner_name)
+    text = (MATS / "one_point.mat").read_bytes()
+    created = api_for(owner).post(
+        "/api/analyses/", {"file": SimpleUploadedFile("a.mat", text)}, format="multipart"
+    )
+    moment = timezone.now() - silent_for
+    Analysis.objects.filter(pk=created.json()["id"]).update(
+        status=AnalysisStatus.RUNNING, attempts=1, started_at=moment, alive_at=moment, done=39
+    )
+    return Analysis.objects.get(pk=created.json()["id"])
+
+
+def test_an_analysis_whose_worker_fell_silent_is_queued_again_within_a_minute() -> None:
+    analysis = _running("hugo", silent_for=SILENT_AFTER + timedelta(seconds=1))
+
+    assert analysis_requeue() == [analysis.pk]
+    analysis.refresh_from_db()
+    assert analysis.status == AnalysisStatus.QUEUED
+
+
+def test_an_analysis_whose_worker_says_it_is_alive_is_left_to_it() -> None:
+    # given an analysis started ten minutes ago whose worker spoke 10 s ago
+    analysis = _running("hugo", silent_for=timedelta(seconds=10))
+    Analysis.objects.filter(pk=analysis.pk).update(
+        started_at=timezone.now() - timedelta(minutes=10)
+    )
+
+    assert analysis_requeue() == []

@@ -30,6 +30,37 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 logger = logging.getLogger(__name__)
 
+
+def _closing_a_lost_broker_connection_is_survived() -> None:
+    """A worker that loses Redis with a task in hand must not exit (kombu 5.7, Celery 5.7).
+
+    On a lost connection Celery collects the connection (its transport forgets the broker's
+    address) and then closes it; closing the channel gives back the unacknowledged task,
+    which needs a new Redis client, whose address is read from the forgotten one: an
+    ``AttributeError`` that no "ignore connection errors" catches, and the worker stopped
+    for good ("Unrecoverable error ... no attribute 'hostname'"). Here it is the
+    connection error it is: the clean-up ignores it, the worker reconnects, and the task,
+    still unacknowledged in Redis, is delivered again after the visibility timeout (tasks
+    are safe to run twice). Reproduced by tests/integration/config/test_outages.py.
+    """
+    import redis
+    from kombu.transport import redis as redis_transport
+
+    address_of = redis_transport.Channel._connparams
+    if getattr(address_of, "survives_a_lost_broker", False):
+        return
+
+    def _connparams(self: Any, asynchronous: bool = False) -> Any:
+        if self.connection is None or self.connection.client is None:
+            raise redis.ConnectionError("the broker connection was already closed")
+        return address_of(self, asynchronous=asynchronous)
+
+    _connparams.survives_a_lost_broker = True  # type: ignore[attr-defined]
+    redis_transport.Channel._connparams = _connparams
+
+
+_closing_a_lost_broker_connection_is_survived()
+
 app = Celery("crawford")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("default"), Queue("analysis"), Queue("review"))

@@ -80,8 +80,11 @@ class GnubgProcess:
         met_path: str = KAZAROSS_XG2,
         timeout: float = 120.0,
         start_timeout: float = 30.0,
+        on_call: Callable[[str, float, bool], None] | None = None,
     ) -> None:
+        """``on_call(request, seconds, answered)`` is told of every request when it ends."""
         self.executable = executable
+        self.on_call = on_call
         self.met_path = met_path
         self.timeout = timeout
         self.start_timeout = start_timeout
@@ -212,6 +215,22 @@ class GnubgProcess:
         on_progress: Progress | None = None,
     ) -> dict[str, Any]:
         """Send one request and wait for its answer; a program found dead is started again."""
+        began, answered = time.monotonic(), False
+        try:
+            answer = self._request_once(payload, timeout=timeout, on_progress=on_progress)
+            answered = True
+            return answer
+        finally:
+            if self.on_call is not None:
+                self.on_call(str(payload.get("op")), time.monotonic() - began, answered)
+
+    def _request_once(
+        self,
+        payload: dict[str, Any],
+        *,
+        timeout: float | None = None,
+        on_progress: Progress | None = None,
+    ) -> dict[str, Any]:
         with self._lock:
             for attempt in (1, 2):
                 self._ensure_started()

@@ -93,8 +93,12 @@ class Shape:
     processes: list[Process] = field(default_factory=list)
 
     def env(self, **more: str) -> dict[str, str]:
+        """A process's environment: compose's on this machine's services, with each
+        service's metrics folder under this run's own."""
         return local_env(
-            database_url=self.database_url, redis_url=self.redis_url, **self.overrides, **more
+            database_url=self.database_url,
+            redis_url=self.redis_url,
+            **{"METRICS_ROOT": str(self.logs / "metrics"), **self.overrides, **more},
         )
 
     def start(self, name: str, *arguments: str, port: int | None = None, **env: str) -> Process:
@@ -119,7 +123,11 @@ class Shape:
         return process
 
     def worker(self, queues: str, *, name: str | None = None, **env: str) -> Process:
-        return self.start(name or f"worker-{queues.replace(',', '-')}", "worker", queues, **env)
+        """``scripts/serve worker QUEUES``; its metrics on a free port (``metrics_port``)."""
+        env = {"WORKER_METRICS_PORT": str(free_port()), **env}
+        process = self.start(name or f"worker-{queues.replace(',', '-')}", "worker", queues, **env)
+        process.port = int(env["WORKER_METRICS_PORT"])
+        return process
 
     def beat(self, **env: str) -> Process:
         return self.start("beat", "beat", **env)

@@ -21,9 +21,12 @@ import os
 from typing import Any
 
 from celery import Celery, Task
+from celery.signals import worker_process_shutdown, worker_ready
 from django.db import transaction
 from kombu import Queue
+from prometheus_client import multiprocess
 
+from config.metrics import multiprocess_dir, serve_worker_metrics
 from config.outages import REDIS, outage_of
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -66,6 +69,20 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("default"), Queue("analysis"), Queue("review"))
 app.conf.task_routes = {"analysis.*": {"queue": "analysis"}, "review.*": {"queue": "review"}}
 app.autodiscover_tasks()
+
+
+@worker_ready.connect
+def _serve_metrics(**_: object) -> None:
+    """The worker's figures on ``CRAWFORD_WORKER_METRICS_PORT`` (unset: none)."""
+    port = int(os.environ.get("CRAWFORD_WORKER_METRICS_PORT") or 0)
+    if port:
+        serve_worker_metrics(port)
+
+
+@worker_process_shutdown.connect
+def _forget_process(pid: int | None = None, **_: object) -> None:
+    if pid is not None and multiprocess_dir() is not None:
+        multiprocess.mark_process_dead(pid, str(multiprocess_dir()))
 
 
 @app.task(name="crawford.ping")

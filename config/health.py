@@ -1,4 +1,6 @@
-"""GET /healthz: is each part Crawford depends on answering?
+"""What operators read: /healthz (is each part answering?) and /metrics (the figures).
+
+GET /healthz:
 
 200 with every part "ok" (or "not configured" / "eager" on the embedded run); 503 with the
 parts that are not named in ``down``, so a load balancer or a person sees which:
@@ -12,22 +14,37 @@ parts that are not named in ``down``, so a load balancer or a person sees which:
 
 GET /healthz/live answers 200 whenever the web process serves at all: the container's own
 health check, which a restart of that process could fix (an outage elsewhere could not).
+
+GET /metrics: Prometheus's text format, for a scraper that sends ``Authorization: Bearer
+<CRAWFORD_METRICS_TOKEN>`` (unset: 404, no figures at all). Besides the web processes'
+own figures (``config.metrics``), each scrape reads the state of the whole site: tasks
+waiting on each queue and held by workers, tasks kept while the broker was away, the
+analysis backlog, the age of each sweep and the matches being played.
 """
 
 from __future__ import annotations
 
+import hmac
 import os
+from collections.abc import Iterator
 
 import redis
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.core import GaugeMetricFamily
 
 from analysis.gnubg_process import GNUBG_EXECUTABLE
 from config.beats import beat_ages
 from config.celery import app as celery_app
+from config.metrics import forget_dead_processes, registry
+from config.models import DeferredTask
+from config.outages import outage_of
+from matches.models import Match, MatchStatus
+from reviews.models import Analysis, AnalysisStatus
 
 TIMEOUT_SECONDS = 2.0
 SWEEP = "matches.sweep_deadlines"
@@ -124,3 +141,75 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @require_GET
 def healthz_live(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"web": "ok"})
+
+
+@never_cache
+@require_GET
+def metrics(request: HttpRequest) -> HttpResponse:
+    token: str = settings.CRAWFORD_METRICS_TOKEN
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not token:
+        raise Http404("Metrics are not enabled (CRAWFORD_METRICS_TOKEN)")
+    if not hmac.compare_digest(given.encode(), token.encode()):
+        return HttpResponse("Send Authorization: Bearer <CRAWFORD_METRICS_TOKEN>.\n", status=401)
+    forget_dead_processes()
+    collected = registry()
+    state = SiteState()
+    collected.register(state)
+    try:
+        body = generate_latest(collected)
+    finally:
+        collected.unregister(state)
+    return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
+
+
+class SiteState:
+    """The figures read from PostgreSQL and Redis at each scrape, the same whichever
+    process answers it."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        yield from self._queues()
+        deferred = GaugeMetricFamily(
+            "crawford_deferred_tasks", "Tasks kept while the broker was away, not yet sent."
+        )
+        deferred.add_metric([], DeferredTask.objects.count())
+        yield deferred
+        backlog = GaugeMetricFamily(
+            "crawford_analysis_backlog",
+            "Post-match analyses waiting or running.",
+            labels=["status"],
+        )
+        for status in (AnalysisStatus.QUEUED, AnalysisStatus.RUNNING):
+            backlog.add_metric([status.value], Analysis.objects.filter(status=status).count())
+        yield backlog
+        ages = GaugeMetricFamily(
+            "crawford_sweep_age_seconds", "Seconds since each sweep last ran.", labels=["sweep"]
+        )
+        for name, age in sorted(beat_ages().items()):
+            ages.add_metric([name], age)
+        yield ages
+        playing = GaugeMetricFamily("crawford_matches_playing", "Matches being played now.")
+        playing.add_metric([], Match.objects.filter(status=MatchStatus.PLAYING).count())
+        yield playing
+
+    def _queues(self) -> Iterator[GaugeMetricFamily]:
+        if celery_app.conf.task_always_eager:
+            return
+        waiting = GaugeMetricFamily(
+            "crawford_queue_depth", "Tasks waiting in each queue.", labels=["queue"]
+        )
+        held = GaugeMetricFamily(
+            "crawford_tasks_unacknowledged", "Tasks workers hold and have not finished."
+        )
+        try:
+            with celery_app.connection_for_read() as broker:
+                channel = broker.default_channel
+                for queue in QUEUES:
+                    waiting.add_metric([queue], channel._size(queue))
+                held.add_metric([], channel.client.hlen(channel.unacked_key))
+        except Exception as exc:  # Redis is away: /healthz says so; the rest still counts
+            if outage_of(exc) is None:
+                raise
+            return
+        yield waiting
+        yield held

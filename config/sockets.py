@@ -50,6 +50,7 @@ from django.http.request import validate_host
 from django.utils.module_loading import import_string
 
 from config import live
+from config.metrics import OPEN_SOCKETS
 from config.outages import message as outage_message
 from config.outages import noticed, outage_of
 
@@ -125,6 +126,7 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
     _counted: tuple[str, str] | None = None
     # The log-in session this socket opened with, for a logged-in player.
     _session: tuple[str, int] | None = None
+    _counted_open = False
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -179,6 +181,9 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         return True
 
     async def _forget(self) -> None:
+        if self._counted_open:
+            OPEN_SOCKETS.labels(self.metrics_kind()).dec()
+            self._counted_open = False
         channel = getattr(self, "channel_name", None)
         here = members()
         if self._counted is not None:
@@ -201,6 +206,13 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
             self._session = (session.session_key, user.pk)
             await self.join_group(session_group(user.pk))
         await super().accept(subprotocol, headers)
+        OPEN_SOCKETS.labels(self.metrics_kind()).inc()
+        self._counted_open = True
+
+    @classmethod
+    def metrics_kind(cls) -> str:
+        """The socket's kind in ``crawford_open_sockets``: ``MatchConsumer`` is "match"."""
+        return cls.__name__.removesuffix("Consumer").lower()
 
     async def sessions_check(self, event: dict[str, Any]) -> None:
         """The player's sessions changed: close now if this socket's has ended."""

@@ -10,7 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config import converters  # noqa: F401 - registers <id:...> before the apps' URLs
 from config.asyncapi import asyncapi
-from config.health import healthz, healthz_live
+from config.health import healthz, healthz_live, metrics
 
 # Swagger UI's page is served with its script as a file (the split view), so scripts stay
 # this site's own; it does style elements inline and draws icons from data: URLs.
@@ -39,6 +39,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("healthz/live", healthz_live, name="healthz-live"),
+    path("metrics", metrics, name="metrics"),
 ]
 
 handler404 = "config.api.not_found"

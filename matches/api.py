@@ -21,6 +21,7 @@ from accounts.viewers import request_user, request_viewer
 from config import rows
 from config.api import Api, JsonBooleanField
 from config.errors import DomainError, NotFound
+from config.metrics import action_timed
 from matches.actions import LEVEL_NAMES, RESIGN_LEVELS, PlayerAction
 from matches.clock import (
     CLOCK_PRESETS,
@@ -285,14 +286,15 @@ class MatchActionApi(Api):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         resign = values.get("resign")
-        result = action_submit(
-            match_id=match_id,
-            user=request_user(request),
-            action=PlayerAction(values["type"]),
-            seq=values.get("seq"),
-            play=values.get("position_id") or values.get("play"),
-            resign=RESIGN_LEVELS[resign] if resign else None,
-        )
+        with action_timed(values["type"]):
+            result = action_submit(
+                match_id=match_id,
+                user=request_user(request),
+                action=PlayerAction(values["type"]),
+                seq=values.get("seq"),
+                play=values.get("position_id") or values.get("play"),
+                resign=RESIGN_LEVELS[resign] if resign else None,
+            )
         return Response(match_snapshot(result.match, viewer=request_user(request)))
 
 

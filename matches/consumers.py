@@ -35,6 +35,7 @@ from accounts.standing import unheard_by, unheard_version
 from backgammon.game import ResultKind
 from config import live, rows
 from config.errors import DomainError
+from config.metrics import action_timed
 from config.sockets import TOO_MANY, FrameError, JsonSocket, text, whole_number
 from matches import chat, events, presence
 from matches.actions import RESIGN_LEVELS, PlayerAction
@@ -207,15 +208,16 @@ class MatchConsumer(JsonSocket):
             await self._check(seq, play)
             return
         try:
-            result = await live.run(
-                action_submit,
-                match_id=self.match_id,
-                user=self.viewer,
-                action=action,
-                seq=seq,
-                play=play,
-                resign=resign,
-            )
+            with action_timed(action.value):
+                result = await live.run(
+                    action_submit,
+                    match_id=self.match_id,
+                    user=self.viewer,
+                    action=action,
+                    seq=seq,
+                    play=play,
+                    resign=resign,
+                )
         except DomainError as error:
             await self.send_error(str(error), seq=seq, status=error.status_code)
             return

@@ -10,6 +10,7 @@ import atexit
 import threading
 
 from analysis.gnubg_process import GnubgProcess
+from config.metrics import engine_called
 
 _lock = threading.Lock()
 _engine: GnubgProcess | None = None
@@ -19,6 +20,6 @@ def engine() -> GnubgProcess:
     global _engine
     with _lock:
         if _engine is None:
-            _engine = GnubgProcess()
+            _engine = GnubgProcess(on_call=engine_called)
             atexit.register(_engine.close)
         return _engine

@@ -259,6 +259,9 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
+# /metrics answers a scraper sending "Authorization: Bearer <this>"; unset, there is none.
+CRAWFORD_METRICS_TOKEN = env_optional("CRAWFORD_METRICS_TOKEN") or ""
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

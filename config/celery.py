@@ -49,7 +49,8 @@ def _closing_a_lost_broker_connection_is_survived() -> None:
     import redis
     from kombu.transport import redis as redis_transport
 
-    address_of = redis_transport.Channel._connparams
+    channel_class: Any = redis_transport.Channel
+    address_of = channel_class._connparams
     if getattr(address_of, "survives_a_lost_broker", False):
         return
 
@@ -59,7 +60,7 @@ def _closing_a_lost_broker_connection_is_survived() -> None:
         return address_of(self, asynchronous=asynchronous)
 
     _connparams.survives_a_lost_broker = True  # type: ignore[attr-defined]
-    redis_transport.Channel._connparams = _connparams
+    channel_class._connparams = _connparams
 
 
 _closing_a_lost_broker_connection_is_survived()
@@ -82,7 +83,7 @@ def _serve_metrics(**_: object) -> None:
 @worker_process_shutdown.connect
 def _forget_process(pid: int | None = None, **_: object) -> None:
     if pid is not None and multiprocess_dir() is not None:
-        multiprocess.mark_process_dead(pid, str(multiprocess_dir()))
+        multiprocess.mark_process_dead(pid, str(multiprocess_dir()))  # type: ignore[no-untyped-call]
 
 
 @app.task(name="crawford.ping")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hmac
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -203,7 +204,8 @@ class SiteState:
         )
         try:
             with celery_app.connection_for_read() as broker:
-                channel = broker.default_channel
+                # Kombu's Redis channel (its queue sizes and unacknowledged set).
+                channel: Any = broker.default_channel
                 for queue in QUEUES:
                     waiting.add_metric([queue], channel._size(queue))
                 held.add_metric([], channel.client.hlen(channel.unacked_key))

@@ -6,6 +6,11 @@ through ``run``, it only collects: the work runs on the database threads, commit
 returns; then the socket's event loop sends what was collected. The database threads
 never wait on Redis, and a message always leaves after the commit it tells of.
 
+Live frames are best effort: when Redis is away, the frames a change sends are lost, the
+change itself stands (it committed) and ``run`` answers as usual. Whoever listens through
+``on_frames_lost`` is told, so the sockets can be brought up to date another way (the
+match sockets read their matches again: ``matches.consumers.Heartbeat``).
+
 ``run`` uses a pool of database threads (``LIVE_DB_THREADS`` a process, each with its own
 connection), so one slow action does not hold up every other socket of the process the way
 a single database thread would. Actions on one match still go one at a time: they take
@@ -14,6 +19,7 @@ the match's row lock.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -27,10 +33,14 @@ from channels.db import DatabaseSyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from config.outages import outage_of
+
 Result = TypeVar("Result")
 Send = tuple[str, dict[str, Any]]
 
+logger = logging.getLogger(__name__)
 _collecting = threading.local()
+_lost_listeners: list[Callable[[], None]] = []
 _pool: tuple[int, ThreadPoolExecutor] | None = None
 _pool_lock = threading.Lock()
 
@@ -69,11 +79,26 @@ def collected() -> Iterator[list[Send]]:
 
 
 async def send_all(sends: list[Send]) -> None:
+    """Send every event; when Redis is away the rest are dropped and the listeners told."""
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, event in sends:
-        await layer.group_send(group, event)
+    try:
+        for group, event in sends:
+            await layer.group_send(group, event)
+    except Exception as error:
+        if outage_of(error) is None:
+            raise
+        logger.warning("live frames lost: the channel layer is away (%s)", type(error).__name__)
+        for listener in tuple(_lost_listeners):
+            listener()
+
+
+def on_frames_lost(listener: Callable[[], None]) -> None:
+    """Call ``listener`` (in the event loop's thread, or the sender's) whenever frames were
+    lost because Redis was away."""
+    if listener not in _lost_listeners:
+        _lost_listeners.append(listener)
 
 
 async def run(work: Callable[..., Result], /, **kwargs: Any) -> Result:

@@ -26,6 +26,7 @@ should the cache have lost the mark.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import weakref
@@ -54,27 +55,61 @@ UNHEARD_FOR = 30.0  # seconds a socket keeps the set of authors its viewer does 
 class Heartbeat:
     """This server process's open match sockets, said to be alive together: every
     ``presence.HEARTBEAT`` one statement marks all their connection rows seen, so rows
-    outlive their sockets only when their server died (``presence.sweep_stale``)."""
+    outlive their sockets only when their server died (``presence.sweep_stale``).
+
+    The same statement reads each socket's match's newest state, and a socket that is
+    behind (a frame was lost) is sent the match again. Frames are lost when Redis is away
+    (``config.live.on_frames_lost``): then the beat comes every ``CATCH_UP`` seconds until
+    ``CATCH_UP_FOR`` seconds pass without a loss, so play goes on over the sockets already
+    open, each board at most a second or two behind, until Redis is back.
+    """
+
+    CATCH_UP = 1.0
+    CATCH_UP_FOR = 30.0
 
     def __init__(self) -> None:
-        self.sockets: set[str] = set()  # channel names
+        self.sockets: dict[str, MatchConsumer] = {}  # by channel name
         self.task: asyncio.Task[None] | None = None
+        self.lost_at: float | None = None  # ``time.monotonic()`` of the last frames lost
+        self.woken = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+        live.on_frames_lost(self.frames_lost)
 
-    def join(self, channel: str) -> None:
-        self.sockets.add(channel)
+    def join(self, socket: MatchConsumer) -> None:
+        self.sockets[socket.channel_name] = socket
         if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._beat())
+            self.task = self.loop.create_task(self._beat())
 
     def leave(self, channel: str) -> None:
-        self.sockets.discard(channel)
+        self.sockets.pop(channel, None)
+
+    def frames_lost(self) -> None:
+        """Frames were lost (any thread): catch up from the database for a while."""
+        self.loop.call_soon_threadsafe(self._lost)
+
+    def _lost(self) -> None:
+        self.lost_at = time.monotonic()
+        self.woken.set()
+
+    def _pause(self) -> float:
+        catching_up = self.lost_at is not None and (
+            time.monotonic() - self.lost_at < self.CATCH_UP_FOR
+        )
+        return self.CATCH_UP if catching_up else presence.HEARTBEAT.total_seconds()
 
     async def _beat(self) -> None:
         while self.sockets:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.woken.wait(), self._pause())
+            self.woken.clear()
             if not self.sockets:
                 return
             try:
-                await live.run(presence.connections_seen, channels=list(self.sockets))
+                newest = await live.run(presence.connections_seen, channels=list(self.sockets))
+                for channel, last_seq in newest.items():
+                    socket = self.sockets.get(channel)
+                    if socket is not None and socket.shown_seq < last_seq:
+                        await socket.catch_up()
             except Exception:  # the database is away: the next beat tries again
                 logger.exception("the match sockets' heartbeat failed")
 
@@ -120,7 +155,7 @@ class MatchConsumer(JsonSocket):
         self.group = match_group(self.match_id)
         await self.join_group(self.group)
         await self.accept()
-        heartbeat().join(self.channel_name)
+        heartbeat().join(self)
         if self.seat is None:
             await events.presence_soon(self.match_id)
         await self._send_state()
@@ -244,6 +279,11 @@ class MatchConsumer(JsonSocket):
             await live.run(self._chat_send, line=line or "")
         except DomainError as error:
             await self.send_error(str(error), status=error.status_code)
+
+    async def catch_up(self) -> None:
+        """Send the match as it is now: a frame telling of a change was lost."""
+        with contextlib.suppress(Exception):  # gone meanwhile: the next beat forgets it
+            await self._send_state()
 
     async def _send_state(self) -> None:
         state = await live.run(self._snapshot)

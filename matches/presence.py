@@ -114,9 +114,16 @@ def connection_close(*, channel: str, now: datetime | None = None) -> int | None
     return None
 
 
-def connections_seen(*, channels: list[str]) -> None:
-    """The server holding these sockets says they are still open."""
+def connections_seen(*, channels: list[str]) -> dict[str, int]:
+    """The server holding these sockets says they are still open; the newest state
+    (``last_seq``) of the match each watches, by channel, so a socket that missed a frame
+    can be sent the match again."""
     MatchConnection.objects.filter(channel__in=channels).update(seen_at=timezone.now())
+    return dict(
+        MatchConnection.objects.filter(channel__in=channels).values_list(
+            "channel", "match__last_seq"
+        )
+    )
 
 
 def sweep_stale(*, now: datetime | None = None) -> int:

@@ -1,5 +1,5 @@
 # Crawford: `make run` serves the embedded set-up, `make test` runs the whole suite.
-.PHONY: run test lint format venv bench
+.PHONY: run test lint format venv bench faults
 
 VENV := .venv/bin
 HOST ?= 127.0.0.1
@@ -39,6 +39,13 @@ lint:
 bench:
 	@scripts/setup.sh venv
 	$(VENV)/python bench/all.py
+
+# The production shape with its own PostgreSQL and Redis, every plug pulled in turn while
+# players play (tests/faults). FAULTS=--short is CI's form.
+FAULTS ?=
+faults:
+	@scripts/setup.sh test
+	$(VENV)/python -m tests.faults $(FAULTS)
 
 format:
 	$(VENV)/ruff check --fix .

@@ -12,9 +12,10 @@
   or whose worker died, is queued again; after ``MAX_ATTEMPTS`` it is marked failed. A
   worker running an analysis says it is alive every ``ALIVE_EVERY`` (``alive_at``), from a
   thread of its own while GNU Backgammon works; one silent for ``SILENT_AFTER`` was killed,
-  and its analysis is queued again within about a minute and a half. Each run is an
-  *attempt*, numbered when claimed, and only the attempt that holds the analysis may finish
-  it, so a run that was only slow never writes over the one that took it over.
+  and its analysis is queued again within about a minute (``review.requeue`` runs every
+  30 seconds). Each run is an *attempt*, numbered when claimed, and only the attempt that
+  holds the analysis may finish it, so a run that was only slow never writes over the one
+  that took it over.
 
 Post-match analysis has a queue of its own (``review``) and its own workers, so it never
 delays an adjudication, which runs on the ``analysis`` queue. Without Redis (``make run``)
@@ -61,8 +62,8 @@ MAX_WAITING_UPLOADS = 5
 """Uploads one player may have queued or running at once."""
 LOST_AFTER = timedelta(minutes=2)
 """A queued analysis no worker took by then is queued again (its message was lost)."""
-ALIVE_EVERY = timedelta(seconds=15)
-SILENT_AFTER = timedelta(seconds=60)
+ALIVE_EVERY = timedelta(seconds=10)
+SILENT_AFTER = timedelta(seconds=40)
 """A running analysis whose worker said nothing for this long had its worker die."""
 
 _embedded = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -26,16 +27,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV_FILE = ROOT / "deploy" / "crawford.env"
+PGBOUNCER_ENV = ROOT / "deploy" / "pgbouncer.env"
+NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "crawford.conf.template"
 SERVE = ROOT / "scripts" / "serve"
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
 TROUBLE = re.compile(r"Traceback \(most recent call last\)|\bERROR\b|\bCRITICAL\b")
 
 
-def deployment_env() -> dict[str, str]:
-    """``deploy/crawford.env`` as a dict (``NAME=value`` lines; ``#`` starts a comment)."""
+def deployment_env(path: Path = ENV_FILE) -> dict[str, str]:
+    """An env file of ``deploy/`` as a dict (``NAME=value`` lines; ``#`` starts a comment)."""
     values = {}
-    for line in ENV_FILE.read_text().splitlines():
+    for line in path.read_text().splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
             name, _, value = line.partition("=")
@@ -132,6 +135,88 @@ class Shape:
     def beat(self, **env: str) -> Process:
         return self.start("beat", "beat", **env)
 
+    def pgbouncer(self, *, prepared_statements: bool) -> str:
+        """PgBouncer (Debian's program) in front of this shape's PostgreSQL, set as
+        ``deploy/pgbouncer.env`` sets compose's; the address to use as ``DATABASE_URL``.
+
+        ``max_prepared_statements`` needs PgBouncer 1.21: with an older program, pass
+        ``prepared_statements=False`` and run the processes with
+        ``DB_PREPARED_STATEMENTS=false``.
+        """
+        from urllib.parse import urlsplit
+
+        upstream = urlsplit(self.database_url)
+        settings = deployment_env(PGBOUNCER_ENV)
+        port = free_port()
+        if not prepared_statements:
+            settings.pop("MAX_PREPARED_STATEMENTS", None)
+        settings["LISTEN_PORT"] = str(port)
+        folder = self.logs / "pgbouncer"
+        folder.mkdir(exist_ok=True)
+        as_root = os.geteuid() == 0
+        if as_root:  # PgBouncer refuses to run as root: as postgres, reading its own folder
+            os.chmod(self.logs, 0o755)
+            shutil.chown(folder, "postgres")
+        database = upstream.path.lstrip("/")
+        ini = [
+            "[databases]",
+            f"{database} = host={upstream.hostname} port={upstream.port or 5432}"
+            f" dbname={database} user={upstream.username or 'postgres'}",
+            "[pgbouncer]",
+            f"listen_addr = {HOST}",
+            "auth_type = trust",
+            f"auth_file = {folder / 'users.txt'}",
+            f"unix_socket_dir = {folder}",
+            f"pidfile = {folder / 'pgbouncer.pid'}",
+            *(f"{name.lower()} = {value}" for name, value in settings.items()),
+        ]
+        (folder / "users.txt").write_text(f'"{upstream.username or "postgres"}" ""\n')
+        (folder / "pgbouncer.ini").write_text("\n".join(ini) + "\n")
+        log = self.logs / "pgbouncer.log"
+        popen = subprocess.Popen(
+            ["pgbouncer", str(folder / "pgbouncer.ini")],
+            stdout=log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            user="postgres" if as_root else None,
+        )
+        self.processes.append(Process("pgbouncer", popen, log, port))
+        wait_for_port(port, popen)
+        user = upstream.username or "postgres"
+        return f"postgres://{user}@{HOST}:{port}/{database}"
+
+    def proxy(self, *webs: Process) -> Process:
+        """nginx in front of two web services, with ``deploy/nginx``'s template; it listens
+        on ``.port``."""
+        port = free_port()
+        values = {
+            "CRAWFORD_WEB_A": f"{HOST}:{webs[0].port}",
+            "CRAWFORD_WEB_B": f"{HOST}:{webs[-1].port}",
+            "CRAWFORD_PROXY_PORT": f"{HOST}:{port}",
+        }
+        site = NGINX_TEMPLATE.read_text()
+        for name, value in values.items():
+            site = site.replace("${" + name + "}", value)
+        folder = self.logs / "nginx"
+        folder.mkdir(exist_ok=True)
+        (folder / "nginx.conf").write_text(
+            f"daemon off;\npid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'};\n"
+            "worker_processes 1;\nevents { worker_connections 8192; }\n"
+            f"http {{\n  access_log off;\n  client_body_temp_path {folder};\n"
+            f"  proxy_temp_path {folder};\n{site}\n}}\n"
+        )
+        log = self.logs / "nginx.log"
+        popen = subprocess.Popen(
+            ["nginx", "-c", str(folder / "nginx.conf"), "-p", str(folder)],
+            stdout=log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        process = Process("proxy", popen, log, port)
+        self.processes.append(process)
+        wait_for_port(port, popen)
+        return process
+
     def all_pids(self) -> list[int]:
         return [pid for process in self.processes for pid in process.tree()]
 
@@ -181,6 +266,19 @@ def wait_for_http(process: Process, url: str, *, seconds: float = 60) -> None:
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"{process.name} did not answer {url} within {seconds:.0f} s")
+
+
+def wait_for_port(port: int, popen: subprocess.Popen[bytes], *, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if popen.poll() is not None:
+            raise RuntimeError(f"a process stopped before listening on {port}")
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listened on port {port} within {seconds:.0f} s")
 
 
 def descendants(pid: int) -> list[int]:

@@ -110,7 +110,10 @@ def _engine() -> str:
 def _sweeps(database_state: str) -> str:
     if database_state != "ok":
         return "down: database unreachable"
-    age = beat_ages().get(SWEEP)
+    try:
+        age = beat_ages().get(SWEEP)
+    except Exception as exc:  # not migrated yet, or the database went away meanwhile
+        return f"down: {exc.__class__.__name__}"
     if age is None:
         return "down: the deadline sweep has never run"
     if age > SWEEP_LATE:

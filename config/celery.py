@@ -68,7 +68,13 @@ _closing_a_lost_broker_connection_is_survived()
 app = Celery("crawford")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("default"), Queue("analysis"), Queue("review"))
-app.conf.task_routes = {"analysis.*": {"queue": "analysis"}, "review.*": {"queue": "review"}}
+# The sweep that queues lost analyses again runs on default: on review it would wait behind
+# the very backlog it looks after.
+app.conf.task_routes = {
+    "review.requeue": {"queue": "default"},
+    "analysis.*": {"queue": "analysis"},
+    "review.*": {"queue": "review"},
+}
 app.autodiscover_tasks()
 
 

@@ -108,8 +108,10 @@ class Scenarios:
         return await self.checked(outcome)
 
     async def worker_killed_in_analysis(self) -> Outcome:
-        """Redone: a new attempt took the analysis (it starts over); the note says when
-        it was done."""
+        """Redone: the sweep queued the analysis again (it starts over, after whatever is
+        queued before it); the note says when it was done."""
+        from django.db.models import Q
+
         from reviews.models import Analysis, AnalysisStatus
 
         def running() -> tuple[int, int] | None:
@@ -128,7 +130,9 @@ class Scenarios:
         await asyncio.to_thread(self.world.restart, "review")
 
         def taken_again() -> bool:
-            return Analysis.objects.filter(pk=analysis_id, attempts__gt=attempt).exists()
+            return Analysis.objects.filter(
+                Q(status=AnalysisStatus.QUEUED) | Q(attempts__gt=attempt), pk=analysis_id
+            ).exists()
 
         def done() -> bool:
             return Analysis.objects.filter(pk=analysis_id, status=AnalysisStatus.DONE).exists()
@@ -138,7 +142,14 @@ class Scenarios:
             await self._until(taken_again, REDONE_BOUND, killed_at),
         )
         finished = await self._until(done, RECOVERY_BOUND * 2, killed_at)
-        outcome.note = f"done {finished:.0f} s after the kill" if finished else "never done"
+        if finished is not None:
+            outcome.note = f"done {finished:.0f} s after the kill"
+        else:
+            waiting = await _db(Analysis.objects.filter(status=AnalysisStatus.QUEUED).count)
+            outcome.note = (
+                f"not done within {RECOVERY_BOUND * 2:.0f} s: {waiting} analyses queued"
+                " for the one review worker"
+            )
         records = await _db(_performance_records_of, analysis_id)
         if records not in (0, 2):
             outcome.problems.append(f"analysis {analysis_id} recorded {records} performances")

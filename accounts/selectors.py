@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet, Sum
 
-from accounts.models import PerformanceRecord, Profile, RatingChange, User, WalletAdjustment
+from accounts.models import (
+    AdjustmentApproval,
+    ApprovalState,
+    PerformanceRecord,
+    Profile,
+    RatingChange,
+    User,
+    WalletAdjustment,
+)
 
 ROLLING = 20
 """Analysed matches the profile's PR is taken over."""
@@ -84,8 +92,21 @@ def wallet_adjustments(*, user: User, limit: int = 50) -> list[WalletAdjustment]
     """Staff deposits and withdrawals on a player's wallet, newest first."""
     return list(
         WalletAdjustment.objects.filter(user=user)
-        .select_related("staff__profile")
+        .select_related("staff__profile", "approved_by__profile")
         .order_by("-created_at", "-pk")[:limit]
+    )
+
+
+def pending_approvals(*, user: User | None = None, limit: int = 200) -> list[AdjustmentApproval]:
+    """Adjustments waiting for a second staff member, oldest first: of ``user``'s wallet,
+    or of every wallet."""
+    pending = AdjustmentApproval.objects.filter(state=ApprovalState.PENDING)
+    if user is not None:
+        pending = pending.filter(user=user)
+    return list(
+        pending.select_related("user__profile", "requested_by__profile").order_by(
+            "created_at", "pk"
+        )[:limit]
     )
 
 

@@ -171,6 +171,14 @@ class WalletAdjustment(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet_adjustments"
     )
     staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The second staff member, for real money above the approval threshold.",
+    )
     transaction = models.OneToOneField(
         LedgerTransaction, on_delete=models.PROTECT, related_name="adjustment"
     )
@@ -199,3 +207,70 @@ class WalletAdjustment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.direction} {self.amount_cents} {self.currency} for {self.user_id}"
+
+
+class ApprovalState(models.TextChoices):
+    PENDING = "pending", "Waiting for approval"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class AdjustmentApproval(models.Model):
+    """A staff adjustment of real money above ``CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS``:
+    asked by one staff member, it moves nothing until another approves it (then it becomes
+    a ``WalletAdjustment`` under ``key``), or is rejected."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="adjustment_approvals"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    currency = models.CharField(max_length=4, choices=Currency.choices)
+    direction = models.CharField(max_length=8, choices=AdjustmentDirection.choices)
+    amount_cents = models.BigIntegerField()
+    reason = models.CharField(max_length=300)
+    key = models.CharField(
+        max_length=200, unique=True, help_text="The ledger key the approved adjustment posts."
+    )
+    request_hash = models.CharField(max_length=64, help_text="SHA-256 of what was asked.")
+    state = models.CharField(
+        max_length=8, choices=ApprovalState.choices, default=ApprovalState.PENDING
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=300, blank=True, default="")
+    transaction = models.OneToOneField(
+        LedgerTransaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                condition=models.Q(state="pending"),
+                name="adjustment_approval_pending",
+            )
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(amount_cents__gt=0), name="adjustment_approval_amount_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(state="approved", transaction__isnull=False)
+                | (~models.Q(state="approved") & models.Q(transaction__isnull=True)),
+                name="adjustment_approval_transaction_when_approved",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.state} {self.direction} {self.amount_cents} {self.currency}"
+
+    @property
+    def client_key(self) -> str:
+        """The key as the staff member sent it (the ledger key names the wallet too)."""
+        return self.key.split(":", 2)[-1]

@@ -36,7 +36,7 @@ from accounts.models.ledger import (
     TransactionKind,
     WalletAdjustment,
 )
-from accounts.names import validate_username
+from accounts.names import SKELETON_LENGTH, validate_username
 from accounts.ratings import STARTING_RATING
 from accounts.roles import role_of
 
@@ -69,6 +69,13 @@ class User(AbstractUser):
         validators=[validate_username],
         error_messages={"unique": "A user with that username already exists."},
     )
+    username_skeleton = models.CharField(
+        max_length=SKELETON_LENGTH,
+        db_index=True,
+        editable=False,
+        default="",
+        help_text="What the username looks like (accounts.names.name_skeleton).",
+    )
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
@@ -89,6 +96,13 @@ class CheckerColour(models.TextChoices):
 class Profile(models.Model):
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40)
+    display_name_skeleton = models.CharField(
+        max_length=SKELETON_LENGTH,
+        db_index=True,
+        editable=False,
+        default="",
+        help_text="What the display name looks like (accounts.names.name_skeleton).",
+    )
     country = CountryField(blank=True)
     rating = models.FloatField(default=STARTING_RATING)
     experience = models.PositiveIntegerField(

@@ -214,7 +214,8 @@ def escrow_stakes(
 ) -> LedgerTransaction:
     """Each of ``users`` puts the same stake into a match's escrow, in one transaction: their
     accounts are locked together, in primary-key order, so two matches between the same
-    players that start at once never wait on each other in a circle."""
+    players that start at once never wait on each other in a circle. A shortfall names the
+    player whose balance is short (the caller knows who reads it)."""
     currency = _currency(currency)
     _require_amount(amount_cents)
     legs = [(player(user.pk, currency), -amount_cents) for user in users]
@@ -224,7 +225,7 @@ def escrow_stakes(
         memo=f"Stakes for {escrow_ref}",
         escrow_ref=escrow_ref,
         legs=[*legs, (escrow(escrow_ref, currency), amount_cents * len(users))],
-        actor=users[0] if users else None,
+        actor=None,
     ).transaction
 
 

@@ -113,6 +113,16 @@ class JsonBooleanField(serializers.BooleanField):
         return bool(super().to_internal_value(data))
 
 
+class JsonCharField(serializers.CharField):
+    """A request body's text, as the schema says: DRF alone would also take a number and
+    turn it into text (5 into "5"). A form sends only text, so it is read as before."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 # What DRF refuses in any text of a request besides its length, as patterns: a NUL
 # (PostgreSQL cannot store one), and, in text that must not be blank, nothing but the
 # whitespace it trims away first. That is what Python's ``str.strip`` removes, listed
@@ -141,6 +151,12 @@ class TextRequestField(OpenApiSerializerFieldExtension):
         field = self.target
         blank_refused = not field.allow_blank and field.trim_whitespace
         return {**schema, "pattern": NOT_BLANK if blank_refused else NO_NUL}
+
+
+class JsonTextRequestField(TextRequestField):
+    """The same patterns for ``JsonCharField``, which the schema already gives as a string."""
+
+    target_class = JsonCharField
 
 
 ERROR_STATUSES = {

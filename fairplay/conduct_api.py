@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from accounts.models import Block, BlockKind
 from accounts.viewers import request_user
-from config.api import Api
+from config.api import Api, JsonCharField
 from fairplay import conduct
 
 
@@ -93,7 +93,7 @@ class ChatReportApi(Api):
     permission_classes = [IsAuthenticated]
 
     class ChatReportInputSerializer(serializers.Serializer):
-        note = serializers.CharField(
+        note = JsonCharField(
             max_length=conduct.NOTE_LIMIT,
             required=False,
             allow_blank=True,

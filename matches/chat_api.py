@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
-from config.api import Api
+from config.api import Api, JsonCharField
 from config.errors import NotFound
 from matches.chat import MAX_LENGTH, ChatTooFast, chat_line, chat_recent, chat_send
 from matches.models import ChatRoom, Match
@@ -46,7 +46,7 @@ class MatchChatApi(Api):
     permission_classes = [AllowAny]
 
     class ChatInputSerializer(serializers.Serializer):
-        text = serializers.CharField(max_length=MAX_LENGTH)
+        text = JsonCharField(max_length=MAX_LENGTH)
 
     @extend_schema(responses={200: ChatLineSerializer(many=True)}, operation_id="match_chat")
     def get(self, request: Request, match_id: int) -> Response:

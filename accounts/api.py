@@ -30,7 +30,7 @@ from accounts.tokens import (
     tokens_of,
     tokens_revoke_all,
 )
-from config.api import Api
+from config.api import Api, refused_by_the_rules
 from config.errors import Forbidden
 
 WALLET_API_LINES = 100
@@ -63,6 +63,7 @@ class TokenObtainApi(Api):
         request=TokenInputSerializer,
         responses={200: TokenOutputSerializer},
         operation_id="auth_token",
+        extensions=refused_by_the_rules("Those are not a valid username and password."),
     )
     def post(self, request: Request) -> Response:
         data = self.TokenInputSerializer(data=request.data)
@@ -280,6 +281,10 @@ class WalletAdjustApi(Api):
         request=WalletAdjustInputSerializer,
         responses={201: WalletAdjustOutputSerializer, 202: ApprovalOutputSerializer},
         operation_id="wallet_adjust",
+        extensions=refused_by_the_rules(
+            "Staff cannot adjust their own wallet: another staff member must do it.",
+            "erin's REAL balance is 0.00; this needs 25.00.",
+        ),
     )
     def post(self, request: Request, username: str) -> Response:
         staff = _staff(request)
@@ -332,6 +337,7 @@ class WalletApprovalApproveApi(Api):
         request=None,
         responses={200: ApprovalOutputSerializer},
         operation_id="wallet_approval_approve",
+        extensions=refused_by_the_rules("erin's REAL balance is 0.00; this needs 500.00."),
     )
     def post(self, request: Request, approval_id: int) -> Response:
         approval = adjustment_approve(approval_id=approval_id, staff=_staff(request))

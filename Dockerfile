@@ -3,14 +3,21 @@ FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 # gnubg is GNU Backgammon's full program: the analysis workers evaluate positions with it.
+# libicu72 is the ICU that PyICU (names' confusable skeletons) runs on; it is built against
+# libicu-dev with g++ and pkg-config, which are removed once it is.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends gnubg postgresql-client \
+    && apt-get install -y --no-install-recommends gnubg postgresql-client libicu72 \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY . .
-RUN pip install . && DEBUG=true python manage.py collectstatic --no-input -v 0
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libicu-dev pkg-config g++ \
+    && pip install . \
+    && apt-get purge -y --auto-remove libicu-dev pkg-config g++ \
+    && rm -rf /var/lib/apt/lists/* \
+    && DEBUG=true python manage.py collectstatic --no-input -v 0
 
 RUN useradd --create-home crawford
 USER crawford

@@ -1,8 +1,9 @@
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
-from django.contrib.auth.forms import AdminPasswordChangeForm
+from django.contrib.auth.forms import AdminPasswordChangeForm, AdminUserCreationForm, UserChangeForm
 from django.http import HttpRequest
 
 from accounts.models import (
@@ -14,11 +15,62 @@ from accounts.models import (
     User,
     WalletAdjustment,
 )
-from accounts.services import password_change
+from accounts.names import display_name_cleaned, name_skeleton
+from accounts.services import password_change, require_names_free
+from config.errors import DomainError
+
+
+def _free(what: str, name: str, user_id: int | None) -> None:
+    """The same refusal as sign-up and the profile give, beside the admin's field."""
+    try:
+        require_names_free(names={what: name}, user_id=user_id)
+    except DomainError as error:
+        raise forms.ValidationError(str(error)) from None
+
+
+class UserCreatedByStaffForm(AdminUserCreationForm):
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        _free("username", username, None)
+        return username
+
+
+class UserChangedByStaffForm(UserChangeForm[User]):
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        _free("username", username, self.instance.pk)
+        return username
+
+
+class ProfileByStaffForm(forms.ModelForm[Profile]):
+    """A display name set by staff is cleaned and checked as a player's own is."""
+
+    class Meta:
+        model = Profile
+        fields = (
+            "user",
+            "display_name",
+            "country",
+            "rating",
+            "experience",
+            "checker_colour",
+            "highlight_legal_moves",
+            "automatic_forced_moves",
+            "use_doubling_cube",
+            "notification_sound",
+        )
+
+    def clean_display_name(self) -> str:
+        name = display_name_cleaned(self.cleaned_data["display_name"])
+        if not name:
+            raise forms.ValidationError("Choose a display name others can see.")
+        _free("display name", name, self.instance.user_id)
+        return name
 
 
 class ProfileInline(admin.StackedInline):
     model = Profile
+    form = ProfileByStaffForm
     can_delete = False
 
 
@@ -36,13 +88,30 @@ class CrawfordUserAdmin(UserAdmin):
     inlines = [ProfileInline]
     list_display = ("username", "email", "is_staff", "is_active", "date_joined")
     change_password_form = PasswordSetByStaffForm
+    add_form = UserCreatedByStaffForm
+    form = UserChangedByStaffForm
+
+    def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        obj.username_skeleton = name_skeleton(obj.username)
+        super().save_model(request, obj, form, change)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        for profile_form in formset.forms:
+            profile = profile_form.instance
+            profile.display_name_skeleton = name_skeleton(profile.display_name)
+        super().save_formset(request, form, formset, change)
 
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
+    form = ProfileByStaffForm
     list_display = ("display_name", "user", "country", "rating", "experience")
     search_fields = ("display_name", "user__username")
     list_select_related = ("user",)
+
+    def save_model(self, request: HttpRequest, obj: Profile, form: Any, change: bool) -> None:
+        obj.display_name_skeleton = name_skeleton(obj.display_name)
+        super().save_model(request, obj, form, change)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

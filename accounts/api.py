@@ -13,14 +13,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import ledger
+from accounts.adjustment_approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.device import device_sent, log_in_seen
 from accounts.models import (
     MAX_AMOUNT_CENTS,
     AdjustmentDirection,
+    ApprovalState,
     Currency,
     User,
-    WalletAdjustment,
 )
+from accounts.selectors import pending_approvals
 from accounts.services import logout_everywhere
 from accounts.tokens import (
     current_token_id,
@@ -28,7 +30,7 @@ from accounts.tokens import (
     token_revoke,
     tokens_of,
 )
-from config.api import Api
+from config.api import Api, refused_by_the_rules
 from config.errors import Forbidden
 
 WALLET_API_LINES = 100
@@ -61,6 +63,7 @@ class TokenObtainApi(Api):
         request=TokenInputSerializer,
         responses={200: TokenOutputSerializer},
         operation_id="auth_token",
+        extensions=refused_by_the_rules("Those are not a valid username and password."),
     )
     def post(self, request: Request) -> Response:
         data = self.TokenInputSerializer(data=request.data)
@@ -222,9 +225,31 @@ class WalletApi(Api):
         return Response(self.WalletOutputSerializer(wallet).data)
 
 
+class ApprovalOutputSerializer(serializers.Serializer):
+    """A real-money adjustment that waits for, or had, a second staff member's decision."""
+
+    id = serializers.IntegerField()
+    username = serializers.CharField(source="user.username")
+    currency = serializers.CharField()
+    direction = serializers.CharField()
+    amount_cents = serializers.IntegerField()
+    reason = serializers.CharField()
+    key = serializers.CharField(source="client_key")
+    state = serializers.ChoiceField(choices=ApprovalState.choices)
+    requested_by = serializers.CharField(source="requested_by.username")
+    created_at = serializers.DateTimeField()
+    decided_by = serializers.CharField(source="decided_by.username", allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    decision_reason = serializers.CharField()
+    transaction_id = serializers.IntegerField(allow_null=True)
+
+
 class WalletAdjustApi(Api):
     """Staff deposit into or withdraw from a player's wallet, with a reason; audited.
 
+    Nobody adjusts their own wallet (400). Real money above the approval threshold
+    (``CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS``) is answered 202 with a pending approval
+    and moves only once another staff member approves it (``/api/wallet-approvals/``).
     Send the same ``key`` and body again to retry safely: the money moves once.
     """
 
@@ -253,38 +278,102 @@ class WalletAdjustApi(Api):
         balance_before_cents = serializers.IntegerField(source="balance_before")
         balance_after_cents = serializers.IntegerField(source="balance_after")
         staff = serializers.CharField(source="staff.username")
+        approved_by = serializers.CharField(source="approved_by.username", allow_null=True)
         created_at = serializers.DateTimeField()
 
     @extend_schema(
         request=WalletAdjustInputSerializer,
-        responses={201: WalletAdjustOutputSerializer},
+        responses={201: WalletAdjustOutputSerializer, 202: ApprovalOutputSerializer},
         operation_id="wallet_adjust",
+        extensions=refused_by_the_rules(
+            "Staff cannot adjust their own wallet: another staff member must do it.",
+            "erin's REAL balance is 0.00; this needs 25.00.",
+        ),
     )
     def post(self, request: Request, username: str) -> Response:
-        staff = request.user
-        assert isinstance(staff, User)
-        if not staff.has_perm(ledger.ADJUST_PERMISSION):
-            raise Forbidden("Only staff who may adjust wallets can do this.")
+        staff = _staff(request)
         owner = get_object_or_404(User, username=username)
         data = self.WalletAdjustInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        move = (
-            ledger.deposit
-            if values["direction"] == AdjustmentDirection.DEPOSIT
-            else ledger.withdraw
-        )
-        done = move(
+        asked = adjustment_ask(
             user=owner,
             currency=values["currency"],
             amount_cents=values["amount_cents"],
+            direction=AdjustmentDirection(values["direction"]),
             reason=values["reason"],
             staff=staff,
             key=ledger.adjustment_key(user=owner, key=values.get("key") or uuid.uuid4().hex),
         )
-        adjustment = WalletAdjustment.objects.select_related("user", "staff", "transaction").get(
-            transaction=done
-        )
+        if asked.approval is not None:
+            return Response(
+                ApprovalOutputSerializer(asked.approval).data, status=status.HTTP_202_ACCEPTED
+            )
         return Response(
-            self.WalletAdjustOutputSerializer(adjustment).data, status=status.HTTP_201_CREATED
+            self.WalletAdjustOutputSerializer(asked.adjustment).data,
+            status=status.HTTP_201_CREATED,
         )
+
+
+class WalletApprovalsApi(Api):
+    """Staff: the real-money adjustments waiting for a second staff member, oldest first."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: ApprovalOutputSerializer(many=True)}, operation_id="wallet_approvals"
+    )
+    def get(self, request: Request) -> Response:
+        _staff(request)
+        return Response(ApprovalOutputSerializer(pending_approvals(), many=True).data)
+
+
+class WalletApprovalApproveApi(Api):
+    """A second staff member approves a pending adjustment: the money moves, once.
+
+    Neither the staff member who asked nor the wallet's owner may approve (403); approving
+    again answers the approval as it is; a rejected one is a 409.
+    """
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: ApprovalOutputSerializer},
+        operation_id="wallet_approval_approve",
+        extensions=refused_by_the_rules("erin's REAL balance is 0.00; this needs 500.00."),
+    )
+    def post(self, request: Request, approval_id: int) -> Response:
+        approval = adjustment_approve(approval_id=approval_id, staff=_staff(request))
+        return Response(ApprovalOutputSerializer(approval).data)
+
+
+class WalletApprovalRejectApi(Api):
+    """A second staff member rejects a pending adjustment: nothing moves."""
+
+    permission_classes = [IsAuthenticated]
+
+    class RejectInputSerializer(serializers.Serializer):
+        reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
+
+    @extend_schema(
+        request=RejectInputSerializer,
+        responses={200: ApprovalOutputSerializer},
+        operation_id="wallet_approval_reject",
+    )
+    def post(self, request: Request, approval_id: int) -> Response:
+        staff = _staff(request)
+        data = self.RejectInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        approval = adjustment_reject(
+            approval_id=approval_id, staff=staff, reason=data.validated_data.get("reason", "")
+        )
+        return Response(ApprovalOutputSerializer(approval).data)
+
+
+def _staff(request: Request) -> User:
+    staff = request.user
+    assert isinstance(staff, User)
+    if not staff.has_perm(ledger.ADJUST_PERMISSION):
+        raise Forbidden("Only staff who may adjust wallets can do this.")
+    return staff

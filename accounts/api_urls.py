@@ -14,4 +14,15 @@ urlpatterns = [
         api.WalletAdjustApi.as_view(),
         name="api-wallet-adjust",
     ),
+    path("wallet-approvals/", api.WalletApprovalsApi.as_view(), name="api-wallet-approvals"),
+    path(
+        "wallet-approvals/<id:approval_id>/approve/",
+        api.WalletApprovalApproveApi.as_view(),
+        name="api-wallet-approval-approve",
+    ),
+    path(
+        "wallet-approvals/<id:approval_id>/reject/",
+        api.WalletApprovalRejectApi.as_view(),
+        name="api-wallet-approval-reject",
+    ),
 ]

@@ -59,15 +59,9 @@ from accounts.models import (
     LedgerTransaction,
     TransactionKind,
     User,
-    WalletAdjustment,
 )
 from accounts.standing import require_may_withdraw
-from accounts.wallet_adjustments import (
-    adjustment_key,
-    adjustment_under,
-    request_hash,
-    same_request,
-)
+from accounts.wallet_adjustments import AdjustmentAsked, adjustment_key, post_adjustment
 from config.errors import Conflict, DomainError, Forbidden, InternalError
 
 __all__ = [
@@ -80,6 +74,7 @@ __all__ = [
     "adjustment_key",
     "balance",
     "balances",
+    "check_adjustment",
     "compensate",
     "currency_total",
     "deposit",
@@ -145,36 +140,52 @@ def grant(*, user: User, key: str, amount_cents: int | None = None) -> LedgerTra
 
 @_whole
 def deposit(
-    *, user: User, currency: str, amount_cents: int, reason: str, staff: User, key: str
+    *,
+    user: User,
+    currency: str,
+    amount_cents: int,
+    reason: str,
+    staff: User,
+    key: str,
+    approved_by: User | None = None,
 ) -> LedgerTransaction:
     """Staff put money into a player's wallet, with a reason; audited."""
-    return _adjust(
+    asked = check_adjustment(
         user=user,
         currency=currency,
         amount_cents=amount_cents,
         direction=AdjustmentDirection.DEPOSIT,
         reason=reason,
         staff=staff,
-        key=key,
+        approved_by=approved_by,
     )
+    return post_adjustment(asked, key=key)
 
 
 @_whole
 def withdraw(
-    *, user: User, currency: str, amount_cents: int, reason: str, staff: User, key: str
+    *,
+    user: User,
+    currency: str,
+    amount_cents: int,
+    reason: str,
+    staff: User,
+    key: str,
+    approved_by: User | None = None,
 ) -> LedgerTransaction:
     """Staff take money out of a player's wallet, with a reason; audited. Nothing is paid
     out of a suspended account until its review is over (``accounts.standing``)."""
     require_may_withdraw(user)
-    return _adjust(
+    asked = check_adjustment(
         user=user,
         currency=currency,
         amount_cents=amount_cents,
         direction=AdjustmentDirection.WITHDRAW,
         reason=reason,
         staff=staff,
-        key=key,
+        approved_by=approved_by,
     )
+    return post_adjustment(asked, key=key)
 
 
 @_whole
@@ -203,7 +214,8 @@ def escrow_stakes(
 ) -> LedgerTransaction:
     """Each of ``users`` puts the same stake into a match's escrow, in one transaction: their
     accounts are locked together, in primary-key order, so two matches between the same
-    players that start at once never wait on each other in a circle."""
+    players that start at once never wait on each other in a circle. A shortfall names the
+    player whose balance is short (the caller knows who reads it)."""
     currency = _currency(currency)
     _require_amount(amount_cents)
     legs = [(player(user.pk, currency), -amount_cents) for user in users]
@@ -213,7 +225,7 @@ def escrow_stakes(
         memo=f"Stakes for {escrow_ref}",
         escrow_ref=escrow_ref,
         legs=[*legs, (escrow(escrow_ref, currency), amount_cents * len(users))],
-        actor=users[0] if users else None,
+        actor=None,
     ).transaction
 
 
@@ -408,7 +420,7 @@ def _release(
     ).transaction
 
 
-def _adjust(
+def check_adjustment(
     *,
     user: User,
     currency: str,
@@ -416,52 +428,30 @@ def _adjust(
     direction: AdjustmentDirection,
     reason: str,
     staff: User,
-    key: str,
-) -> LedgerTransaction:
+    approved_by: User | None = None,
+) -> AdjustmentAsked:
+    """A staff adjustment as asked, once it is one that may be made.
+
+    Nobody adjusts their own wallet, nor approves their own request: money a staff member
+    could move to themselves alone is money the site could lose without anyone noticing.
+    """
     _require_staff(staff)
-    currency = _currency(currency)
-    reason = _require_reason(reason)
+    if user.pk == staff.pk:
+        raise DomainError("Staff cannot adjust their own wallet: another staff member must do it.")
+    if approved_by is not None:
+        _require_staff(approved_by)
+        if approved_by.pk in (staff.pk, user.pk):
+            raise Forbidden("A second staff member approves, not the one who asked or the owner.")
     _require_amount(amount_cents)
-    signed = amount_cents if direction == AdjustmentDirection.DEPOSIT else -amount_cents
-    wallet = player(user.pk, currency)
-    asked = request_hash(
-        user=user.pk,
-        currency=currency,
-        direction=direction.value,
+    return AdjustmentAsked(
+        user=user,
+        currency=_currency(currency),
         amount_cents=amount_cents,
-        reason=reason,
+        direction=direction,
+        reason=_require_reason(reason),
+        staff=staff,
+        approved_by=approved_by,
     )
-    with transaction.atomic():  # the movement and its audit, together or not at all
-        earlier = adjustment_under(key)
-        if earlier is not None:
-            return same_request(earlier, asked)
-        posted = post(
-            key=key,
-            kind=(
-                TransactionKind.DEPOSIT
-                if direction == AdjustmentDirection.DEPOSIT
-                else TransactionKind.WITHDRAWAL
-            ),
-            memo=f"{direction.label} by {staff.username}: {reason}",
-            legs=[(wallet, signed), (external(currency), -signed)],
-            created_by=staff,
-            actor=staff,
-        )
-        if posted.created:
-            after = posted.balances_after[wallet]
-            WalletAdjustment.objects.create(
-                user=user,
-                staff=staff,
-                transaction=posted.transaction,
-                currency=currency,
-                direction=direction,
-                amount_cents=amount_cents,
-                reason=reason,
-                balance_before=after - signed,
-                balance_after=after,
-                request_hash=asked,
-            )
-    return posted.transaction
 
 
 def _name(user: User) -> str:

@@ -9,12 +9,24 @@ Han and Hangul, and Chinese Han and Bopomofo, and so do we).
 A *display name* is free text, but bidirectional controls (which reorder the text after
 them, making "Alice" show as something else), other invisible format and control
 characters, and the blank "filler" letters are taken out, and runs of spaces become one.
+
+A name's *skeleton* is what it looks like, as Unicode's UTS #39 defines it: the name in
+NFD, each character replaced by the prototype it is confusable with (Unicode's
+confusables table: Cyrillic "о" and Latin "o", "1" and "l", "m" and "rn"), then NFD again.
+Names are compared regardless of case, so the skeleton is taken of the case-folded name:
+"COOP", "coop" and Cyrillic "соор" share one. (Folding first means a capital "I" counts as
+an "i", not as the "l" it may look like: "ERIN" and "Erin" must share a skeleton.) Two
+players' names (usernames and display names alike) may not share one
+(``accounts.services``). ICU computes it (``SpoofChecker.getSkeleton``, through PyICU):
+the reference implementation of UTS #39, with the confusables table of its Unicode
+version.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+import icu
 from confusable_homoglyphs import categories
 from django.core.exceptions import ValidationError
 
@@ -30,6 +42,11 @@ SCRIPTS_WRITTEN_TOGETHER = (
 # Letters that show as nothing at all: the Hangul fillers and the blank Braille pattern.
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+SKELETON_LENGTH = 200
+"""Characters of a skeleton kept (and indexed): names that look alike for this long pass
+for each other. A character's prototype may be several (one Arabic ligature is 18)."""
+# ICU's checks of one identifier may be called from many threads on one checker.
+_SPOOF_CHECKER = icu.SpoofChecker()
 
 
 def username_problem(username: str) -> str | None:
@@ -70,6 +87,12 @@ def display_name_cleaned(text: str) -> str:
         ):
             kept.append(character)
     return " ".join("".join(kept).split())
+
+
+def name_skeleton(name: str) -> str:
+    """The UTS #39 skeleton of ``name`` case-folded: equal for names that pass for each
+    other, cut to ``SKELETON_LENGTH`` characters."""
+    return str(_SPOOF_CHECKER.getSkeleton(0, name.casefold()))[:SKELETON_LENGTH]
 
 
 def _shown(character: str) -> str:

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Count, Q, QuerySet, Sum
 
-from accounts.models import PerformanceRecord, Profile, RatingChange, User, WalletAdjustment
+from accounts.models import (
+    AdjustmentApproval,
+    ApprovalState,
+    PerformanceRecord,
+    Profile,
+    RatingChange,
+    User,
+    WalletAdjustment,
+)
+from accounts.names import name_skeleton
 
 ROLLING = 20
 """Analysed matches the profile's PR is taken over."""
@@ -84,8 +95,21 @@ def wallet_adjustments(*, user: User, limit: int = 50) -> list[WalletAdjustment]
     """Staff deposits and withdrawals on a player's wallet, newest first."""
     return list(
         WalletAdjustment.objects.filter(user=user)
-        .select_related("staff__profile")
+        .select_related("staff__profile", "approved_by__profile")
         .order_by("-created_at", "-pk")[:limit]
+    )
+
+
+def pending_approvals(*, user: User | None = None, limit: int = 200) -> list[AdjustmentApproval]:
+    """Adjustments waiting for a second staff member, oldest first: of ``user``'s wallet,
+    or of every wallet."""
+    pending = AdjustmentApproval.objects.filter(state=ApprovalState.PENDING)
+    if user is not None:
+        pending = pending.filter(user=user)
+    return list(
+        pending.select_related("user__profile", "requested_by__profile").order_by(
+            "created_at", "pk"
+        )[:limit]
     )
 
 
@@ -133,3 +157,19 @@ def pr_leaderboard(
     ]
     board.sort(key=lambda row: (row["pr"], row["username"]))
     return board[:limit]
+
+
+def names_taken(*, names: Iterable[str], user_id: int | None) -> set[str]:
+    """Those of ``names`` that pass for another player's username or display name (their
+    skeletons are equal), in one query on the two indexed skeleton columns. ``user_id``'s
+    own names are not another player's."""
+    by_skeleton = {name_skeleton(name): name for name in names}
+    usernames = User.objects.filter(username_skeleton__in=by_skeleton)
+    display_names = Profile.objects.filter(display_name_skeleton__in=by_skeleton)
+    if user_id is not None:
+        usernames = usernames.exclude(pk=user_id)
+        display_names = display_names.exclude(user_id=user_id)
+    clashes = usernames.values_list("username_skeleton", flat=True).union(
+        display_names.values_list("display_name_skeleton", flat=True)
+    )
+    return {by_skeleton[skeleton] for skeleton in clashes}

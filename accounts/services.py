@@ -9,14 +9,15 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import Group
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import STARTING_RATING, Profile, RatingChange, User
-from accounts.names import display_name_cleaned, username_problem
+from accounts.names import display_name_cleaned, name_skeleton, username_problem
 from accounts.ratings import fibs_update
 from accounts.roles import Role
+from accounts.selectors import names_taken
 from accounts.sessions import sessions_end
 from accounts.tokens import tokens_revoke_all
 from config.errors import DomainError
@@ -37,21 +38,26 @@ def user_create(
     """Create a user with a profile and a role; staff also get the admin site.
 
     The username is kept to one script (``accounts.names``); the display name loses its
-    hidden characters and is the username when nothing visible is left.
+    hidden characters and is the username when nothing visible is left. Neither may pass
+    for another player's name.
     """
     username = User.normalize_username(username)
     problem = username_problem(username)
     if problem is not None:
         raise DomainError(problem)
+    display_name = display_name_cleaned(display_name) or username
+    require_names_free(names={"username": username, "display name": display_name}, user_id=None)
     user = User.objects.create_user(
         username=username,
         password=password,
         email=email,
         is_staff=role is Role.STAFF,
+        username_skeleton=name_skeleton(username),
     )
     Profile.objects.create(
         user=user,
-        display_name=display_name_cleaned(display_name) or username,
+        display_name=display_name,
+        display_name_skeleton=name_skeleton(display_name),
         country=country,
         rating=rating,
         experience=experience,
@@ -62,8 +68,10 @@ def user_create(
     return user
 
 
+@transaction.atomic
 def profile_update(*, profile: Profile, **changes: object) -> Profile:
-    """Save the given profile fields; unknown names are a programming error."""
+    """Save the given profile fields; unknown names are a programming error. A new display
+    name may not pass for another player's name."""
     editable = {
         "display_name",
         "country",
@@ -80,11 +88,35 @@ def profile_update(*, profile: Profile, **changes: object) -> Profile:
         changes["display_name"] = display_name_cleaned(str(changes["display_name"]))
         if not changes["display_name"]:
             raise DomainError("Choose a display name others can see.")
+        require_names_free(
+            names={"display name": str(changes["display_name"])}, user_id=profile.user_id
+        )
+        changes["display_name_skeleton"] = name_skeleton(str(changes["display_name"]))
     for name, value in changes.items():
         setattr(profile, name, value)
     profile.full_clean()
     profile.save(update_fields=list(changes))
     return profile
+
+
+def require_names_free(*, names: dict[str, str], user_id: int | None) -> None:
+    """Refuse any of ``names`` (what each is: "username", "display name") that passes for
+    another player's username or display name; ``user_id``'s own names are theirs to keep.
+
+    Runs in the caller's transaction, which then writes the names: on PostgreSQL a lock on
+    each skeleton, held until it commits, keeps two players from taking look-alikes at once.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            for skeleton in sorted({name_skeleton(name) for name in names.values()}):
+                cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", [skeleton])
+    taken = names_taken(names=names.values(), user_id=user_id)
+    for what, name in names.items():
+        if name in taken:
+            raise DomainError(
+                f"“{name}” looks like another player's name: choose a {what} nobody could"
+                " take for theirs."
+            )
 
 
 @transaction.atomic

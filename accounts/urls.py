@@ -21,6 +21,17 @@ urlpatterns = [
     path("wallet/<str:username>/", views.wallet_of, name="wallet-of"),
     path("wallet/<str:username>/export.csv", views.wallet_export_of, name="wallet-export-of"),
     path("wallet/<str:username>/adjust/", views.wallet_adjust, name="wallet-adjust"),
+    path("staff/wallet-approvals/", views.wallet_approvals, name="wallet-approvals"),
+    path(
+        "staff/wallet-approvals/<id:approval_id>/approve/",
+        views.wallet_approval_approve,
+        name="wallet-approval-approve",
+    ),
+    path(
+        "staff/wallet-approvals/<id:approval_id>/reject/",
+        views.wallet_approval_reject,
+        name="wallet-approval-reject",
+    ),
     path("players/<str:username>/", views.player, name="player"),
     path("ratings/", views.ratings, name="ratings"),
     path("ratings/pr/", views.pr_leaderboard_page, name="pr-leaderboard"),

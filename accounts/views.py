@@ -6,21 +6,25 @@ from __future__ import annotations
 import csv
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from accounts import ledger
+from accounts.adjustment_approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.commission import money
 from accounts.forms import ProfileForm, RatingSearchForm, WalletAdjustForm
 from accounts.models import AdjustmentDirection, Block, Currency, Profile, User
 from accounts.selectors import (
     LEADERBOARD_MIN_DECISIONS,
+    pending_approvals,
     performance,
     pr_leaderboard,
     rating_history,
@@ -33,7 +37,7 @@ from accounts.standing import (
     SELF_EXCLUSION_DAYS,
 )
 from accounts.standing_now import standing_now
-from config.errors import DomainError
+from config.errors import DomainError, Forbidden, NotFound
 
 WALLET_HISTORY_LINES = 100
 RATINGS_PER_PAGE = 25
@@ -97,16 +101,13 @@ def wallet_adjust(request: HttpRequest, username: str) -> HttpResponse:
         raise PermissionDenied
     form = WalletAdjustForm(request.POST)
     if form.is_valid():
-        move = (
-            ledger.deposit
-            if form.cleaned_data["direction"] == AdjustmentDirection.DEPOSIT
-            else ledger.withdraw
-        )
+        direction = AdjustmentDirection(form.cleaned_data["direction"])
         try:
-            move(
+            asked = adjustment_ask(
                 user=owner,
                 currency=form.cleaned_data["currency"],
                 amount_cents=form.amount_cents,
+                direction=direction,
                 reason=form.cleaned_data["reason"],
                 staff=_as_user(request),
                 key=ledger.adjustment_key(user=owner, key=form.cleaned_data["key"]),
@@ -114,15 +115,72 @@ def wallet_adjust(request: HttpRequest, username: str) -> HttpResponse:
         except DomainError as error:
             form.add_error(None, str(error))
         else:
-            verb = "Deposited" if move is ledger.deposit else "Withdrew"
-            messages.success(
-                request,
-                f"{verb} {money(form.amount_cents)} {form.cleaned_data['currency']}"
-                f" {'into' if move is ledger.deposit else 'from'}"
-                f" {owner.profile.display_name}'s wallet.",
-            )
+            what = f"{money(form.amount_cents)} {form.cleaned_data['currency']}"
+            if asked.approval is not None:
+                messages.info(
+                    request,
+                    f"The {direction.label.lower()} of {what} waits for a second staff member's"
+                    " approval: nothing has moved yet.",
+                )
+            else:
+                messages.success(request, f"{capfirst(_moved(direction, what, owner))}.")
             return redirect("wallet-of", username=owner.username)
     return _wallet_page(request, owner, form=form, status=400)
+
+
+@login_required
+def wallet_approvals(request: HttpRequest) -> HttpResponse:
+    """Staff: every real-money adjustment waiting for a second staff member."""
+    if not request.user.has_perm(ledger.ADJUST_PERMISSION):
+        raise PermissionDenied
+    return render(request, "accounts/wallet_approvals.html", {"approvals": pending_approvals()})
+
+
+@login_required
+@require_POST
+def wallet_approval_approve(request: HttpRequest, approval_id: int) -> HttpResponse:
+    try:
+        approval = adjustment_approve(approval_id=approval_id, staff=_as_user(request))
+    except Forbidden:
+        raise PermissionDenied from None
+    except NotFound:
+        raise Http404 from None
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect("wallet-approvals")
+    direction = AdjustmentDirection(approval.direction)
+    what = f"{money(approval.amount_cents)} {approval.currency}"
+    messages.success(request, f"Approved: {_moved(direction, what, approval.user)}.")
+    return redirect("wallet-of", username=approval.user.username)
+
+
+@login_required
+@require_POST
+def wallet_approval_reject(request: HttpRequest, approval_id: int) -> HttpResponse:
+    try:
+        approval = adjustment_reject(
+            approval_id=approval_id,
+            staff=_as_user(request),
+            reason=request.POST.get("reason", ""),
+        )
+    except Forbidden:
+        raise PermissionDenied from None
+    except NotFound:
+        raise Http404 from None
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect("wallet-approvals")
+    messages.success(
+        request,
+        f"Rejected: nothing moved in {approval.user.profile.display_name}'s wallet.",
+    )
+    return redirect("wallet-of", username=approval.user.username)
+
+
+def _moved(direction: AdjustmentDirection, what: str, owner: User) -> str:
+    if direction == AdjustmentDirection.DEPOSIT:
+        return f"deposited {what} into {owner.profile.display_name}'s wallet"
+    return f"withdrew {what} from {owner.profile.display_name}'s wallet"
 
 
 def _wallet_owner(request: HttpRequest, username: str) -> User:
@@ -155,6 +213,8 @@ def _wallet_page(
         "may_adjust": may_adjust,
         "form": form,
         "adjustments": wallet_adjustments(user=owner) if may_adjust else [],
+        "approvals": pending_approvals(user=owner) if may_adjust else [],
+        "approval_threshold": f"{money(settings.CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS)} REAL",
     }
     return render(request, "accounts/wallet.html", context, status=status)
 

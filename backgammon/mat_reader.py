@@ -9,7 +9,8 @@ forgives it:
   anywhere, trailing spaces or none;
 * before the `` N point match`` line (``0 point match``: a money session), header tags
   ``; [Key "Value"]`` in any order, other comment lines (``;`` or ``#``) and anything else;
-* a `` Game n`` line with more after it (Backgammon Studio writes some);
+* a `` Game n`` line with more after it (Backgammon Studio writes some), and any number
+  there: games are numbered again when written;
 * rows numbered or not, a number with nothing after it, one column or two;
 * a roll with nothing after it, or ``Cannot Move``, ``Can't move`` or ``????`` (eXtreme
   Gammon's mark for a roll its player resigned after) where the play would be;
@@ -17,6 +18,11 @@ forgives it:
   ``Takes``, ``Drops``;
 * ``Wins n point``, ``Wins n points``, ``Wins n point(s)``, each maybe followed by ``and the
   match``, and Backgammon Galaxy's ``Losses n points`` in the loser's column.
+
+It refuses, naming the line, a number no analysis can take: a match longer than
+``MAX_LENGTH`` (64 points, the longest GNU Backgammon analyses), a score of a match that
+was already over, and a score, cube or result larger than a GNU Backgammon Match ID holds.
+Digits past those are never turned into a number.
 
 Terms:
 
@@ -33,7 +39,20 @@ from dataclasses import dataclass
 from enum import Enum
 
 from backgammon.errors import BackgammonError
+from backgammon.match import MAX_MATCH_LENGTH
 from backgammon.notation import MOVE_TOKEN
+
+MAX_LENGTH = 64
+"""The longest match read. GNU Backgammon analyses none longer (``MAXSCORE`` in its
+matchequity.h; a 65-point file fails its analysis), though a Match ID and the models would
+hold a match of ``MAX_MATCH_LENGTH`` points."""
+MAX_SCORE = MAX_MATCH_LENGTH
+"""The largest score a Match ID holds (15 bits): a money session's running total too."""
+MAX_CUBE = 1 << 15
+"""The largest cube a Match ID holds (its logarithm in 4 bits)."""
+MAX_POINTS = 3 * MAX_CUBE
+"""The most a game scores: a backgammon at the largest cube."""
+_SHOWN_DIGITS = 12
 
 _TAB_STOP = 8
 _RIGHT_COLUMN_FROM = 15
@@ -121,7 +140,7 @@ def read_mat_text(text: str) -> MatText:
     games: list[GameText] = []
     while index < len(lines):
         if _GAME.match(lines[index]):
-            game, index = _game(lines, index)
+            game, index = _game(lines, index, length)
             games.append(game)
         else:
             index += 1  # text between the header and the first game is nobody's business
@@ -137,20 +156,21 @@ def _header(lines: list[str]) -> tuple[list[tuple[str, str]], int, int]:
         if tag := _TAG.match(line):
             tags.append((tag.group(1), tag.group(2)))
         elif length := _LENGTH.match(line):
-            return tags, int(length.group(1)), index + 1
+            most = f"a match is {MAX_LENGTH} points at most (the longest GNU Backgammon analyses)"
+            return tags, _number(length.group(1), index + 1, most, MAX_LENGTH), index + 1
         elif _GAME.match(line):
             raise _refused(index + 1, 'no "N point match" line before the first game')
     raise BackgammonError('no "N point match" line: this is not a .mat file')
 
 
-def _game(lines: list[str], start: int) -> tuple[GameText, int]:
+def _game(lines: list[str], start: int, length: int) -> tuple[GameText, int]:
     """The game whose ``Game n`` line is at index ``start``, and the index after it."""
     index = start + 1
     while index < len(lines) and not lines[index].strip():
         index += 1
     if index == len(lines) or _GAME.match(lines[index]):
         raise _refused(start + 1, "the game has no score line, like 'Alice : 0   Bob : 0'")
-    names, score = _score(lines[index], index + 1)
+    names, score = _score(lines[index], index + 1, length)
     entries: list[Entry] = []
     index += 1
     while index < len(lines) and not _GAME.match(lines[index]):
@@ -159,15 +179,27 @@ def _game(lines: list[str], start: int) -> tuple[GameText, int]:
     return GameText(names, score, tuple(entries)), index
 
 
-def _score(line: str, number: int) -> tuple[tuple[str, str], tuple[int, int]]:
+def _score(line: str, number: int, length: int) -> tuple[tuple[str, str], tuple[int, int]]:
     found = _SCORE.match(line)
     if not found:
         raise _refused(number, f"{line.strip()!r} is not a score line, like 'Alice : 0   Bob : 0'")
-    left, left_score, right, right_score = found.groups()
+    left, left_digits, right, right_digits = found.groups()
     for name, which in ((left, "first"), (right, "second")):
         if not name:
             raise _refused(number, f"the {which} player's name is empty")
-    return (left, right), (int(left_score), int(right_score))
+    most = f"a score is {MAX_SCORE} at most (what a GNU Backgammon Match ID holds)"
+    score = (
+        _number(left_digits, number, most, MAX_SCORE),
+        _number(right_digits, number, most, MAX_SCORE),
+    )
+    for name, points in zip((left, right), score, strict=True):
+        if length and points >= length:
+            raise _refused(
+                number,
+                f"{name} has {points} points of the {length}-point match:"
+                " it was over before this game",
+            )
+    return (left, right), score
 
 
 def _row(line: str, number: int) -> list[Entry]:
@@ -197,8 +229,22 @@ def _entry(match: re.Match[str], line: int, player: int) -> Entry:
         return Entry(line, player, EntryKind.ROLL, (int(dice[0]), int(dice[1])), play)
     word = (match.group("cube") or match.group("answer") or match.group("result")).lower()
     kind = next(kind for start, kind in _WORDS if word.startswith(start))
-    number = match.group("value") or match.group("points")
-    return Entry(line, player, kind, number=int(number) if number else None)
+    if value := match.group("value"):
+        most = f"a cube is {MAX_CUBE} at most (what a GNU Backgammon Match ID holds)"
+        return Entry(line, player, kind, number=_number(value, line, most, MAX_CUBE))
+    if points := match.group("points"):
+        most = f"a game scores {MAX_POINTS} points at most (a backgammon at the largest cube)"
+        return Entry(line, player, kind, number=_number(points, line, most, MAX_POINTS))
+    return Entry(line, player, kind)
+
+
+def _number(digits: str, line: int, most_in_words: str, most: int) -> int:
+    """``digits`` as a number of at most ``most``; too many digits are refused unread."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(most)) or int(significant) > most:
+        shown = significant[:_SHOWN_DIGITS] + ("…" if len(significant) > _SHOWN_DIGITS else "")
+        raise _refused(line, f"{most_in_words}, not {shown}")
+    return int(significant)
 
 
 def _refused(line: int, reason: str) -> BackgammonError:

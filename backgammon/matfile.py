@@ -55,7 +55,7 @@ from enum import Enum
 from backgammon.board import Board
 from backgammon.errors import BackgammonError
 from backgammon.game import game_result
-from backgammon.mat_reader import EntryKind, GameText, read_mat_text
+from backgammon.mat_reader import MAX_CUBE, EntryKind, GameText, read_mat_text
 from backgammon.moves import Move, apply_play, legal_plays
 from backgammon.validate import validate_play
 
@@ -309,7 +309,21 @@ def _cube_decision(
         return CubeDecision(player, action)
     if action is CubeAction.BEAVER and course.offer and course.offer.action is CubeAction.BEAVER:
         action = CubeAction.RACCOON
-    return CubeDecision(player, action, value or course.next_value())
+    least = course.next_value()
+    if value is None:
+        value = least
+    # More than twice the cube is what a record with automatic doubles writes (the file
+    # cannot say them); less, or not a power of two, no cube ever shows.
+    if value < least or value & (value - 1):
+        raise BackgammonError(
+            f"a {action.name.lower()} turns the cube to a power of two of {least} or more,"
+            f" not {value}"
+        )
+    if value > MAX_CUBE:
+        raise BackgammonError(
+            f"a cube is {MAX_CUBE} at most (what a GNU Backgammon Match ID holds)"
+        )
+    return CubeDecision(player, action, value)
 
 
 class _Course:

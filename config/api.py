@@ -124,6 +124,16 @@ class JsonBooleanField(serializers.BooleanField):
         return bool(super().to_internal_value(data))
 
 
+class JsonCharField(serializers.CharField):
+    """A request body's text, as the schema says: DRF alone would also take a number and
+    turn it into text (5 into "5"). A form sends only text, so it is read as before."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 # What DRF refuses in any text of a request besides its length, as patterns: a NUL
 # (PostgreSQL cannot store one), and, in text that must not be blank, nothing but the
 # whitespace it trims away first. That is what Python's ``str.strip`` removes, listed
@@ -152,6 +162,12 @@ class TextRequestField(OpenApiSerializerFieldExtension):
         field = self.target
         blank_refused = not field.allow_blank and field.trim_whitespace
         return {**schema, "pattern": NOT_BLANK if blank_refused else NO_NUL}
+
+
+class JsonTextRequestField(TextRequestField):
+    """The same patterns for ``JsonCharField``, which the schema already gives as a string."""
+
+    target_class = JsonCharField
 
 
 ERROR_STATUSES = {
@@ -185,27 +201,51 @@ ERROR_SCHEMA = {
 }
 
 
+RULE_REFUSALS = "x-rule-refusals"
+
+
+def refused_by_the_rules(*examples: str) -> dict[str, list[str]]:
+    """``extend_schema(extensions=...)`` of an operation whose rules refuse, with a 400, some
+    requests its schema allows (a balance too small, a player who does not exist, one field
+    that needs another): a ``detail`` each refusal answers, word for word or with example
+    names and amounts. ``document_errors`` puts them in the operation's 400."""
+    return {RULE_REFUSALS: list(examples)}
+
+
 def document_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """drf-spectacular hook: every operation lists every error it may answer, with the body."""
+    """drf-spectacular hook: every operation lists every error it may answer, with the body;
+    a 400 the rules give beside the schema's is described with examples of its ``detail``."""
     components = result.setdefault("components", {})
     components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     reference = {"$ref": "#/components/schemas/Error"}
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             responses = operation.setdefault("responses", {})
+            refusals = operation.get(RULE_REFUSALS, [])
             for status, description in ERROR_STATUSES.items():
-                answer: dict[str, Any] = {
-                    "description": description,
-                    "content": {"application/json": {"schema": reference}},
-                }
-                if status in ("429", "503"):
-                    answer["headers"] = {
-                        "Retry-After": {
-                            "schema": {"type": "integer"},
-                            "description": "Seconds to wait before trying again.",
-                        }
+                # An operation may name its own answer ("Illegal"): it gets the body too.
+                answer = responses.setdefault(status, {"description": description})
+                answer.setdefault("content", {"application/json": {"schema": reference}})
+                if status == "400" and refusals:
+                    answer["description"] += (
+                        " Besides requests the schema forbids, the rules refuse some it"
+                        " allows, saying why in `detail`, as in: "
+                        + " ".join(f"“{refusal}”" for refusal in refusals)
+                    )
+                    answer["content"]["application/json"]["examples"] = {
+                        f"rule_{number}": {"value": {"detail": refusal}}
+                        for number, refusal in enumerate(refusals, 1)
                     }
-                responses.setdefault(status, answer)
+                if status in ("429", "503"):
+                    answer.setdefault(
+                        "headers",
+                        {
+                            "Retry-After": {
+                                "schema": {"type": "integer"},
+                                "description": "Seconds to wait before trying again.",
+                            }
+                        },
+                    )
     return result
 
 

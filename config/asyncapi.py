@@ -14,11 +14,36 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from config import consumers as ping_messages
+from config.sockets import TOO_MANY
 from lobby import asyncapi as lobby_messages
+from lobby.consumers import NOT_LOGGED_IN
 from matches import asyncapi as match_messages
+from matches.consumers import NOT_FOUND as NO_MATCH
 from tournaments import asyncapi as tournament_messages
+from tournaments.consumers import NOT_FOUND as NO_TOURNAMENT
 
 Schema = dict[str, Any]
+
+# The codes a socket is closed with when it is refused, by channel (``x-close-codes``):
+# it is opened first, so a browser can read them. The same code is a refusal everywhere.
+VISITOR = {str(NOT_LOGGED_IN): "Not logged in: this socket is for a logged-in player."}
+CROWDED = {
+    str(TOO_MANY): "This address already holds as many anonymous sockets of this kind as"
+    " it may; log in, or close one."
+}
+CLOSE_CODES: dict[str, dict[str, str]] = {
+    "match": {
+        str(NO_MATCH): "There is no such match, or it is private and not yours.",
+        **CROWDED,
+    },
+    "tournament": {
+        str(NO_TOURNAMENT): "There is no such tournament, or it is a draft of someone else's.",
+        **CROWDED,
+    },
+    "me": VISITOR,
+    "lobby": CROWDED,
+    "ping": {str(ping_messages.NOT_LOGGED_IN): VISITOR[str(NOT_LOGGED_IN)]},
+}
 
 
 def _messages(prefix: str, schemas: dict[str, Schema]) -> dict[str, Schema]:
@@ -28,11 +53,14 @@ def _messages(prefix: str, schemas: dict[str, Schema]) -> dict[str, Schema]:
     }
 
 
-def _channel(address: str, description: str, messages: dict[str, Schema]) -> Schema:
+def _channel(channel: str, address: str, description: str, messages: dict[str, Schema]) -> Schema:
+    codes = CLOSE_CODES[channel]
+    refused = " ".join(f"{code}: {meaning}" for code, meaning in codes.items())
     return {
         "address": address,
-        "description": description,
+        "description": f"{description} Refused (opened, then closed) with {refused}",
         "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in messages},
+        "x-close-codes": codes,
     }
 
 
@@ -67,24 +95,30 @@ def document() -> Schema:
         },
         "channels": {
             "match": _channel(
+                "match",
                 "/ws/matches/{match_id}/",
                 "A match: snapshots out after every change, actions and chat in.",
                 {**match_out, **match_in},
             ),
             "tournament": _channel(
+                "tournament",
                 "/ws/tournaments/{tournament_id}/",
                 "A tournament: told when it changes.",
                 tournament_out,
             ),
             "me": _channel(
+                "me",
                 "/ws/me/",
-                "The logged-in player's notices (one socket per tab; 4401 for a visitor).",
+                "The logged-in player's notices (one socket per tab).",
                 {**me_out, **me_in},
             ),
-            "lobby": _channel("/ws/lobby/", "The play lobby: told when seeks change.", lobby_out),
+            "lobby": _channel(
+                "lobby", "/ws/lobby/", "The play lobby: told when seeks change.", lobby_out
+            ),
             "ping": _channel(
+                "ping",
                 "/ws/ping/",
-                "An echo through the channel layer, to check the live path (4401 for a visitor).",
+                "An echo through the channel layer, to check the live path.",
                 {**ping_out, **ping_in},
             ),
         },

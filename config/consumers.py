@@ -18,7 +18,7 @@ class PingConsumer(JsonSocket):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=NOT_LOGGED_IN)
+            await self.refuse(NOT_LOGGED_IN)
             return
         await self.accept()
 

@@ -173,12 +173,20 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         if (user is None or not user.is_authenticated) and client:
             key = (type(self).__name__, str(client[0]))
             if members().anonymous[key] >= ANONYMOUS_PER_ADDRESS:
-                await self.close(code=TOO_MANY)
+                await self.refuse(TOO_MANY)
                 return False
             members().anonymous[key] += 1
             self._counted = key
         await self.accept()
         return True
+
+    async def refuse(self, code: int) -> None:
+        """Open the socket, then close it with ``code`` (4401, 4404, 4429: the AsyncAPI
+        document's): a browser reads a close code only once the handshake is done, and a
+        socket refused during it shows as 1006 with nothing to say why. It holds nothing,
+        so nothing is undone when it goes."""
+        await super().accept()
+        await self.close(code=code)
 
     async def _forget(self) -> None:
         if self._counted_open:

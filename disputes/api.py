@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user
-from config.api import Api
+from config.api import Api, refused_by_the_rules
 from config.errors import DomainError
 from disputes import services
 from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState
@@ -200,6 +200,14 @@ class DisputeDecideApi(Api):
         request=DisputeDecideInputSerializer,
         responses={200: DisputeOutputSerializer},
         operation_id="dispute_decide",
+        extensions=refused_by_the_rules(
+            "Say whose wallet changes, in which currency and by how much.",
+            "An adjustment of 0.00 moves nothing; leave it out.",
+            "There is no player called zed.",
+            "An appeal is decided dismiss (the sanctions stand) or uphold (they are lifted).",
+            "Staff cannot adjust their own wallet: another staff member must do it.",
+            "erin's FUN balance is 0.00; this needs 5.00.",
+        ),
     )
     def post(self, request: Request, dispute_id: int) -> Response:
         viewer = request_user(request)

@@ -60,11 +60,16 @@ class Adjustment:
 
 @transaction.atomic
 def dispute_file(*, user: User, match_id: int, category: str, description: str) -> Dispute:
-    """A player of the match (or an entrant of its tournament) disputes it."""
+    """A player of the match (or an entrant of its tournament) disputes it.
+
+    A private match is refused to anyone else as a missing one is, word for word: the
+    answer must not tell that it exists.
+    """
     match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        raise NotFound(f"There is no match {match_id}.")
-    if not can_file(user, match):
+    may_file = match is not None and can_file(user, match)
+    if match is None or (match.private and not may_file):
+        raise NotFound("There is no such match.")
+    if not may_file:
         raise Forbidden("Only the players of a match, or of its tournament, can dispute it.")
     if match.started_at is None:
         raise Conflict("This match has not started; there is nothing to dispute yet.")

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.viewers import request_user
-from config.api import Api
+from config.api import Api, refused_by_the_rules
 from config.errors import DomainError, Forbidden, NotFound
 from fairplay import appeals, sanctions
 from fairplay.models import Case, CaseKind, CaseState, SanctionKind
@@ -152,6 +152,15 @@ class CaseDecideApi(Api):
         request=CaseDecideInputSerializer,
         responses={200: CaseOutputSerializer},
         operation_id="fairplay_case_decide",
+        extensions=refused_by_the_rules(
+            "Choose at least one sanction, or dismiss the case.",
+            "A dismissed case carries no sanction.",
+            "A suspended sanction needs a date in the future.",
+            "bruno is not in this case.",
+            "There is no player called 'zed'.",
+            "This case names no matches, so there is no money to move back.",
+            "No money moved between these players in the case's matches.",
+        ),
     )
     def post(self, request: Request, case_id: int) -> Response:
         staff = _staff(request)

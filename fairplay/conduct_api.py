@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from accounts.models import Block, BlockKind
 from accounts.viewers import request_user
-from config.api import Api
+from config.api import Api, JsonCharField, refused_by_the_rules
 from fairplay import conduct
 
 
@@ -50,6 +50,7 @@ class PlayerBlockApi(Api):
         request=BlockInputSerializer,
         responses={200: BlockOutputSerializer, 201: BlockOutputSerializer},
         operation_id="player_block",
+        extensions=refused_by_the_rules("You cannot mute or block yourself."),
     )
     def post(self, request: Request, username: str) -> Response:
         data = self.BlockInputSerializer(data=request.data)
@@ -93,7 +94,7 @@ class ChatReportApi(Api):
     permission_classes = [IsAuthenticated]
 
     class ChatReportInputSerializer(serializers.Serializer):
-        note = serializers.CharField(
+        note = JsonCharField(
             max_length=conduct.NOTE_LIMIT,
             required=False,
             allow_blank=True,
@@ -104,6 +105,7 @@ class ChatReportApi(Api):
         request=ChatReportInputSerializer,
         responses={201: ChatReportOutputSerializer},
         operation_id="chat_report",
+        extensions=refused_by_the_rules("You cannot report your own message."),
     )
     def post(self, request: Request, message_id: int) -> Response:
         data = self.ChatReportInputSerializer(data=request.data)

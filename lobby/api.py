@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, JsonBooleanField
+from config.api import Api, JsonBooleanField, refused_by_the_rules
 from lobby import seeks, selectors
 from lobby.models import NoticeKind, Seek
 from lobby.notifications import notices_read
@@ -121,6 +121,7 @@ class NotificationReadApi(Api):
         request=NotificationReadInputSerializer,
         responses={200: NotificationReadOutputSerializer},
         operation_id="notifications_read",
+        extensions=refused_by_the_rules('Send "ids", or "all": true, not both.'),
     )
     def post(self, request: Request) -> Response:
         data = self.NotificationReadInputSerializer(data=request.data)
@@ -217,6 +218,12 @@ class SeekListApi(Api):
         request=SeekInputSerializer,
         responses={201: SeekOutputSerializer},
         operation_id="seek_post",
+        extensions=refused_by_the_rules(
+            'Give a match "length" in points.',
+            '"min_rating" must not be above "max_rating".',
+            "A money session needs a stake per point of at least 0.01",
+            "You have 5.00 FUN; a 5-point match for 10.00 FUN needs 10.00 FUN.",
+        ),
     )
     def post(self, request: Request) -> Response:
         data = self.SeekInputSerializer(data=request.data)
@@ -256,7 +263,16 @@ class SeekAcceptApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: MatchStateSerializer}, operation_id="seek_accept")
+    @extend_schema(
+        request=None,
+        responses={201: MatchStateSerializer},
+        operation_id="seek_accept",
+        extensions=refused_by_the_rules(
+            "This is your own seek",
+            "This seek is for players rated 1600–1900; your rating is 1500",
+            "This seek needs 10.00 FUN; you have 5.00 FUN",
+        ),
+    )
     def post(self, request: Request, seek_id: int) -> Response:
         user = request_user(request)
         match = seeks.seek_accept(seek_id=seek_id, user=user)

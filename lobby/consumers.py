@@ -39,7 +39,7 @@ class MeConsumer(JsonSocket):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=NOT_LOGGED_IN)
+            await self.refuse(NOT_LOGGED_IN)
             return
         self.user_id = user.pk
         await self.accept()

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user, request_viewer
 from config import rows
-from config.api import Api, JsonBooleanField
+from config.api import Api, JsonBooleanField, refused_by_the_rules
 from config.errors import DomainError, NotFound
 from config.metrics import action_timed
 from matches.actions import LEVEL_NAMES, RESIGN_LEVELS, PlayerAction
@@ -193,6 +193,14 @@ class MatchCreateApi(Api):
         request=MatchCreateInputSerializer,
         responses={201: MatchStateSerializer},
         operation_id="match_create",
+        extensions=refused_by_the_rules(
+            'Give a match "length" in points, or "money": true',
+            "A money session needs a stake per point of at least 0.01",
+            "Raccoons answer beavers: allow beavers to allow raccoons",
+            "Your FUN balance is 5.00; this match needs 10.00 FUN from each player.",
+            "There is no player called zed",
+            "clock: The move timer or delay must be 1 to 600 seconds",
+        ),
     )
     def post(self, request: Request) -> Response:
         data = self.MatchCreateInputSerializer(data=request.data)
@@ -238,7 +246,15 @@ class MatchDetailApi(Api):
 class MatchAcceptApi(Api):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: MatchStateSerializer}, operation_id="match_accept")
+    @extend_schema(
+        request=None,
+        responses={200: MatchStateSerializer},
+        operation_id="match_accept",
+        extensions=refused_by_the_rules(
+            "Your FUN balance is 5.00; this match needs 10.00 FUN from each player.",
+            "Alice Martin's FUN balance is 1.00; this match needs 999.00 FUN from each player.",
+        ),
+    )
     def post(self, request: Request, match_id: int) -> Response:
         match = match_accept(match_id=match_id, user=request_user(request))
         return Response(match_snapshot(match, viewer=request_user(request)))
@@ -280,6 +296,9 @@ class MatchActionApi(Api):
             409: OpenApiResponse(description="Out of turn"),
         },
         operation_id="match_action",
+        extensions=refused_by_the_rules(
+            "That is not a legal play with 6-1", "No move is possible: the turn passes"
+        ),
     )
     def post(self, request: Request, match_id: int) -> Response:
         data = self.MatchActionInputSerializer(data=request.data)

@@ -14,9 +14,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
-from config.api import Api
+from config.api import Api, JsonCharField, refused_by_the_rules
 from config.errors import NotFound
-from matches.chat import MAX_LENGTH, ChatTooFast, chat_line, chat_recent, chat_send
+from matches.chat import MAX_LENGTH, REFUSED_WORD, ChatTooFast, chat_line, chat_recent, chat_send
 from matches.models import ChatRoom, Match
 from matches.selectors import visible_matches
 
@@ -46,7 +46,7 @@ class MatchChatApi(Api):
     permission_classes = [AllowAny]
 
     class ChatInputSerializer(serializers.Serializer):
-        text = serializers.CharField(max_length=MAX_LENGTH)
+        text = JsonCharField(max_length=MAX_LENGTH)
 
     @extend_schema(responses={200: ChatLineSerializer(many=True)}, operation_id="match_chat")
     def get(self, request: Request, match_id: int) -> Response:
@@ -63,6 +63,7 @@ class MatchChatApi(Api):
         request=ChatInputSerializer,
         responses={201: ChatLineSerializer},
         operation_id="match_chat_send",
+        extensions=refused_by_the_rules(REFUSED_WORD),
     )
     def post(self, request: Request, match_id: int) -> Response:
         if not request.user.is_authenticated:

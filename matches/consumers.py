@@ -138,7 +138,7 @@ class MatchConsumer(JsonSocket):
         user = self.scope.get("user")
         self.viewer = user if user is not None and user.is_authenticated else None
         if not await self._can_watch():
-            await self.close(code=NOT_FOUND)
+            await self.refuse(NOT_FOUND)
             return
         try:
             self.seat = await live.run(
@@ -149,7 +149,7 @@ class MatchConsumer(JsonSocket):
                 address=_address(self.scope),
             )
         except DomainError:
-            await self.close(code=TOO_MANY)
+            await self.refuse(TOO_MANY)
             return
         self.holds = True  # the connection row: ``disconnect`` closes it whatever happens
         self.group = match_group(self.match_id)

@@ -20,6 +20,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.ledger import InsufficientFunds
 from accounts.models import Currency, User
 from accounts.standing import require_may_play, require_not_blocked
 from backgammon.errors import BackgammonError
@@ -251,21 +252,40 @@ def matches_create_for_tournament(
 
 @transaction.atomic
 def match_accept(*, match_id: int, user: User, staff_ordered: bool = False) -> Match:
-    """Accept an invitation: stakes go into escrow and the opening roll is thrown."""
+    """Accept an invitation: stakes go into escrow and the opening roll is thrown.
+
+    Accepted again meanwhile (a double tap, another tab), it is a 409 saying so. A stake
+    that was covered when checked may not be when it moves: the challenger's other
+    challenge, accepted at the same moment, took it. The ledger then refuses under its
+    lock, and the cover is checked again, so the accepter reads whose balance fell short
+    (theirs, or the challenger's by name), never the challenger's as their own.
+    """
     match = lock_match(match_id)
     if match.player_1_id != user.pk:
         raise Forbidden("Only the player challenged can accept this invitation")
     if match.status != MatchStatus.INVITED:
-        raise Conflict(f"This invitation is {match.get_status_display().lower()} already")
+        raise Conflict(_answered_already(match))
     if not staff_ordered:
         require_may_play(user, currency=match.currency)
         require_opponent_may_play(match.player_0, currency=match.currency)
         require_not_blocked(user, match.player_0, doing="play against")
     money.require_cover(match, seats=(1, 0), asker=user)
-    money.escrow_stakes(match)
-    start_match(match)
+    try:
+        money.escrow_stakes(match)
+        start_match(match)
+    except InsufficientFunds:
+        money.require_cover(match, seats=(1, 0), asker=user)  # the balances now committed
+        raise
     events.publish_answer(match, "accepted")
     return match
+
+
+def _answered_already(match: Match) -> str:
+    if match.status == MatchStatus.DECLINED:
+        return "This challenge was declined."
+    if match.status == MatchStatus.CANCELLED:
+        return "This challenge was withdrawn by the challenger."
+    return "This challenge was already accepted: the match has started."
 
 
 @transaction.atomic

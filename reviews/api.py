@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
-from config.api import Api
+from config.api import Api, refused_by_the_rules
 from config.errors import Conflict, DomainError, Forbidden, NotFound
 from matches.models import MatchStatus
 from matches.selectors import visible_matches
@@ -184,6 +184,12 @@ class AnalysisListApi(Api):
         request={"multipart/form-data": UploadSerializer},
         responses={201: AnalysisSummarySerializer},
         operation_id="analysis_upload",
+        extensions=refused_by_the_rules(
+            "This .mat file cannot be read: line 2: a match is 64 points at most (the longest"
+            " GNU Backgammon analyses), not 99999999",
+            "This is not a text file: a .mat file is text.",
+            "The file is larger than 512 KB.",
+        ),
     )
     def post(self, request: Request) -> Response:
         upload = request.FILES.get("file")

@@ -40,6 +40,7 @@ ensure_venv() {
   stamp=.venv/.crawford-installed
   wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+    ensure_icu_build
     say "Installing Crawford and its dependencies into .venv"
     .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -e '.[dev]'
@@ -69,6 +70,14 @@ ensure_program() {  # program, Debian package, what it is for
   if ! command -v "$1" >/dev/null 2>&1 && [ ! -x "$1" ]; then
     apt_install "$2" || die "$3 needs $1; install the Debian package '$2' (apt-get install $2) and run this again."
   fi
+}
+
+ensure_icu_build() {  # PyICU (names' confusable skeletons) is built against the system's ICU
+  if pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null 2>&1; then
+    return 0
+  fi
+  apt_install libicu-dev pkg-config g++ \
+    || die "PyICU is built against ICU: install libicu-dev, pkg-config and g++ (apt-get install libicu-dev pkg-config g++) and run this again."
 }
 
 url_part() {  # which part (host/port) of a URL

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config.api import Api
+from config.api import Api, refused_by_the_rules
 from config.errors import DomainError
 from tournaments import bracket, selectors, services, standings_reads, swing_reads
 from tournaments.errors import TournamentInvalid
@@ -184,6 +184,12 @@ class TournamentCreateApi(Api):
         request=TournamentSettingsInputSerializer,
         responses={201: TournamentOutputSerializer},
         operation_id="tournament_create",
+        extensions=refused_by_the_rules(
+            "starts_at: Pick a start time in the future.",
+            "fee_cents: A free tournament cannot charge a fee.",
+            "rounds: Say how many rounds the Swiss has.",
+            "prize_table: The shares add up to 90% of the pool, not 100%.",
+        ),
     )
     def post(self, request: Request) -> Response:
         data = TournamentSettingsInputSerializer(data=request.data)
@@ -273,6 +279,10 @@ class TournamentEditApi(Api):
         request=TournamentEditInputSerializer,
         responses={200: TournamentOutputSerializer},
         operation_id="tournament_edit",
+        extensions=refused_by_the_rules(
+            "starts_at: Pick a start time in the future.",
+            "fee_cents: A free tournament cannot charge a fee.",
+        ),
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         data = TournamentEditInputSerializer(data=request.data)
@@ -301,9 +311,16 @@ class _TournamentActionApi(Api):
         return Response(tournament_data(tournament_id, user))
 
 
-def _action_schema(operation_id: str, request: type[serializers.Serializer] | None = None) -> Any:
+def _action_schema(
+    operation_id: str,
+    request: type[serializers.Serializer] | None = None,
+    refusals: tuple[str, ...] = (),
+) -> Any:
     return extend_schema(
-        request=request, responses={200: TournamentOutputSerializer}, operation_id=operation_id
+        request=request,
+        responses={200: TournamentOutputSerializer},
+        operation_id=operation_id,
+        extensions=refused_by_the_rules(*refusals) if refusals else None,
     )
 
 
@@ -343,7 +360,7 @@ class TournamentCancelApi(_TournamentActionApi):
 class TournamentRegisterApi(_TournamentActionApi):
     """Take a seat: the buy-in and fee leave the caller's wallet (or a ticket is used)."""
 
-    @_action_schema("tournament_register")
+    @_action_schema("tournament_register", None, ("Your FUN balance is 5.00; this needs 10.65.",))
     def post(self, request: Request, tournament_id: int) -> Response:
         return super().post(request, tournament_id)
 
@@ -376,7 +393,9 @@ class TournamentCheckInApi(_TournamentActionApi):
 class TournamentWithdrawApi(_TournamentActionApi):
     """Take a player out before play, refunding their buy-in (organizer)."""
 
-    @_action_schema("tournament_withdraw", TournamentPlayerInputSerializer)
+    @_action_schema(
+        "tournament_withdraw", TournamentPlayerInputSerializer, ("There is no player called zed.",)
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
         return super().post(request, tournament_id)
 
@@ -391,7 +410,9 @@ class TournamentWithdrawApi(_TournamentActionApi):
 class TournamentReplaceApi(_TournamentActionApi):
     """Give a player's seat to another before play: one refunded, the other pays (organizer)."""
 
-    @_action_schema("tournament_replace", TournamentReplaceInputSerializer)
+    @_action_schema(
+        "tournament_replace", TournamentReplaceInputSerializer, ("There is no player called zed.",)
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
         return super().post(request, tournament_id)
 

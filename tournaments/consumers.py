@@ -27,7 +27,7 @@ class TournamentConsumer(JsonSocket):
             lambda: visible_tournaments(viewer=viewer).filter(pk=tournament_id).exists()
         )()
         if not visible:
-            await self.close(code=NOT_FOUND)
+            await self.refuse(NOT_FOUND)
             return
         if await self.accept_if_room():
             await self.join_group(tournament_group(tournament_id))

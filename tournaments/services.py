@@ -388,8 +388,13 @@ def _move(tournament: Tournament, old: str, new: str, **fields: Any) -> None:
     events.publish_tournament(tournament.pk)
 
 
+def may_organize(tournament: Tournament, user: User) -> bool:
+    """Whether ``user`` may change ``tournament``: its organizer, or a superuser."""
+    return user.pk == tournament.organizer_id or user.is_superuser
+
+
 def _require_organizer(tournament: Tournament, user: User, doing: str) -> None:
-    if user.pk != tournament.organizer_id and not user.is_superuser:
+    if not may_organize(tournament, user):
         raise Forbidden(f"Only the organizer of {tournament.name} can {doing} it.")
 
 

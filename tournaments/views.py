@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -76,8 +77,11 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The settings form: shown to, and taken from, those who may change it only."""
     user = request_user(request)
     tournament = _visible(user, tournament_id)
+    if not services.may_organize(tournament, user):
+        raise PermissionDenied
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
     if request.method == "POST" and _checked(form, user, tournament):
         try:

@@ -204,17 +204,18 @@ def test_an_amount_past_the_largest_is_refused_with_400(client: Client, amount: 
 
 
 def test_the_largest_amount_is_accepted(client: Client) -> None:
+    # Play money: real money this large waits for a second staff member's approval.
     erin = UserFactory(username="erin")
     client.force_login(UserFactory(role=Role.STAFF))
 
     response = client.post(
         "/api/wallets/erin/adjust/",
-        adjustment(amount_cents=10**11),
+        adjustment(amount_cents=10**11, currency="FUN"),
         content_type="application/json",
     )
 
     assert response.status_code == 201
-    assert ledger.balance(user=erin, currency="REAL") == 10**11
+    assert ledger.balance(user=erin, currency="FUN") == 100_000 + 10**11
 
 
 def test_a_long_input_is_echoed_cut_short(client: Client) -> None:

@@ -80,18 +80,39 @@ TOURNAMENT_RULES = (
     r"(A correspondence move takes from an hour to 14 days"
     r"|The move timer or delay must be 1 to 600 seconds)$)"
 )
+OWN_WALLET = r"Staff cannot adjust their own wallet: another staff member must do it\.$"
 RULE_REFUSALS = {
     "POST /api/auth/token/": r"Those are not a valid username and password\.$",
     # whose chat line it is, and whose name, no schema can say
     "POST /api/chat/{message_id}/report/": r"You cannot report your own message\.$",
-    # staff name a player in the case; whether one is called that, no schema can say
-    "POST /api/fairplay/cases/{case_id}/decide/": NO_SUCH_PLAYER,
+    # a dispute's money decision must name someone, and something to move; a withdrawal
+    # must be covered; an appeal is decided dismiss or uphold, a match's dispute otherwise
+    "POST /api/disputes/{dispute_id}/decide/": (
+        r"(Say whose wallet changes, in which currency and by how much\.$"
+        r"|An adjustment of 0\.00 moves nothing; leave it out\.$"
+        r"|An appeal is decided dismiss \(the sanctions stand\) or uphold \(they are lifted\)\.$"
+        rf"|{NO_SUCH_PLAYER}|{BALANCE_SHORT}|{OWN_WALLET})"
+    ),
+    # staff name a player in the case (whether one is called that, and is in the case, no
+    # schema can say); a sanction decision needs a sanction, a dismissal none; a mute or
+    # suspension a date still ahead; moving money back, money that moved
+    "POST /api/fairplay/cases/{case_id}/decide/": (
+        r"(Choose at least one sanction, or dismiss the case\.$"
+        r"|A dismissed case carries no sanction\.$"
+        r"|A (muted|suspended) sanction needs a date in the future\.$"
+        r"|.+ is not in this case\.$"
+        r"|This case names no matches, so there is no money to move back\.$"
+        r"|No money moved between these players in the case's matches\.$"
+        rf"|{NO_SUCH_PLAYER})"
+    ),
     "POST /api/matches/": (
         r'(Give a match "length" in points, or "money": true$'
         r"|A money session needs a stake per point of at least 0\.01$"
         r"|Raccoons answer beavers: allow beavers to allow raccoons$"
-        rf"|{BALANCE_SHORT}|{CLOCK_RULES})"
+        rf"|{BALANCE_SHORT}|{CLOCK_RULES}|{NO_SUCH_PLAYER})"
     ),
+    # either player's balance may no longer cover the stake when it is accepted
+    "POST /api/matches/{match_id}/accept/": BALANCE_SHORT,
     # the site's word filter (CRAWFORD_CHAT_BANNED_WORDS)
     "POST /api/matches/{match_id}/chat/": r"That message was not sent: it holds a word ",
     "POST /api/notifications/read/": r'Send "ids", or "all": true, not both\.$',
@@ -101,13 +122,20 @@ RULE_REFUSALS = {
         r"|A money session needs a stake per point of at least 0\.01$"
         rf"|You have .+; a .+ needs .+|{CLOCK_RULES})"
     ),
+    # whose seek it is, the taker's rating against its range, the taker's balance
+    "POST /api/seeks/{seek_id}/accept/": (
+        r"(This is your own seek$|This seek is for players .+; your rating is \d+$"
+        r"|This seek needs .+; you have .+$)"
+    ),
     "POST /api/tournaments/": TOURNAMENT_RULES,
     "POST /api/tournaments/{tournament_id}/edit/": TOURNAMENT_RULES,
     # a buy-in the fuzzer's generated tournament asks for may be more than the wallet holds
     "POST /api/tournaments/{tournament_id}/register/": BALANCE_SHORT,
     "POST /api/tournaments/{tournament_id}/replace/": NO_SUCH_PLAYER,
     "POST /api/tournaments/{tournament_id}/withdraw/": NO_SUCH_PLAYER,
-    "POST /api/wallets/{username}/adjust/": BALANCE_SHORT,
+    "POST /api/wallets/{username}/adjust/": rf"({BALANCE_SHORT}|{OWN_WALLET})",
+    # an approved withdrawal the wallet no longer covers
+    "POST /api/wallet-approvals/{approval_id}/approve/": BALANCE_SHORT,
 }
 # Operations whose every refusal in words (a ``detail``, no field ``errors``) is the rules'.
 # The rules of backgammon refuse a roll, a move or a resignation the position does not
@@ -115,6 +143,29 @@ RULE_REFUSALS = {
 # say which files are .mat matches: an upload that is not one is refused with the line and
 # why (or that the file is not text, too large, or that too many wait already).
 REFUSED_IN_WORDS = {"POST /api/matches/{match_id}/actions/", "POST /api/analyses/"}
+
+
+def test_every_refusal_by_the_rules_is_documented_in_the_operations_400(
+    api_schema: Any,
+) -> None:
+    """The schema's 400 of each operation listed here gives examples of what its rules
+    refuse (``config.api.refused_by_the_rules``), each one a refusal this list accepts; and
+    no operation documents such refusals without being listed."""
+    documented = {}
+    for path, operations in api_schema.raw_schema["paths"].items():
+        for method, operation in operations.items():
+            examples = operation.get("x-rule-refusals")
+            if examples:
+                answer = operation["responses"]["400"]
+                shown = answer["content"]["application/json"]["examples"].values()
+                assert [example["value"]["detail"] for example in shown] == examples
+                assert all(f"“{example}”" in answer["description"] for example in examples)
+                documented[f"{method.upper()} {path}"] = examples
+
+    assert set(documented) == set(RULE_REFUSALS) | REFUSED_IN_WORDS
+    for label, pattern in RULE_REFUSALS.items():
+        unmatched = [example for example in documented[label] if not re.match(pattern, example)]
+        assert unmatched == [], label
 
 
 def _refused_by_the_rules(case: Any, response: Any) -> bool:

@@ -59,12 +59,13 @@ async def test_an_address_holds_only_so_many_anonymous_sockets_of_a_kind(kind: s
         assert (await socket.connect())[0]
 
     one_more = await _socket(path)
-    refused, code = await one_more.connect()
+    opened, _ = await one_more.connect()
+    closed = await one_more.receive_output(timeout=5)
     elsewhere = await _socket(path, address="192.0.2.9")
     player = await _socket(path, await sync_to_async(UserFactory)(username="bruno"))
 
-    assert not refused
-    assert code == sockets.TOO_MANY
+    assert opened  # and then closed, so that a browser can read why
+    assert (closed["type"], closed["code"]) == ("websocket.close", sockets.TOO_MANY)
     assert (await elsewhere.connect())[0]
     assert (await player.connect())[0]
     # one leaves: there is room again

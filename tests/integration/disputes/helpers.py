@@ -14,7 +14,7 @@ from tests.integration.matches.helpers import api_for, start_match
 
 
 def staff(username: str = "sam") -> User:
-    return UserFactory(username=username, display_name="Sam Staff", role=Role.STAFF)
+    return UserFactory(username=username, display_name=f"{username.title()} Staff", role=Role.STAFF)
 
 
 def resign(match_id: int, loser: User) -> None:

@@ -73,6 +73,26 @@ def test_someone_who_did_not_play_cannot_dispute_the_match() -> None:
     assert "Only the players" in response.json()["detail"]
 
 
+def test_a_private_match_of_others_cannot_be_told_apart_from_a_missing_one() -> None:
+    # given Alice and Bruno's private match, and an id no match has
+    alice, bruno, chloe = (UserFactory(username=name) for name in ("alice", "bruno", "chloe"))
+    private = finished_match(alice, bruno, private=True)
+    missing_id = private.pk + 1000
+
+    # when Chloe, who did not play it, files a dispute about each
+    about_private = file(chloe, private)
+    about_nothing = api_for(chloe).post(
+        "/api/disputes/",
+        {"match": missing_id, "category": "result", "description": "That was wrong."},
+        format="json",
+    )
+
+    # then both answers are the same 404, word for word
+    assert about_private.status_code == about_nothing.status_code == 404
+    assert about_private.json() == about_nothing.json() == {"detail": "There is no such match."}
+    assert not Dispute.objects.exists()
+
+
 def test_a_dispute_needs_a_category_and_a_description() -> None:
     alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
     match = finished_match(alice, bruno)

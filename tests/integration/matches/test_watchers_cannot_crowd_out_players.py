@@ -51,12 +51,13 @@ async def test_an_address_holds_only_so_many_anonymous_boards_but_players_still_
     watchers = [await open_socket(match_id, None) for _ in range(WATCHERS_PER_ADDRESS)]
 
     one_more = await try_socket(match_id, None)
-    refused, code = await one_more.connect()
+    opened, _ = await one_more.connect()
+    closed = await one_more.receive_output(timeout=PATIENCE)
     player = await open_socket(match_id, alice)
     from_elsewhere = await open_socket(match_id, None, address="192.0.2.7")
 
-    assert not refused
-    assert code == 4429
+    assert opened  # and then closed, so that a browser can read why
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4429)
     assert (await next_frame(player, "state"))["state"]["seat"] == 0
     for socket in (*watchers, player, from_elsewhere):
         await socket.disconnect()

@@ -16,7 +16,10 @@ from tournaments.options import TournamentSettings
 
 
 def organizer(username: str = "orla") -> User:
-    return UserFactory(username=username, display_name="Orla Byrne", role=Role.ORGANIZER)
+    # One display name each: two players may not share one (accounts.names).
+    return UserFactory(
+        username=username, display_name=f"{username.title()} Byrne", role=Role.ORGANIZER
+    )
 
 
 def players(count: int, *, prefix: str = "p") -> list[User]:

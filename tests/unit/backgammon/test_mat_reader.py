@@ -148,11 +148,12 @@ def test_the_last_game_of_a_match_cut_off_is_kept_unfinished() -> None:
 
 
 def test_a_file_ending_after_a_game_line_and_its_score_keeps_an_empty_game() -> None:
-    text = (IMPORTS / "wins_wordings.mat").read_text() + "\n Game 7\n Alice : 4    Bob : 5\n"
+    # (after the match was over it is refused: GNU Backgammon does not import that file)
+    text = HEADER + "  1) 31: 8/5 6/5\n      Wins 1 point\n\n Game 2\n Alice : 1    Bob : 0\n"
 
     record = parse_mat(text)
 
-    assert record.games[-1] == GameRecord((4, 5), (), None, 0)
+    assert record.games[-1] == GameRecord((1, 0), (), None, 0)
 
 
 def test_a_money_session_is_a_0_point_match_with_running_totals() -> None:
@@ -348,6 +349,104 @@ def test_a_file_that_cannot_be_read_is_refused_naming_the_line_and_why(
         parse_mat(text)
 
     assert str(refused.value) == message
+
+
+MONEY = " 0 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+BIG = "9" * 5000  # past the digits Python turns into an int without complaint
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            " 99999999 point match\n\n Game 1\n A : 0   B : 0\n",
+            "line 1: a match is 64 points at most (the longest GNU Backgammon analyses),"
+            " not 99999999",
+        ),
+        (
+            f" {BIG} point match\n\n Game 1\n A : 0   B : 0\n",
+            "line 1: a match is 64 points at most (the longest GNU Backgammon analyses),"
+            " not 999999999999…",
+        ),
+        (
+            " 65 point match\n\n Game 1\n A : 0   B : 0\n",
+            "line 1: a match is 64 points at most (the longest GNU Backgammon analyses), not 65",
+        ),
+        (
+            " 5 point match\n\n Game 1\n Alice : 5                      Bob : 0\n",
+            "line 4: Alice has 5 points of the 5-point match: it was over before this game",
+        ),
+        (
+            MONEY.replace("Alice : 0", "Alice : 99999999"),
+            "line 4: a score is 32767 at most (what a GNU Backgammon Match ID holds), not 99999999",
+        ),
+        (
+            MONEY.replace("Bob : 0", f"Bob : {BIG}"),
+            "line 4: a score is 32767 at most (what a GNU Backgammon Match ID holds),"
+            " not 999999999999…",
+        ),
+        (
+            HEADER + "  1) 31: 8/5 6/5                  Doubles => 99999999\n",
+            "line 5: a cube is 32768 at most (what a GNU Backgammon Match ID holds), not 99999999",
+        ),
+        (
+            HEADER + f"  1) 31: 8/5 6/5                  Doubles => {BIG}\n",
+            "line 5: a cube is 32768 at most (what a GNU Backgammon Match ID holds),"
+            " not 999999999999…",
+        ),
+        (
+            HEADER + "  1) 31: 8/5 6/5                  Doubles => 3\n",
+            "line 5: a double turns the cube to a power of two of 2 or more, not 3",
+        ),
+        (
+            HEADER + "  1) 31: 8/5 6/5                  Doubles => 2\n"
+            "  2)  Beavers => 2                Drops\n",
+            "line 6: a beaver turns the cube to a power of two of 4 or more, not 2",
+        ),
+        (
+            HEADER + "      Wins 99999999 points\n",
+            "line 5: a game scores 98304 points at most (a backgammon at the largest cube),"
+            " not 99999999",
+        ),
+        (
+            HEADER + f"      Wins {BIG} points\n",
+            "line 5: a game scores 98304 points at most (a backgammon at the largest cube),"
+            " not 999999999999…",
+        ),
+    ],
+    ids=[
+        "length",
+        "length-digits",
+        "length-65",
+        "score-reaches-length",
+        "money-score",
+        "money-score-digits",
+        "cube",
+        "cube-digits",
+        "cube-not-doubled",
+        "beaver-not-doubled",
+        "points",
+        "points-digits",
+    ],
+)
+def test_a_number_past_what_can_be_analysed_is_refused_naming_the_line(
+    text: str, message: str
+) -> None:
+    with pytest.raises(BackgammonError) as refused:
+        parse_mat(text)
+
+    assert str(refused.value) == message
+
+
+def test_the_longest_match_and_the_largest_numbers_are_read() -> None:
+    longest = parse_mat(" 64 point match\n\n Game 1\n A : 63   B : 0\n  1) 31: 8/5 6/5\n")
+    money = parse_mat(MONEY.replace("Alice : 0", "Alice : 32767") + "  1) 31: 8/5 6/5\n")
+    game_number = parse_mat(HEADER.replace("Game 1", f"Game {BIG}") + "  1) 31: 8/5 6/5\n")
+
+    assert (longest.length, longest.games[0].score_before) == (64, (63, 0))
+    assert money.games[0].score_before == (32767, 0)
+    # a game's number is read as a marker only: games are numbered again when written
+    assert " Game 1\n" in format_mat(game_number)
 
 
 def test_an_illegal_play_is_refused_naming_the_line_the_play_and_the_rule() -> None:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0012_standing_blocks_sightings'),
+        ('accounts', '0014_name_skeletons'),
     ]
 
     operations = [

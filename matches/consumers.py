@@ -85,7 +85,8 @@ class Heartbeat:
 
     def frames_lost(self) -> None:
         """Frames were lost (any thread): catch up from the database for a while."""
-        self.loop.call_soon_threadsafe(self._lost)
+        if not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._lost)
 
     def _lost(self) -> None:
         self.lost_at = time.monotonic()
@@ -120,8 +121,13 @@ _heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeat] = (
 
 
 def heartbeat() -> Heartbeat:
-    """The heartbeat of the running event loop (one per server process)."""
-    return _heartbeats.setdefault(asyncio.get_running_loop(), Heartbeat())
+    """The heartbeat of the running event loop (one per server process), made at its first
+    socket: one listener of lost frames, however many sockets come and go."""
+    loop = asyncio.get_running_loop()
+    beat = _heartbeats.get(loop)
+    if beat is None:
+        beat = _heartbeats[loop] = Heartbeat()
+    return beat
 
 
 class MatchConsumer(JsonSocket):

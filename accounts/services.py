@@ -52,15 +52,12 @@ def user_create(
         password=password,
         email=email,
         is_staff=role is Role.STAFF,
-        username_skeleton=name_skeleton(username),
-    )
-    Profile.objects.create(
-        user=user,
-        display_name=display_name,
-        display_name_skeleton=name_skeleton(display_name),
-        country=country,
-        rating=rating,
-        experience=experience,
+        profile={
+            "display_name": display_name,
+            "country": country,
+            "rating": rating,
+            "experience": experience,
+        },
     )
     user.groups.add(Group.objects.get(name=role.value))
     if settings.CRAWFORD_FUN_GRANT_CENTS > 0:

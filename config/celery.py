@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from typing import Any
 
 from celery import Celery, Task
@@ -98,14 +99,21 @@ def ping() -> str:
     return "pong"
 
 
+_importing_tasks = threading.Lock()
+
+
 def registered(task_name: str) -> Task[..., Any]:
     """The task registered as ``task_name``.
 
     A worker imports every app's ``tasks`` module when it starts; a web process never does
     by itself, so the first lookup there imports them (Celery's autodiscovery, on demand).
+    One thread imports them while the others wait: autodiscovery runs once, and a thread
+    that came in while another was importing found the modules half made (NotRegistered).
     """
     if task_name not in app.tasks:
-        app.loader.import_default_modules()
+        with _importing_tasks:
+            if task_name not in app.tasks:
+                app.loader.import_default_modules()
     return app.tasks[task_name]
 
 

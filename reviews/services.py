@@ -80,9 +80,11 @@ def analysis_for_match(match_id: int) -> Analysis | None:
     if existing is not None:
         return existing
     match = Match.objects.select_related("player_0", "player_1").get(pk=match_id)
-    mat = match_file(match)
-    if not parse_mat(mat).games:
+    # The file holds finished games only: a match adjudicated or aborted in its first game
+    # has none, and a file without a game is not one GNU Backgammon would read.
+    if not match.games.filter(winner_seat__isnull=False, points__isnull=False).exists():
         return None
+    mat = match_file(match)
     with transaction.atomic():
         analysis, created = Analysis.objects.get_or_create(
             match=match,

@@ -16,9 +16,13 @@ the stakes of one match or the buy-ins of one tournament, named by a reference s
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.contrib.auth.models import UserManager as AuthUserManager
+from django.db import models, transaction
 from django.utils import timezone
 from django_countries.fields import CountryField
 
@@ -36,7 +40,7 @@ from accounts.models.ledger import (
     TransactionKind,
     WalletAdjustment,
 )
-from accounts.names import SKELETON_LENGTH, validate_username
+from accounts.names import SKELETON_LENGTH, name_skeleton, validate_username
 from accounts.ratings import STARTING_RATING
 from accounts.roles import role_of
 
@@ -57,8 +61,42 @@ __all__ = [
 ]
 
 
+class UserManager(AuthUserManager["User"]):
+    """Every user made through ``create_user`` or ``create_superuser`` has a profile: sign-up
+    (``accounts.services.user_create``), an operator's ``createsuperuser``, a script. Pages,
+    notices and the fair-play detectors read a player's profile and would fail without one.
+
+    ``profile`` holds the profile's fields; the display name is the username unless given.
+    """
+
+    @transaction.atomic
+    def _create_user(
+        self, username: str, email: str | None, password: str | None, **extra_fields: Any
+    ) -> User:
+        profile: dict[str, Any] = extra_fields.pop("profile", None) or {}
+        extra_fields.setdefault("username_skeleton", name_skeleton(username))
+        user = super()._create_user(  # type: ignore[misc]
+            username, email, password, **extra_fields
+        )
+        display_name = profile.pop("display_name", None) or user.username
+        Profile.objects.create(
+            user=user,
+            display_name=display_name,
+            display_name_skeleton=name_skeleton(display_name),
+            **profile,
+        )
+        return user
+
+    async def _acreate_user(
+        self, username: str, email: str | None, password: str | None, **extra_fields: Any
+    ) -> User:
+        return await sync_to_async(self._create_user)(username, email, password, **extra_fields)
+
+
 class User(AbstractUser):
     """Crawford's own user model, so accounts can grow without a painful swap later."""
+
+    objects: ClassVar[UserManager] = UserManager()
 
     # Django's own field, with a validator that keeps a username to one script.
     username = models.CharField(

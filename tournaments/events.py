@@ -21,9 +21,21 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
-def publish_tournament(tournament_id: int) -> None:
-    """Tell everyone watching the tournament that it changed, once the change is committed."""
-    transaction.on_commit(lambda: _send(tournament_id))
+def publish_tournament(tournament_id: int, *, state: str | None = None) -> None:
+    """Tell everyone watching the tournament that it changed, once the change is committed.
+
+    ``state``: the tournament's, when the caller has it; one not drawn yet (taking entries)
+    is told plainly, with nothing read."""
+    if state in bracket_live.NOT_DRAWN:
+        transaction.on_commit(lambda: _send_plain(tournament_id))
+    else:
+        transaction.on_commit(lambda: _send(tournament_id))
+
+
+def _send_plain(tournament_id: int) -> None:
+    live.group_send(
+        tournament_group(tournament_id), {"type": "tournament.changed", "text": bracket_live.PLAIN}
+    )
 
 
 def _send(tournament_id: int) -> None:

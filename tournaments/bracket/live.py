@@ -74,7 +74,10 @@ def changed_frame(tournament_id: int) -> str | None:
         if cell.slot is not None
     }
     digests = {key: _digest(cell) for key, cell in cells.items()}
-    digests[SHAPE] = _digest((tournament.state, [current_round(layout) for layout in layouts]))
+    # The start's moment too: digests kept for another database's tournament of this id
+    # (a test run's, a restored copy's) never pass for this one's.
+    shape = (tournament.started_at, tournament.state, [current_round(x) for x in layouts])
+    digests[SHAPE] = _digest(shape)
     before: dict[str, bytes] | None = cache.get(digests_key(tournament_id))
     cache.set(digests_key(tournament_id), digests, KEPT_SECONDS)
     if before is None or before.keys() != digests.keys() or before[SHAPE] != digests[SHAPE]:

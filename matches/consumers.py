@@ -177,6 +177,10 @@ class MatchConsumer(JsonSocket):
         if watched is not None:
             await events.presence_soon(watched)
 
+    def checks_own_session(self, content: Any) -> bool:
+        # An action checks the session within its own database work (``_act``).
+        return isinstance(content, dict) and content.get("type") in ACTION_NAMES
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             raise FrameError("Send a JSON object")
@@ -243,6 +247,7 @@ class MatchConsumer(JsonSocket):
             )
             resign = _resignation(content.get("resign"))
         except FrameError as refusal:
+            await self.require_session()
             await self.send_error(str(refusal), seq=_echo(raw_seq), status=400)
             return
         if action is PlayerAction.PLAY and content.get("check") is True and play:
@@ -251,7 +256,7 @@ class MatchConsumer(JsonSocket):
         try:
             with action_timed(action.value):
                 result = await live.run(
-                    action_submit,
+                    self.session_checked(action_submit),
                     match_id=self.match_id,
                     user=self.viewer,
                     action=action,
@@ -271,7 +276,12 @@ class MatchConsumer(JsonSocket):
         is legal; nothing is applied either way."""
         assert self.viewer is not None
         try:
-            await live.run(play_check, match_id=self.match_id, user=self.viewer, play=play)
+            await live.run(
+                self.session_checked(play_check),
+                match_id=self.match_id,
+                user=self.viewer,
+                play=play,
+            )
         except DomainError as error:
             await self.send_error(str(error), seq=seq, status=error.status_code)
             return

@@ -70,9 +70,11 @@ app = Celery("crawford")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("default"), Queue("analysis"), Queue("review"))
 # The sweep that queues lost analyses again runs on default: on review it would wait behind
-# the very backlog it looks after.
+# the very backlog it looks after; so does asking for a finished match's analysis, so that
+# the analysis is listed as queued at once.
 app.conf.task_routes = {
     "review.requeue": {"queue": "default"},
+    "review.for_match": {"queue": "default"},
     "analysis.*": {"queue": "analysis"},
     "review.*": {"queue": "review"},
 }

@@ -6,8 +6,8 @@ workers are the production ones as ``docker-compose.yml`` runs them, started by
 ``bench/shape.py`` through ``scripts/serve`` with ``deploy/crawford.env``: ``default``,
 ``analysis`` (adjudication, in its warm GNU Backgammon) and ``review`` (the post-match
 analysis every settled match is queued for), on a Redis of the run's own and a database of
-its own. For each match in turn the grace is made to end now and the deadline sweep
-(``matches.sweep_deadlines``, the code beat runs every second) runs at that moment: it
+its own, with beat. For each match in turn the grace is made to end now and the deadline
+sweep (``matches.sweep_deadlines``, the code beat runs every second) runs at that moment: it
 suspends the match and queues its adjudication; the analysis worker evaluates the position
 at 2 ply and settles the pot in one transaction. The time counted runs from the grace's end
 to the settlement's moment (the match's ``finished_at``, written in the settling
@@ -114,13 +114,21 @@ def run(count: int, shape: Shape) -> int:
     from django.utils import timezone
 
     from analysis.engine import EvalSettings
+    from config.models import Beat
     from matches import adjudication
     from matches.engine import engine
     from matches.models import Match, MatchStatus
     from matches.tasks import sweep_deadlines
 
     workers = [shape.worker(queue) for queue in ("default", "analysis", "review")]
+    workers.append(shape.beat())  # its sweeps run too: one that stopped gives time back
     match_ids = abandoned_matches(count)
+    deadline = time.monotonic() + 90
+    while not Beat.objects.filter(name="matches.sweep_deadlines").exists():
+        if time.monotonic() > deadline:
+            print("beat's sweep did not run on the default worker within 90 s")
+            return 1
+        time.sleep(0.2)
     engine().start()
 
     baseline = []
@@ -134,7 +142,9 @@ def run(count: int, shape: Shape) -> int:
     for match_id in match_ids:
         ends = timezone.now()
         Match.objects.filter(pk=match_id).update(grace_ends_1=ends, deadline=ends)
-        sweep_deadlines(passes=1)  # suspends the match and queues its adjudication
+        # The sweep at the grace's end (beat's, a moment later, would find it the same way):
+        # it suspends the match and queues its adjudication.
+        sweep_deadlines(passes=1)
         waited = time.monotonic()
         while (
             finished := Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED)

@@ -57,7 +57,10 @@ def _why(standing: Standing) -> str:
 
 def require_may_play(user: User, *, currency: str = Currency.FUN) -> None:
     """Refuse a closed or suspended account, and real money where it is barred."""
-    standing = standing_of(user.pk)
+    _require_may_play(user, standing_of(user.pk), currency)
+
+
+def _require_may_play(user: User, standing: Standing | None, currency: str) -> None:
     now = timezone.now()
     if standing is not None:
         if standing.closed_at is not None:
@@ -83,18 +86,19 @@ def require_may_play(user: User, *, currency: str = Currency.FUN) -> None:
 
 def require_may_seek(user: User, *, currency: str = Currency.FUN) -> None:
     """Play, plus no cool-down for abandoned matches."""
-    require_may_play(user, currency=currency)
-    _require_no_cooldown(user, "post or take seeks")
+    standing = standing_of(user.pk)  # read once for both checks
+    _require_may_play(user, standing, currency)
+    _require_no_cooldown(user, standing, "post or take seeks")
 
 
 def require_may_register(user: User, *, currency: str = Currency.FUN) -> None:
     """Play, plus no cool-down for abandoned matches."""
-    require_may_play(user, currency=currency)
-    _require_no_cooldown(user, "register for tournaments")
+    standing = standing_of(user.pk)  # read once for both checks
+    _require_may_play(user, standing, currency)
+    _require_no_cooldown(user, standing, "register for tournaments")
 
 
-def _require_no_cooldown(user: User, doing: str) -> None:
-    standing = standing_of(user.pk)
+def _require_no_cooldown(user: User, standing: Standing | None, doing: str) -> None:
     if standing is not None and _active(standing.cooldown_until, timezone.now()):
         raise Forbidden(
             f"{_name(user)} abandoned or timed out of too many matches lately and cannot "

@@ -24,6 +24,7 @@ from backgammon.moves import (
     Move,
     Play,
     ResultKey,
+    Results,
     generate,
     result_board,
 )
@@ -70,8 +71,7 @@ def resolve_play(board: Board, dice: tuple[int, int], moves: Sequence[Move]) -> 
     if found is None:
         _explain(board, dice, moves, results)
         raise IllegalPlay(f"That is not a legal play with {_roll(dice)}")
-    steps = results[found]
-    return tuple(Move(a + 1, b + 1, hit) for a, b, hit in steps), result_board(board, found)
+    return results[found], result_board(board, found)
 
 
 def parse_play(text: str, board: Board, dice: tuple[int, int]) -> Play:
@@ -89,10 +89,10 @@ def _looks_like_position_id(text: str) -> bool:
 
 def _validate_position(board: Board, dice: tuple[int, int], after: Board) -> tuple[Play, Board]:
     results = generate(board, dice)
-    for key, steps in results.items():
+    for key, found in results.items():
         candidate = result_board(board, key)
         if candidate == after:
-            return tuple(Move(a + 1, b + 1, hit) for a, b, hit in steps), candidate
+            return found, candidate
     if not results:
         if after == board:
             return (), board
@@ -132,11 +132,7 @@ def _written_result(board: Board, moves: Sequence[Move]) -> ResultKey:
     return pack_side(mover), hits
 
 
-def _match(
-    results: dict[ResultKey, tuple[tuple[int, int, bool], ...]],
-    key: ResultKey,
-    moves: Sequence[Move],
-) -> ResultKey | None:
+def _match(results: Results, key: ResultKey, moves: Sequence[Move]) -> ResultKey | None:
     """The legal result the written one stands for.
 
     A checker written as moving past a blot (``13/1`` with 6-6) may have hit it on the way;
@@ -151,10 +147,7 @@ def _match(
     if len(candidates) == 1:
         return candidates[0]
     if candidates:
-        ways = " or ".join(
-            format_play([Move(a + 1, b + 1, hit) for a, b, hit in results[found]])
-            for found in candidates
-        )
+        ways = " or ".join(format_play(results[found]) for found in candidates)
         raise IllegalPlay(f"Say which blots {format_play(moves)} hits: {ways}")
     return None
 
@@ -163,7 +156,7 @@ def _explain(
     board: Board,
     dice: tuple[int, int],
     moves: Sequence[Move],
-    results: dict[ResultKey, tuple[tuple[int, int, bool], ...]],
+    results: Results,
 ) -> None:
     """Raise `IllegalPlay` naming the first rule the moves break, if one can be named."""
     mover = list(board.mover)
@@ -272,19 +265,20 @@ def _refusal(
     return IllegalPlay(f"{_text(move)} does not fit the dice you have left: {remaining}")
 
 
-def _example(
-    board: Board,
-    moves: Sequence[Move],
-    results: dict[ResultKey, tuple[tuple[int, int, bool], ...]],
-) -> str:
+def _example(board: Board, moves: Sequence[Move], results: Results) -> str:
     """A legal play to suggest: one that keeps the player's own moves when there is one."""
-    wanted = [(move.from_point - 1, move.to_point - 1) for move in moves]
+    wanted = [(move.from_point, move.to_point) for move in moves]
     plays = list(results.values())
-    for steps in plays:
-        pairs = [(a, b) for a, b, _ in steps]
+    for play in plays:
+        pairs = [(move.from_point, move.to_point) for move in play]
         if all(pairs.count(pair) >= wanted.count(pair) for pair in wanted):
-            return format_play([Move(a + 1, b + 1) for a, b, _ in steps], board)
-    return format_play([Move(a + 1, b + 1) for a, b, _ in plays[0]], board)
+            return format_play(_unhit(play), board)
+    return format_play(_unhit(plays[0]), board)
+
+
+def _unhit(play: Play) -> list[Move]:
+    """The moves of ``play`` with no hit marked: the board the play is written for marks them."""
+    return [Move(move.from_point, move.to_point) for move in play]
 
 
 def _playable(board: Board, die: int) -> bool:

@@ -34,6 +34,7 @@ SMALL = [
     ("bench_clocks.py", ["--clocks", "2000", "--timeouts", "200", "--window", "10"]),
     ("bench_fairplay_false_positives.py", ["--careers", "20"]),
     ("bench_one_way_series.py", ["--pairs", "2000"]),
+    ("bench_watchers.py", ["--small"]),
     (
         "bench_live_matches.py",
         ["--matches", "20", "--rate", "10", "--seconds", "10", "--servers", "1"],

@@ -1,118 +1,122 @@
-"""Benchmark: live matches played over WebSocket against the ASGI server (uvicorn, as in
-production, or daphne with ``--server daphne``) on PostgreSQL and Redis.
+"""Benchmark: an evening of live matches on the shipped shape, ramped until it no longer holds.
 
-Sets up its own database (``crawford_bench``, dropped at the end) and Redis db 3, creates
-2N players and N playing matches through ``matches.creation`` (unrated, no stake, no
-clock), logs every player in with a session cookie and starts the server. One asyncio client
-then opens both players' sockets for every match and, at an aggregate *offered rate*
-(Poisson arrivals), picks the next match in turn whose previous action has settled and
-has the player to act send it: a roll, or the play ``quick_play`` prefers (no hits, back
-checkers first) among the legal plays of the latest state that player received.
+The processes are production's, started as docker-compose.yml starts them
+(``bench/shape.py``: ``scripts/serve`` with ``deploy/crawford.env``): the web service's
+uvicorn workers, each with Django's psycopg pool, a Celery worker on the default queue and
+beat. They run on a PostgreSQL cluster and a Redis of the bench's own (made in a temporary
+folder, on free ports, Redis with compose's append-only file), so the CPU each part spends
+is read from its own process tree in /proc, and nothing else on the machine is counted.
 
-*Latency* is the time from sending an action to the opponent's socket receiving the
-state frame whose ``last_seq`` shows it. Each configuration (one server process, two
-processes on two ports with every socket placed on one of them at random) gets fresh
-matches and prints actions per second, p50/p95/p99/max latency, errors, the sockets live
-at the end and where the CPU went (server, PostgreSQL, Redis, this client), and the CPU of
-all but the client per action.
+Everything a real evening opens: ``--matches`` matches (unrated, no stake, no clock), both
+players' board sockets, each player's ``/ws/me/`` (told the board's page is open, as the
+page does), and ``--spectators`` logged-in watchers on the boards (``bench/live_load.py``).
+Actions are offered at a rate (Poisson arrivals) in steps of ``--step-seconds``, the rate
+multiplied by ``--factor`` each step, until a step does not hold: p99 to the opponent or to
+a spectator 100 ms or more, or anything lost or refused. The highest rate held is printed as
+a ratio to pgbench's 1-row ``UPDATE`` tps on the same PostgreSQL in the same run, and the
+CPU an action all-in (web + PostgreSQL + Redis, and nginx and PgBouncer where they run) at
+that step as a ratio to the PostgreSQL CPU of a pgbench transaction, with the database
+transactions (statements too with ``--count-statements``: pg_stat_statements) and Redis
+commands an action costs.
 
-Baseline, measured in the same run against the same PostgreSQL server: pgbench with a
-single-row ``UPDATE`` script, 2 clients, persistent connections and again with a new
-connection per transaction (``-C``); our actions per second are printed as a ratio of
-the first.
+``--through-proxy`` runs the scale profile besides: two web services behind nginx
+(``deploy/nginx``), the two players of each match on different services, first with each
+process's pool straight to PostgreSQL, then through PgBouncer in transaction mode
+(``deploy/pgbouncer.env``; Debian's PgBouncer 1.18 keeps no prepared statements, so the
+processes run with ``DB_PREPARED_STATEMENTS=false`` there, as production must with it).
 
-Run: ``.venv/bin/python bench/bench_live_matches.py`` (50 matches, 20 actions/s, 20 s) or
-``.venv/bin/python bench/bench_live_matches.py --matches 1000 --rate 200 --seconds 60``.
+The run fails (exit status 1) on an error frame, a frame lost or late, a socket that did
+not open, no step held, or a traceback or ERROR line in any process's log.
+
+Run: ``.venv/bin/python bench/bench_live_matches.py`` (50 matches) or
+``.venv/bin/python bench/bench_live_matches.py --matches 1000 --spectators 500 --rate 100``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import hashlib
-import json
 import os
 import random
 import re
 import resource
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchdb import drop_database, fresh_database
-
 ROOT = Path(__file__).resolve().parent.parent
-VENV_BIN = ROOT / ".venv" / "bin"
+sys.path.insert(0, str(ROOT))
+
+from live_load import (  # noqa: E402
+    ACTION_TIMEOUT,
+    LiveMatch,
+    Load,
+    MeSocket,
+    Seat,
+    Stats,
+    drain,
+    drive,
+    open_board,
+    open_me,
+    until_quiet,
+    watch_board,
+)
+from shape import SERVE, Process, Shape, descendants  # noqa: E402
+
+from tests.private_services import PrivatePostgres, PrivateRedis  # noqa: E402
+
 HOST = "127.0.0.1"
-POSTGRES = "postgres://postgres@127.0.0.1:5432"
-BENCH_DB = "crawford_bench"
-REDIS_URL = "redis://127.0.0.1:6379/3"
-MATCH_LENGTH = 25  # long enough that no match ends within a run, short matches would
+MATCH_LENGTH = 25  # long enough that no match ends within a run
 PASSWORD = "bench-password"
 CONNECT_CONCURRENCY = 20
-ACTION_TIMEOUT = 10.0  # seconds before an action whose update never came is given up
+P99_GOAL = 0.100  # seconds
 TICKS = os.sysconf("SC_CLK_TCK")
-
-BENCH_ENV = {
-    "DJANGO_SETTINGS_MODULE": "config.settings",
-    "DATABASE_URL": f"{POSTGRES}/{BENCH_DB}",
-    "REDIS_URL": REDIS_URL,
-    "SECRET_KEY": "crawford-bench-only",
-    "DEBUG": "false",
-    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-}
-
-sys.path.insert(0, str(ROOT))
-os.environ.update(BENCH_ENV)
+METRICS_TOKEN = "crawford-bench-metrics"
+PROFILING = ROOT / "bench" / "profiling"
 
 
 # ---------------------------------------------------------------- set-up
 
 
-def flush_redis() -> None:
-    import redis
-
-    redis.Redis.from_url(REDIS_URL).flushdb()
-
-
 @dataclass
-class Player:
+class Person:
     username: str
     cookie: str
 
 
-def create_players(count: int) -> list[Player]:
-    """Players with a logged-in session each, as a browser would hold after logging in."""
+def create_people(prefix: str, count: int) -> list[Person]:
+    """People with a logged-in session each, as a browser holds after logging in."""
+    from importlib import import_module
+
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
+    from django.db import transaction
 
     from accounts.services import user_create
 
+    store = import_module(settings.SESSION_ENGINE).SessionStore
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    players = []
-    for number in range(count):
-        user = user_create(username=f"bench{number}", password=PASSWORD)
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        players.append(
-            Player(user.username, f"{settings.SESSION_COOKIE_NAME}={session.session_key}")
-        )
-    return players
+    people = []
+    for first in range(0, count, 100):
+        with transaction.atomic():  # a commit a hundred people, not one each
+            for number in range(first, min(first + 100, count)):
+                user = user_create(username=f"{prefix}{number}", password=PASSWORD)
+                session = store()
+                session[SESSION_KEY] = str(user.pk)
+                session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+                session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+                session.create()
+                cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+                people.append(Person(user.username, cookie))
+    return people
 
 
-def create_matches(players: list[Player], *, round_number: int) -> list[int]:
+def create_matches(players: list[Person], *, round_number: int) -> list[int]:
     """One playing match per pair of players, with dice fixed per match so runs repeat."""
     from accounts.models import User
     from matches import creation
@@ -138,542 +142,430 @@ def create_matches(players: list[Player], *, round_number: int) -> list[int]:
     return ids
 
 
+# ---------------------------------------------------------------- CPU and counters
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system time of ``pids`` and of their children that have exited (a closed
+    connection's PostgreSQL backend is counted in the postmaster's)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(value) for value in fields[11:15])
+    return total / TICKS
+
+
+def machine_busy() -> tuple[float, float]:
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values) - idle) / TICKS, sum(values) / TICKS
+
+
+def postmaster(postgres: PrivatePostgres) -> int:
+    return int((postgres.data / "postmaster.pid").read_text().split()[0])
+
+
+@dataclass
+class Parts:
+    """The process trees whose CPU is counted, by part."""
+
+    postgres: PrivatePostgres
+    redis: PrivateRedis
+    shape: Shape
+
+    def trees(self) -> dict[str, list[int]]:
+        pg = postmaster(self.postgres)
+        assert self.redis.process is not None
+        trees: dict[str, list[int]] = {
+            "web": [],
+            "postgres": [pg, *descendants(pg)],
+            "redis": [self.redis.process.pid],
+            "proxy": [],
+            "pgbouncer": [],
+            "workers": [],
+        }
+        for process in self.shape.processes:
+            kind = process.name.split("-")[0]
+            kind = {"worker": "workers", "beat": "workers"}.get(kind, kind)
+            trees.setdefault(kind, []).extend(process.tree())
+        return trees
+
+    def sample(self) -> dict[str, float]:
+        sample = {name: cpu_seconds(pids) for name, pids in self.trees().items()}
+        own = os.times()
+        sample["client"] = own.user + own.system
+        sample["machine"], sample["machine_total"] = machine_busy()
+        return sample
+
+
+def counters(database_url: str, redis_url: str, *, statements: bool) -> dict[str, float]:
+    """Transactions (and statements) on the bench database, and commands Redis ran."""
+    import psycopg
+    import redis
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database"
+            " WHERE datname = current_database()"
+        ).fetchone()
+        found = {"transactions": float(row[0]) if row else 0.0}
+        if statements:
+            calls = conn.execute(
+                "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements"
+                " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            ).fetchone()
+            found["statements"] = float(calls[0]) if calls else 0.0
+    info = redis.Redis.from_url(redis_url).info("stats")
+    found["redis"] = float(info["total_commands_processed"])
+    return found
+
+
+def statements_reset(database_url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("SELECT pg_stat_statements_reset()")
+
+
+def top_statements(database_url: str, count: int = 12) -> list[tuple[int, str]]:
+    """The statements run most often since the last reset, with their calls."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        return [
+            (int(calls), query)
+            for calls, query in conn.execute(
+                "SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 160)"
+                " FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database"
+                " WHERE datname = current_database()) ORDER BY calls DESC LIMIT %s",
+                [count],
+            )
+        ]
+
+
 # ---------------------------------------------------------------- baseline
 
 
-def pgbench_rate(seconds: int, *, reconnect: bool) -> float:
-    """Single-row updates per second from pgbench with 2 clients on the bench database."""
+@dataclass
+class Baseline:
+    tps: float
+    pg_cpu_ms: float  # PostgreSQL's CPU a transaction
+    client_cpu_ms: float  # pgbench's own
+
+
+def pgbench(database_url: str, postgres: PrivatePostgres, seconds: int) -> Baseline:
+    """pgbench with a single-row ``UPDATE`` script, 2 clients, on the bench's PostgreSQL;
+    the CPU PostgreSQL and pgbench spent a transaction."""
     import psycopg
 
-    with psycopg.connect(f"{POSTGRES}/{BENCH_DB}", autocommit=True) as conn:
+    with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS bench_rows")
         conn.execute("CREATE TABLE bench_rows (id int PRIMARY KEY, n int NOT NULL)")
         conn.execute("INSERT INTO bench_rows SELECT g, 0 FROM generate_series(1, 1000) g")
     with tempfile.NamedTemporaryFile("w", suffix=".sql") as script:
         script.write("\\set id random(1, 1000)\nUPDATE bench_rows SET n = n + 1 WHERE id = :id;\n")
         script.flush()
-        command = ["pgbench", "-n", "-h", HOST, "-U", "postgres", "-c", "2", "-j", "2"]
-        command += ["-T", str(seconds), "-f", script.name, *(["-C"] if reconnect else [])]
-        output = subprocess.run(
-            [*command, BENCH_DB], capture_output=True, text=True, check=True
-        ).stdout
-    found = re.search(r"tps = ([\d.]+)", output)
-    if found is None:
-        raise SystemExit(f"pgbench printed no tps:\n{output}")
-    return float(found.group(1))
-
-
-# ---------------------------------------------------------------- servers and CPU
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
-
-
-SERVER_COMMANDS = {
-    "uvicorn": ["uvicorn", "--host", HOST, "--log-level", "warning", "--port"],
-    "daphne": ["daphne", "-b", HOST, "-p"],
-}
-
-
-def start_server(
-    kind: str, port: int, log: Path, extra_env: dict[str, str]
-) -> subprocess.Popen[bytes]:
-    program, *options = SERVER_COMMANDS[kind]
-    server = subprocess.Popen(
-        [str(VENV_BIN / program), *options, str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env={**os.environ, **BENCH_ENV, **extra_env},
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
+        command = ["pgbench", "-n", "-h", HOST, "-p", str(postgres.port), "-U", "postgres"]
+        command += ["-c", "2", "-j", "2", "-T", str(seconds), "-f", script.name]
+        database = database_url.rsplit("/", 1)[1]
+        pg = postmaster(postgres)
+        before = cpu_seconds([pg, *descendants(pg)])
+        with tempfile.TemporaryFile() as output:
+            process = subprocess.Popen([*command, database], stdout=output, stderr=output)
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
+            after = cpu_seconds([pg, *descendants(pg)])
+            output.seek(0)
+            printed = output.read().decode()
+    if process.returncode != 0:
+        raise SystemExit(f"pgbench failed:\n{printed}")
+    tps = re.search(r"tps = ([\d.]+)", printed)
+    done = re.search(r"number of transactions actually processed: (\d+)", printed)
+    if tps is None or done is None:
+        raise SystemExit(f"pgbench printed no tps:\n{printed}")
+    transactions = int(done.group(1))
+    return Baseline(
+        tps=float(tps.group(1)),
+        pg_cpu_ms=1000 * (after - before) / transactions,
+        client_cpu_ms=1000 * (usage.ru_utime + usage.ru_stime) / transactions,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"{kind} stopped at start:\n{log.read_text()[-2000:]}")
-        try:
-            with socket.create_connection((HOST, port), timeout=1):
-                return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit(f"{kind} did not listen within 30 s")
 
 
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    server.send_signal(signal.SIGTERM)
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait(timeout=10)
-
-
-def _pids_named(names: set[str]) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if (entry / "comm").read_text().strip() in names:
-                    pids.append(int(entry.name))
-            except OSError:
-                continue
-    return pids
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User and system time of ``pid`` and of its children that have exited (the
-    PostgreSQL backends of closed connections are counted in the postmaster's)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return sum(int(value) for value in fields[11:15]) / TICKS
-
-
-def _machine_busy_seconds() -> tuple[float, float]:
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = values[3] + values[4]
-    return (sum(values) - idle) / TICKS, sum(values) / TICKS
-
-
-def cpu_sample(server_pids: list[int]) -> dict[str, float]:
-    own = os.times()
-    busy, total = _machine_busy_seconds()
-    return {
-        "server": sum(_cpu_seconds(pid) for pid in server_pids),
-        "postgres": sum(_cpu_seconds(pid) for pid in _pids_named({"postgres", "postmaster"})),
-        "redis": sum(_cpu_seconds(pid) for pid in _pids_named({"redis-server"})),
-        "client": own.user + own.system,
-        "machine": busy,
-        "machine_total": total,
-    }
-
-
-# ---------------------------------------------------------------- the players' client
-
-
-def quick_play(plays: list[dict[str, Any]]) -> str:
-    """As ``tests/integration/matches/helpers.quick_play``: no hits if possible, back
-    checkers first, so games stay short."""
-
-    def preference(play: dict[str, Any]) -> tuple[bool, int]:
-        return ("*" not in play["text"], sum(start for start, _ in play["moves"]))
-
-    return max(plays, key=preference)["text"]
+# ---------------------------------------------------------------- one configuration
 
 
 @dataclass
-class Stats:
-    latencies: list[float] = field(default_factory=list)
-    sent: int = 0
-    errors: int = 0
-    timeouts: int = 0
-    unfinished: int = 0
-    not_applied: int = 0
-    no_match_ready: int = 0
-    first_error: str = ""
-    last_done: float = 0.0
-
-
-@dataclass
-class Pending:
-    actor: Seat
-    sent_at: float
-    before_seq: int
-    opponent_saw: bool = False
-    actor_saw: bool = False
-    late: bool = False
-
-
-@dataclass
-class Seat:
-    live: LiveMatch
-    username: str
-    cookie: str
-    port: int
-    state: dict[str, Any] | None = None
-    seq: int = 0
-    socket: Any = None
-    reader: asyncio.Task[None] | None = None
-    first_state: asyncio.Event = field(default_factory=asyncio.Event)
-    open: bool = False
-
-    @property
-    def last_seq(self) -> int:
-        return -1 if self.state is None else int(self.state["last_seq"])
-
-
-@dataclass
-class LiveMatch:
-    id: int
-    seats: list[Seat] = field(default_factory=list)
-    pending: Pending | None = None
-    over: bool = False
-
-    def ready(self) -> bool:
-        return not self.over and self.pending is None and all(s.open for s in self.seats)
-
-
-class Load:
-    """Both players' sockets of every match, and the actions sent on them."""
-
-    def __init__(self, matches: list[LiveMatch]) -> None:
-        self.matches = matches
-        self.stats = Stats()
-        self.recording = False
-        self.last_frame = time.perf_counter()
-        self.next_match = 0
-
-    # -- frames in
-
-    def received(self, seat: Seat, frame: dict[str, Any], now: float) -> None:
-        self.last_frame = now
-        kind = frame.get("type")
-        live = seat.live
-        if kind == "state":
-            seat.state = frame["state"]
-            seat.first_state.set()
-            if seat.state["status"] != "playing":
-                live.over = True
-            self._settle(live, now)
-        elif kind == "error":
-            self._fail(live, f"{seat.username}: {frame.get('message')}")
-        elif kind == "ack" and not frame.get("applied", True):
-            self.stats.not_applied += self.recording
-
-    def closed(self, seat: Seat) -> None:
-        seat.open = False
-        if seat.live.pending is not None:
-            self._fail(seat.live, f"{seat.username}: socket closed")
-
-    def _settle(self, live: LiveMatch, now: float) -> None:
-        pending = live.pending
-        if pending is None:
-            return
-        opponent = live.seats[1 - live.seats.index(pending.actor)]
-        if not pending.opponent_saw and opponent.last_seq > pending.before_seq:
-            pending.opponent_saw = True
-            if self.recording:
-                self.stats.latencies.append(now - pending.sent_at)
-                self.stats.last_done = now
-        pending.actor_saw = pending.actor_saw or pending.actor.last_seq > pending.before_seq
-        if pending.opponent_saw and pending.actor_saw:
-            live.pending = None
-
-    def _fail(self, live: LiveMatch, message: str) -> None:
-        if self.recording:
-            self.stats.errors += 1
-            self.stats.first_error = self.stats.first_error or message
-        live.pending = None
-
-    # -- actions out
-
-    def act_on_next_ready(self) -> None:
-        for _ in range(len(self.matches)):
-            live = self.matches[self.next_match]
-            self.next_match = (self.next_match + 1) % len(self.matches)
-            if live.ready() and self._act(live):
-                return
-        self.stats.no_match_ready += self.recording
-
-    def _act(self, live: LiveMatch) -> bool:
-        states = [seat.state for seat in live.seats]
-        if any(state is None for state in states) or states[0]["last_seq"] != states[1]["last_seq"]:
-            return False  # a state frame is still on its way
-        game = states[0]["game"]
-        actor = next((seat for seat in live.seats if seat.username == game["turn"]), None)
-        if actor is None:
-            return False
-        phase = actor.state["game"]["phase"]
-        if phase == "roll":
-            body: dict[str, Any] = {"type": "roll"}
-        elif phase == "move" and actor.state["game"]["legal_plays"]:
-            body = {"type": "play", "play": quick_play(actor.state["game"]["legal_plays"])}
-        elif phase == "doubled":
-            body = {"type": "take"}
-        else:
-            return False
-        actor.seq += 1
-        body["seq"] = actor.seq
-        live.pending = Pending(actor, time.perf_counter(), actor.last_seq)
-        actor.socket.send(json.dumps(body))
-        self.stats.sent += self.recording
-        return True
-
-    def expire(self, now: float) -> None:
-        """Count actions the opponent has not seen within ``ACTION_TIMEOUT``; their match
-        waits on, since acting again before the update arrives would be out of turn."""
-        for live in self.matches:
-            pending = live.pending
-            if pending and not pending.late and now - pending.sent_at > ACTION_TIMEOUT:
-                pending.late = True
-                self.stats.timeouts += self.recording
-
-    def finish(self, now: float) -> None:
-        """Actions still unseen at the end count with their age so far: a lower bound."""
-        for live in self.matches:
-            pending = live.pending
-            if pending and not pending.opponent_saw and self.recording:
-                self.stats.latencies.append(now - pending.sent_at)
-                self.stats.unfinished += 1
-            live.pending = None
-
-
-class WebSocket:
-    """The client side of RFC 6455 as far as the bench needs it: masked text frames out,
-    text frames in (fragments joined), pings answered, close."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
-    @classmethod
-    async def open(cls, port: int, path: str, headers: dict[str, str]) -> WebSocket:
-        reader, writer = await asyncio.open_connection(HOST, port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        lines = [
-            f"GET {path} HTTP/1.1",
-            f"Host: {HOST}:{port}",
-            "Upgrade: websocket",
-            "Connection: Upgrade",
-            f"Sec-WebSocket-Key: {key}",
-            "Sec-WebSocket-Version: 13",
-            *(f"{name}: {value}" for name, value in headers.items()),
-        ]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-        response = await reader.readuntil(b"\r\n\r\n")
-        if not response.startswith(b"HTTP/1.1 101"):
-            writer.close()
-            raise ConnectionError(response.split(b"\r\n", 1)[0].decode(errors="replace"))
-        return cls(reader, writer)
-
-    def send(self, text: str) -> None:
-        self._frame(0x1, text.encode())
-
-    def close(self) -> None:
-        if not self.writer.is_closing():
-            self._frame(0x8, (1000).to_bytes(2, "big"))
-            self.writer.close()
-
-    async def messages(self) -> AsyncIterator[bytes]:
-        """Each message as it completes; ends when the server closes."""
-        parts: list[bytes] = []
-        try:
-            while True:
-                head = await self.reader.readexactly(2)
-                opcode, size = head[0] & 0x0F, head[1] & 0x7F
-                if size == 126:
-                    size = int.from_bytes(await self.reader.readexactly(2), "big")
-                elif size == 127:
-                    size = int.from_bytes(await self.reader.readexactly(8), "big")
-                payload = await self.reader.readexactly(size)
-                if opcode == 0x8:
-                    return
-                if opcode == 0x9:
-                    self._frame(0xA, payload)
-                elif opcode in (0x0, 0x1, 0x2):
-                    parts.append(payload)
-                    if head[0] & 0x80:
-                        yield b"".join(parts)
-                        parts = []
-        except (asyncio.IncompleteReadError, ConnectionError):
-            return
-
-    def _frame(self, opcode: int, payload: bytes) -> None:
-        size = len(payload)
-        if size < 126:
-            head = bytes([0x80 | opcode, 0x80 | size])
-        elif size < 1 << 16:
-            head = bytes([0x80 | opcode, 0x80 | 126]) + size.to_bytes(2, "big")
-        else:
-            head = bytes([0x80 | opcode, 0x80 | 127]) + size.to_bytes(8, "big")
-        mask = os.urandom(4)
-        repeated = (mask * (size // 4 + 1))[:size]
-        masked = (int.from_bytes(payload, "big") ^ int.from_bytes(repeated, "big")).to_bytes(
-            size, "big"
-        )
-        self.writer.write(head + mask + masked)
-
-
-async def connect(seat: Seat, load: Load, gate: asyncio.Semaphore) -> bool:
-    """Open ``seat``'s socket (three tries) and relay its frames to ``load``; a socket
-    counts as open once its first state has come, so connecting never outruns the
-    server's work for the sockets before."""
-    # The page's own origin: scheme, host and port (config.sockets checks all three).
-    headers = {"Origin": f"http://{HOST}:{seat.port}", "Cookie": seat.cookie}
-    async with gate:
-        for _ in range(3):
-            try:
-                seat.socket = await asyncio.wait_for(
-                    WebSocket.open(seat.port, f"/ws/matches/{seat.live.id}/", headers), 30
-                )
-            except (TimeoutError, OSError):
-                continue
-            seat.open = True
-            seat.reader = asyncio.create_task(relay(seat, load))
-            try:
-                await asyncio.wait_for(seat.first_state.wait(), 60)
-            except TimeoutError:
-                return False
-            return True
-    return False
-
-
-async def relay(seat: Seat, load: Load) -> None:
-    async for message in seat.socket.messages():
-        load.received(seat, json.loads(message), time.perf_counter())
-    load.closed(seat)
-
-
-async def until_quiet(load: Load, *, quiet: float, limit: float) -> None:
-    """Wait until no frame has come for ``quiet`` seconds (at most ``limit``)."""
-    deadline = time.perf_counter() + limit
-    while time.perf_counter() < deadline and time.perf_counter() - load.last_frame < quiet:
-        await asyncio.sleep(0.1)
-
-
-async def drive(load: Load, *, rate: float, seconds: float, rng: random.Random) -> None:
-    """Offer actions with Poisson arrivals at ``rate`` for ``seconds``."""
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    due = start
-    next_sweep = start + 1
-    while True:
-        due += rng.expovariate(rate)
-        if due >= start + seconds:
-            return
-        wait = due - loop.time()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        load.act_on_next_ready()
-        if loop.time() >= next_sweep:
-            load.expire(time.perf_counter())
-            next_sweep += 1
-
-
-@dataclass
-class Outcome:
-    servers: int
-    matches: int
-    sockets_opened: int
-    sockets_live: int
-    connect_seconds: float
-    window: float
+class Step:
+    rate: float
+    seconds: float
     stats: Stats
     cpu: dict[str, float]
-    cpu_seconds: float
-    finished_matches: int
+    elapsed: float
+    counts: dict[str, float]
+    statements: list[tuple[int, str]] = field(default_factory=list)
 
-    def actions_done(self) -> int:
-        return len(self.stats.latencies) - self.stats.unfinished
+    @property
+    def done(self) -> int:
+        return len(self.stats.latencies) - self.stats.unseen
 
-    def cpu_per_action_ms(self) -> float:
-        """CPU of every process but the client (server, PostgreSQL, Redis) per action seen."""
-        spent = self.cpu["server"] + self.cpu["postgres"] + self.cpu["redis"]
-        return 1000 * spent / max(self.actions_done(), 1)
+    def p99(self) -> float:
+        return percentile(self.stats.latencies, 0.99)
+
+    def watched_p99(self) -> float:
+        return percentile(self.stats.watched, 0.99) if self.stats.watched else 0.0
+
+    def lost(self) -> int:
+        return self.stats.errors + self.stats.late + self.stats.unseen
+
+    def held(self) -> bool:
+        return (
+            self.done > 0
+            and self.p99() < P99_GOAL
+            and self.watched_p99() < P99_GOAL
+            and self.lost() == 0
+            and self.stats.busy <= 0.01 * max(self.stats.sent, 1)
+        )
+
+    def all_in_ms(self) -> float:
+        """CPU of the site's processes (web, PostgreSQL, Redis, and nginx and PgBouncer
+        where they run) per action the opponent saw."""
+        spent = sum(self.cpu[part] for part in ("web", "postgres", "redis", "proxy", "pgbouncer"))
+        return 1000 * spent / max(self.done, 1)
+
+    def per_action(self, part: str) -> float:
+        return self.counts.get(part, 0.0) / max(self.done, 1)
 
 
-async def play(
+@dataclass
+class Configuration:
+    name: str
+    proxy: bool
+    pgbouncer: bool
+    steps: list[Step] = field(default_factory=list)
+    sockets: dict[str, tuple[int, int]] = field(default_factory=dict)  # kind: (open, wanted)
+    placement: str = ""
+    connect_seconds: float = 0.0
+    notices: int = 0
+
+    def best(self) -> Step | None:
+        held = [step for step in self.steps if step.held()]
+        return max(held, key=lambda step: step.rate) if held else None
+
+
+@dataclass
+class World:
+    postgres: PrivatePostgres
+    redis: PrivateRedis
+    database_url: str
+    players: list[Person]
+    spectators: list[Person]
+    args: argparse.Namespace
+
+
+def run_configuration(world: World, configuration: Configuration, round_number: int) -> None:
+    import redis
+
+    redis.Redis.from_url(world.redis.url()).flushdb()
+    match_ids = create_matches(world.players, round_number=round_number)
+    shape = Shape(
+        database_url=world.database_url,
+        redis_url=world.redis.url(),
+        overrides={"CRAWFORD_METRICS_TOKEN": METRICS_TOKEN},
+    )
+    env: dict[str, str] = {}
+    web_env: dict[str, str] = {}
+    if world.args.profile:
+        path = os.pathsep.join(filter(None, [str(PROFILING), os.environ.get("PYTHONPATH")]))
+        web_env = {"PYTHONPATH": path, "CRAWFORD_PROFILE_DIR": world.args.profile}
+    try:
+        if configuration.pgbouncer:
+            env = {
+                "DATABASE_URL": shape.pgbouncer(prepared_statements=False),
+                "DB_PREPARED_STATEMENTS": "false",
+            }
+        webs = [shape.web("web-a", **env, **web_env)]
+        if configuration.proxy:
+            webs.append(shape.web("web-b", **env, **web_env))
+        shape.worker("default", **env)
+        shape.beat(**env)
+        port = shape.proxy(*webs).port if configuration.proxy else webs[0].port
+        assert port is not None
+        parts = Parts(world.postgres, world.redis, shape)
+        asyncio.run(evening(world, configuration, match_ids, port, webs, parts))
+    finally:
+        shape.stop_all()
+        trouble = shape.check_logs()
+        if trouble:
+            configuration.placement += f"; {len(trouble)} log lines of trouble in {shape.logs}"
+            print(f"{configuration.name}: trouble in the logs ({shape.logs}):", file=sys.stderr)
+            for line in trouble[:20]:
+                print(f"  {line}", file=sys.stderr)
+            world.args.trouble += len(trouble)
+
+
+@dataclass
+class Sockets:
+    """Every socket of the evening: the boards' (players'), spectators' and ``/ws/me/``."""
+
+    load: Load
+    seats: list[Seat]
+    watchers: list[Seat]
+    mes: list[MeSocket]
+
+    @classmethod
+    def for_matches(cls, world: World, match_ids: list[int], port: int) -> Sockets:
+        matches = [LiveMatch(match_id) for match_id in match_ids]
+        for number, live in enumerate(matches):
+            for player in world.players[2 * number : 2 * number + 2]:
+                live.seats.append(Seat(live, player.username, player.cookie, port))
+        for number, watcher in enumerate(world.spectators):
+            live = matches[number % len(matches)]
+            live.spectators.append(
+                Seat(live, watcher.username, watcher.cookie, port, spectator=True)
+            )
+        mes = [
+            MeSocket(player.username, player.cookie, port, matches[number // 2].id)
+            for number, player in enumerate(world.players)
+        ]
+        return cls(
+            load=Load(matches),
+            seats=[seat for live in matches for seat in live.seats],
+            watchers=[seat for live in matches for seat in live.spectators],
+            mes=mes,
+        )
+
+    async def connect(self, *, one_at_a_time: bool) -> dict[str, tuple[int, int]]:
+        """Open every socket; how many of each kind opened, of how many."""
+        gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+        async def gated(opening: Any) -> bool:
+            async with gate:
+                return bool(await opening)
+
+        async def board(seat: Seat) -> bool:
+            return await open_board(seat) and await watch_board(seat, self.load)
+
+        if one_at_a_time:
+            # Seat 0 then seat 1 of each match, one after the other: nginx sends each new
+            # connection to the next service in turn, so a match's players sit on
+            # different services.
+            for seat in self.seats:
+                await open_board(seat)
+            boards = await asyncio.gather(
+                *(gated(watch_board(seat, self.load)) for seat in self.seats)
+            )
+        else:
+            boards = await asyncio.gather(*(gated(board(seat)) for seat in self.seats))
+        watched = await asyncio.gather(*(gated(board(seat)) for seat in self.watchers))
+        answered = await asyncio.gather(*(gated(open_me(me)) for me in self.mes))
+        await until_quiet(self.load, quiet=2.0, limit=120)
+        return {
+            "board": (sum(boards), len(self.seats)),
+            "spectator": (sum(watched), len(self.watchers)),
+            "me": (sum(answered), len(self.mes)),
+        }
+
+    def closed_by_server(self) -> int:
+        boards = sum(not seat.open for seat in [*self.seats, *self.watchers])
+        return boards + sum(not me.open for me in self.mes)
+
+    def me_frames(self) -> int:
+        return sum(me.frames for me in self.mes)
+
+    async def close(self) -> None:
+        every: list[Seat | MeSocket] = [*self.seats, *self.watchers, *self.mes]
+        for each in every:
+            if each.socket is not None:
+                each.socket.close()
+        await asyncio.wait([each.reader for each in every if each.reader], timeout=10)
+
+
+async def evening(
+    world: World,
+    configuration: Configuration,
     match_ids: list[int],
-    players: list[Player],
-    ports: list[int],
-    server_pids: list[int],
-    *,
-    rate: float,
-    seconds: float,
-    warmup: float,
-) -> Outcome:
+    port: int,
+    webs: list[Process],
+    parts: Parts,
+) -> None:
+    args = world.args
     rng = random.Random(7)
-    matches = [LiveMatch(match_id) for match_id in match_ids]
-    for number, live in enumerate(matches):
-        for player in players[2 * number : 2 * number + 2]:
-            live.seats.append(Seat(live, player.username, player.cookie, rng.choice(ports)))
-    load = Load(matches)
-    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
-    seats = [seat for live in matches for seat in live.seats]
-
+    sockets = Sockets.for_matches(world, match_ids, port)
     began = time.perf_counter()
-    opened = await asyncio.gather(*(connect(seat, load, gate) for seat in seats))
-    await until_quiet(load, quiet=2.0, limit=120)
-    connect_seconds = time.perf_counter() - began
+    configuration.sockets = await sockets.connect(one_at_a_time=configuration.proxy)
+    configuration.connect_seconds = time.perf_counter() - began
+    if configuration.proxy:
+        configuration.placement = "match sockets on web-a / web-b: " + " / ".join(
+            str(open_match_sockets(web)) for web in webs
+        )
+    notices_before = sockets.me_frames()
+    if args.warmup > 0:
+        await drive(sockets.load, rate=args.rate, seconds=args.warmup, rng=rng)
+        await drain(sockets.load)
+    rate = args.rate
+    while rate <= args.max_rate:
+        step = await measured_step(world, sockets.load, parts, rate=rate, rng=rng)
+        configuration.steps.append(step)
+        print(f"  {configuration.name}: {step_line(step)}", flush=True)
+        if not step.held():
+            break
+        rate = round(rate * args.factor)
+    configuration.notices = sockets.me_frames() - notices_before
+    lost_sockets = sockets.closed_by_server()
+    if lost_sockets:
+        configuration.placement += f"; {lost_sockets} sockets closed by the server"
+        args.trouble += lost_sockets
+    await sockets.close()
 
-    if warmup > 0:
-        await drive(load, rate=rate, seconds=warmup, rng=rng)
-        await until_quiet(load, quiet=1.0, limit=ACTION_TIMEOUT)
-    for live in matches:
-        live.pending = None
 
-    before = cpu_sample(server_pids)
-    load.recording = True
+async def measured_step(
+    world: World, load: Load, parts: Parts, *, rate: float, rng: random.Random
+) -> Step:
+    """Actions offered at ``rate`` for a step, drained, with the CPU and counters spent."""
+    args = world.args
+    load.stats = Stats()
+    if args.count_statements:
+        statements_reset(world.database_url)
+    before_counts = counters(
+        world.database_url, world.redis.url(), statements=args.count_statements
+    )
+    before = parts.sample()
     start = time.perf_counter()
-    await drive(load, rate=rate, seconds=seconds, rng=rng)
-    drain_until = time.perf_counter() + ACTION_TIMEOUT
-    while any(live.pending for live in matches) and time.perf_counter() < drain_until:
-        await asyncio.sleep(0.05)
-    load.expire(time.perf_counter())
-    load.finish(time.perf_counter())
+    load.recording = True
+    await drive(load, rate=rate, seconds=args.step_seconds, rng=rng)
     load.recording = False
-    after = cpu_sample(server_pids)
-    cpu_seconds = time.perf_counter() - start
-    window = max(load.stats.last_done - start, seconds)
-
-    live_sockets = sum(seat.open for seat in seats)
-    for seat in seats:
-        if seat.socket is not None:
-            seat.socket.close()
-    await asyncio.wait([seat.reader for seat in seats if seat.reader], timeout=5)
-    return Outcome(
-        servers=len(ports),
-        matches=len(matches),
-        sockets_opened=sum(opened),
-        sockets_live=live_sockets,
-        connect_seconds=connect_seconds,
-        window=window,
+    await drain(load)
+    after = parts.sample()
+    elapsed = time.perf_counter() - start
+    await asyncio.sleep(1.0)  # the backends' statistics reach the shared counters
+    after_counts = counters(world.database_url, world.redis.url(), statements=args.count_statements)
+    step = Step(
+        rate=rate,
+        seconds=args.step_seconds,
         stats=load.stats,
         cpu={name: after[name] - before[name] for name in before},
-        cpu_seconds=cpu_seconds,
-        finished_matches=sum(live.over for live in matches),
+        elapsed=elapsed,
+        counts={name: after_counts[name] - before_counts[name] for name in before_counts},
     )
+    if args.count_statements:
+        step.statements = top_statements(world.database_url)
+    return step
 
 
-def run_configuration(
-    players: list[Player], *, servers: int, round_number: int, args: argparse.Namespace
-) -> Outcome:
-    flush_redis()
-    match_ids = create_matches(players, round_number=round_number)
-    logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
-    extra_env = {"DB_CONN_MAX_AGE": str(args.conn_max_age)} if args.conn_max_age else {}
-    ports = [free_port() for _ in range(servers)]
-    servers_started = [
-        start_server(args.server, port, logs / f"{args.server}-{port}.log", extra_env)
-        for port in ports
-    ]
-    try:
-        return asyncio.run(
-            play(
-                match_ids,
-                players,
-                ports,
-                [server.pid for server in servers_started],
-                rate=args.rate,
-                seconds=args.seconds,
-                warmup=args.warmup,
-            )
-        )
-    finally:
-        for server in servers_started:
-            stop_server(server)
-        errors = [
-            line
-            for log in logs.iterdir()
-            for line in log.read_text(errors="replace").splitlines()
-            if "Traceback" in line or "ERROR" in line
-        ]
-        if errors:
-            print(f"  {args.server} logged {len(errors)} errors, see {logs}", file=sys.stderr)
+def open_match_sockets(web: Process) -> int:
+    """The match sockets a web service says it holds (its /metrics)."""
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"http://{HOST}:{web.port}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        text = answer.read().decode()
+    found = re.search(r'^crawford_open_sockets\{kind="match"[^}]*\} ([\d.e+]+)$', text, re.M)
+    return int(float(found.group(1))) if found else -1
 
 
 # ---------------------------------------------------------------- report
@@ -686,116 +578,215 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def report(outcomes: list[Outcome], baseline: float, reconnecting: float, args: Any) -> None:
-    print()
-    print(
-        f"{args.matches} matches ({2 * args.matches} sockets), offered {args.rate:g} actions/s"
-        f" (Poisson) for {args.seconds:g} s after {args.warmup:g} s warm-up; "
-        f"DB_CONN_MAX_AGE={args.conn_max_age}"
+def step_line(step: Step) -> str:
+    ms = [1000 * value for value in step.stats.latencies]
+    return (
+        f"offered {step.rate:6.0f}/s  done {step.done / step.seconds:6.1f}/s  "
+        f"p50 {percentile(ms, 0.5):6.1f}  p99 {percentile(ms, 0.99):7.1f}  "
+        f"spectators p99 {1000 * step.watched_p99():7.1f} ms  err {step.stats.errors} "
+        f"late {step.stats.late} unseen {step.stats.unseen} busy {step.stats.busy}  "
+        f"{step.all_in_ms():5.2f} ms CPU/action  {'held' if step.held() else 'NOT HELD'}"
     )
-    print(f"baseline pgbench, 1-row UPDATE, 2 clients:     {baseline:9.0f} tps")
-    print(f"         pgbench -C (new connection each):     {reconnecting:9.0f} tps")
-    print()
-    print(
-        f"{'procs':>6} {'sockets':>11} {'connect':>8} {'sent/s':>7} {'done/s':>7} "
-        f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'err':>4} {'late':>5} "
-        f"{'unseen':>6} {'busy':>5} {'/pgbench':>9}"
-    )
-    for outcome in outcomes:
-        stats = outcome.stats
-        done = (len(stats.latencies) - stats.unfinished) / outcome.window
-        ms = [1000 * value for value in stats.latencies]
-        print(
-            f"{outcome.servers:>6} {outcome.sockets_live:>5}/{2 * outcome.matches:<5} "
-            f"{outcome.connect_seconds:>7.1f}s {stats.sent / args.seconds:>7.1f} {done:>7.1f} "
-            f"{percentile(ms, 0.50):>7.1f} {percentile(ms, 0.95):>7.1f} "
-            f"{percentile(ms, 0.99):>7.1f} {max(ms, default=float('nan')):>7.1f} "
-            f"{stats.errors:>4} {stats.timeouts:>5} {stats.unfinished:>6} "
-            f"{stats.no_match_ready:>5} {done / baseline:>8.4f}x"
-        )
-    print()
-    print("CPU from the window's start until its actions drained, in % of one core:")
-    print(
-        f"{'procs':>6} {args.server:>7} {'postgres*':>9} {'redis':>6} {'client':>7} "
-        f"{'machine':>8} {'server+pg+redis ms/action':>26}"
-    )
+
+
+def report(configurations: list[Configuration], baseline: Baseline, args: Any) -> None:
     cores = os.cpu_count() or 1
-    for outcome in outcomes:
-        cpu = outcome.cpu
-        share = {name: 100 * value / outcome.cpu_seconds for name, value in cpu.items()}
-        machine = 100 * cores * cpu["machine"] / cpu["machine_total"]
-        print(
-            f"{outcome.servers:>6} {share['server']:>6.0f}% {share['postgres']:>8.0f}% "
-            f"{share['redis']:>5.0f}% {share['client']:>6.0f}% {machine:>7.0f}% "
-            f"{outcome.cpu_per_action_ms():>26.2f}"
-        )
-    for outcome in outcomes:
-        if outcome.stats.first_error:
-            print(f"first error ({outcome.servers} {args.server}): {outcome.stats.first_error}")
-        if outcome.finished_matches:
-            print(f"{outcome.finished_matches} matches finished ({outcome.servers} {args.server})")
     print()
     print(
-        f"sockets: live at the end / wanted; connect: time to open them all and settle; "
-        f"done/s: actions the opponent saw per second; latency: action sent to the "
-        f"opponent's state frame (unseen ones count with their age at the end); late: "
-        f"not seen within {ACTION_TIMEOUT:g} s; unseen: not seen by the end; busy: "
-        f"arrivals that found every match waiting on its last action; postgres*: every "
-        f"database on the server; machine: all processes, {cores} cores = {100 * cores}%"
+        f"{args.matches} matches, {args.spectators} spectators, a /ws/me/ per player; "
+        f"steps of {args.step_seconds:g} s from {args.rate:g}/s, x{args.factor:g} "
+        f"(Poisson arrivals); held: p99 < {1000 * P99_GOAL:.0f} ms to the opponent and to "
+        f"spectators, nothing lost. The machine ({cores} cores) was shared with other work."
+    )
+    print(
+        f"baseline pgbench, 1-row UPDATE, 2 clients: {baseline.tps:.0f} tps; "
+        f"PostgreSQL {baseline.pg_cpu_ms:.3f} ms CPU a transaction "
+        f"(pgbench itself {baseline.client_cpu_ms:.3f} ms)"
+    )
+    for configuration in configurations:
+        print()
+        sockets = ", ".join(f"{kind} {n}/{m}" for kind, (n, m) in configuration.sockets.items())
+        took = configuration.connect_seconds
+        print(f"{configuration.name}: sockets {sockets}, opened in {took:.0f} s")
+        if configuration.placement:
+            print(f"  {configuration.placement.lstrip('; ')}")
+        for step in configuration.steps:
+            print(f"  {step_line(step)}")
+        best = configuration.best()
+        if best is None:
+            print(f"  {configuration.name}: no step held; the costs at its first step:")
+            best = configuration.steps[0]
+        else:
+            print(
+                f"  highest rate held: {best.rate:.0f} actions/s = "
+                f"{best.rate / baseline.tps:.4f}x pgbench tps (goal >= 0.07x); "
+                f"done {best.done / best.seconds:.1f}/s, p99 {1000 * best.p99():.1f} ms"
+            )
+        share = {name: 100 * value / best.elapsed for name, value in best.cpu.items()}
+        machine = 100 * cores * best.cpu["machine"] / best.cpu["machine_total"]
+        print(
+            "  CPU at that step, % of one core: "
+            + "  ".join(
+                f"{name} {share[name]:.0f}%"
+                for name in ("web", "postgres", "redis", "proxy", "pgbouncer", "workers", "client")
+                if name in share and (best.cpu[name] > 0 or name in ("web", "postgres", "redis"))
+            )
+            + f"  machine {machine:.0f}% of {100 * cores}%"
+        )
+        parts = "  ".join(
+            f"{name} {1000 * best.cpu[name] / max(best.done, 1):.2f}"
+            for name in ("web", "postgres", "redis", "proxy", "pgbouncer")
+            if best.cpu.get(name, 0) > 0 or name in ("web", "postgres", "redis")
+        )
+        print(
+            f"  CPU an action all-in: {best.all_in_ms():.2f} ms = "
+            f"{best.all_in_ms() / baseline.pg_cpu_ms:.1f}x a pgbench transaction's "
+            f"(goal <= 5x); ms by part: {parts}"
+        )
+        counted = f"{best.per_action('transactions'):.2f} database transactions"
+        if "statements" in best.counts:
+            counted += f", {best.per_action('statements'):.2f} statements"
+        print(
+            f"  an action costs {counted}, {best.per_action('redis'):.1f} Redis commands; "
+            f"{configuration.notices} frames on /ws/me/ while playing"
+        )
+        for calls, query in best.statements:
+            print(f"    {calls / max(best.done, 1):6.2f} an action: {query}")
+    print()
+    print(
+        "done: actions the opponent saw a second; latency: action sent to the opponent's "
+        f"(or a spectator's) state frame; late: not seen within {ACTION_TIMEOUT:g} s; "
+        "unseen: never seen; busy: arrivals that found every match waiting on its last "
+        "action; CPU from /proc of each part's process tree, PostgreSQL's and Redis's the "
+        "bench's own instances"
     )
 
 
-def main() -> None:
+def failed(configurations: list[Configuration], args: Any) -> list[str]:
+    reasons = []
+    for configuration in configurations:
+        for kind, (opened, wanted) in configuration.sockets.items():
+            if opened < wanted:
+                reasons.append(
+                    f"{configuration.name}: {wanted - opened} {kind} sockets did not open"
+                )
+        for step in configuration.steps:
+            if step.stats.errors:
+                reasons.append(
+                    f"{configuration.name} at {step.rate:.0f}/s: {step.stats.errors} errors, "
+                    f"first: {step.stats.first_error}"
+                )
+            if step.stats.late or step.stats.unseen:
+                reasons.append(
+                    f"{configuration.name} at {step.rate:.0f}/s: {step.stats.late} frames late, "
+                    f"{step.stats.unseen} never seen"
+                )
+        if configuration.best() is None:
+            reasons.append(f"{configuration.name}: no step held")
+    if args.trouble:
+        reasons.append(f"{args.trouble} lines of trouble in the processes' logs or sockets lost")
+    return reasons
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=50)
-    parser.add_argument("--rate", type=float, default=20.0, help="offered actions per second")
-    parser.add_argument("--seconds", type=float, default=20.0, help="measured window")
+    parser.add_argument("--spectators", type=int, default=25)
+    parser.add_argument("--rate", type=float, default=20.0, help="the first step's offered rate")
+    parser.add_argument(
+        "--factor", type=float, default=1.25, help="each step's rate over the last's"
+    )
+    parser.add_argument("--max-rate", type=float, default=5000.0, help="the ramp stops there")
+    parser.add_argument("--step-seconds", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--servers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--server", choices=sorted(SERVER_COMMANDS), default="uvicorn")
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument(
-        "--conn-max-age", type=int, default=0, help="DB_CONN_MAX_AGE for the server (0: unset)"
+        "--through-proxy",
+        action="store_true",
+        help="also two web services behind nginx, with the pool and then with PgBouncer",
     )
-    parser.add_argument("--keep-db", action="store_true", help=f"keep {BENCH_DB} afterwards")
+    parser.add_argument(
+        "--count-statements",
+        action="store_true",
+        help="load pg_stat_statements in the bench's PostgreSQL and count statements an action",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="profile the web processes with yappi (on PYTHONPATH) into DIR: not a figure",
+    )
     args = parser.parse_args()
+    args.trouble = 0
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = 4 * args.matches + 1024
+    wanted = 4 * (3 * args.matches + args.spectators) + 1024
     if soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
 
     began = time.perf_counter()
-    fresh_database(BENCH_DB)
-    flush_redis()
-    import django
-
-    django.setup()
-    from django.db import connection
-
+    postgres = PrivatePostgres()
+    if args.count_statements:
+        with (postgres.data / "postgresql.auto.conf").open("a") as conf:
+            conf.write("shared_preload_libraries = 'pg_stat_statements'\n")
+    postgres.start()
+    redis_server = PrivateRedis(appendfsync="everysec").start()
     try:
-        players = create_players(2 * args.matches)
-        print(f"set-up: {2 * args.matches} players in {time.perf_counter() - began:.0f} s")
-        baseline = pgbench_rate(args.pgbench_seconds, reconnect=False)
-        reconnecting = pgbench_rate(args.pgbench_seconds, reconnect=True)
-        outcomes = []
-        for round_number, servers in enumerate(args.servers):
-            outcome = run_configuration(
-                players, servers=servers, round_number=round_number, args=args
-            )
-            outcomes.append(outcome)
-            done = len(outcome.stats.latencies) / outcome.window
-            print(
-                f"{servers} {args.server}: {done:.1f} actions/s, "
-                f"p99 {1000 * percentile(outcome.stats.latencies, 0.99):.1f} ms"
-            )
-        report(outcomes, baseline, reconnecting, args)
-    finally:
+        database_url = postgres.create_database("crawford_bench")
+        if args.count_statements:
+            import psycopg
+
+            with psycopg.connect(database_url, autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION pg_stat_statements")
+        shape = Shape(database_url=database_url, redis_url=redis_server.url())
+        subprocess.run(
+            [str(SERVE), "migrate"], cwd=ROOT, env=shape.env(), check=True, capture_output=True
+        )
+        # This process makes the players and matches through Django, on the same database.
+        for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"):
+            os.environ[name] = shape.env()[name]
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        import django
+
+        django.setup()
+        world = World(
+            postgres=postgres,
+            redis=redis_server,
+            database_url=database_url,
+            players=create_people("bench", 2 * args.matches),
+            spectators=create_people("watcher", args.spectators),
+            args=args,
+        )
+        print(
+            f"set-up: {2 * args.matches} players, {args.spectators} spectators in "
+            f"{time.perf_counter() - began:.0f} s",
+            flush=True,
+        )
+        from django.db import connection
+
         connection.close()
-        flush_redis()
-        if not args.keep_db:
-            drop_database(BENCH_DB)
+        baseline = pgbench(database_url, postgres, args.pgbench_seconds)
+        configurations = [Configuration("one web service, the pool", proxy=False, pgbouncer=False)]
+        if args.through_proxy:
+            configurations += [
+                Configuration(
+                    "two web services behind nginx, the pool", proxy=True, pgbouncer=False
+                ),
+                Configuration(
+                    "two web services behind nginx, PgBouncer", proxy=True, pgbouncer=True
+                ),
+            ]
+        for round_number, configuration in enumerate(configurations):
+            run_configuration(world, configuration, round_number)
+            connection.close()
+        report(configurations, baseline, args)
+        reasons = failed(configurations, args)
+        for reason in reasons:
+            print(f"FAILED: {reason}")
+        return 1 if reasons else 0
+    finally:
+        redis_server.close()
+        postgres.close()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

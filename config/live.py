@@ -9,7 +9,10 @@ never wait on Redis, and a message always leaves after the commit it tells of.
 Live frames are best effort: when Redis is away, the frames a change sends are lost, the
 change itself stands (it committed) and ``run`` answers as usual. Whoever listens through
 ``on_frames_lost`` is told, so the sockets can be brought up to date another way (the
-match sockets read their matches again: ``matches.consumers.Heartbeat``).
+match sockets read their matches again: ``matches.consumers.Heartbeat``). A send waits
+at most ``LIVE_SEND_TIMEOUT_MS`` (the Redis client's own retries back off for
+seconds), and for ``AWAY_FOR`` seconds after a loss the process does not try again, so a
+player's acknowledgement never waits on a Redis that is gone.
 
 ``run`` uses a pool of database threads (``LIVE_DB_THREADS`` a process, each with its own
 connection), so one slow action does not hold up every other socket of the process the way
@@ -19,9 +22,11 @@ the match's row lock.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -38,7 +43,11 @@ from config.outages import outage_of
 Result = TypeVar("Result")
 Send = tuple[str, dict[str, Any]]
 
+# After a loss, sends are dropped at once for this long: one slow failure, not one per action.
+AWAY_FOR = 2.0
+
 logger = logging.getLogger(__name__)
+_away: tuple[object, float] | None = None  # the layer that was away, and until when
 _collecting = threading.local()
 _lost_listeners: list[Callable[[], None]] = []
 _pool: tuple[int, ThreadPoolExecutor] | None = None
@@ -80,18 +89,28 @@ def collected() -> Iterator[list[Send]]:
 
 async def send_all(sends: list[Send]) -> None:
     """Send every event; when Redis is away the rest are dropped and the listeners told."""
+    global _away
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not sends:
+        return
+    if _away is not None and _away[0] is layer and time.monotonic() < _away[1]:
+        _frames_lost("the channel layer was away moments ago")
         return
     try:
-        for group, event in sends:
-            await layer.group_send(group, event)
+        async with asyncio.timeout(settings.LIVE_SEND_TIMEOUT_MS / 1000):
+            for group, event in sends:
+                await layer.group_send(group, event)
     except Exception as error:
-        if outage_of(error) is None:
+        if not isinstance(error, TimeoutError) and outage_of(error) is None:
             raise
-        logger.warning("live frames lost: the channel layer is away (%s)", type(error).__name__)
-        for listener in tuple(_lost_listeners):
-            listener()
+        _away = (layer, time.monotonic() + AWAY_FOR)
+        _frames_lost(f"the channel layer is away ({type(error).__name__})")
+
+
+def _frames_lost(why: str) -> None:
+    logger.warning("live frames lost: %s", why)
+    for listener in tuple(_lost_listeners):
+        listener()
 
 
 def on_frames_lost(listener: Callable[[], None]) -> None:

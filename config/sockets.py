@@ -19,7 +19,9 @@ It joins the player's ``session_group``; when their sessions change (a password 
 tells every such socket to check its own session, and one whose session has ended closes
 with 4401 at once. Every message a client sends is checked the same way before it is
 handled (``CRAWFORD_SOCKET_SESSION_CHECK`` names the check, so this plumbing imports no
-app).
+app): on a database thread of its own, or, for the messages a consumer says it checks
+itself (``checks_own_session``: a match's actions), within the message's own database
+work (``session_checked``), so an action costs one trip to a database thread, not two.
 
 When the database or Redis is away, a message is answered with an error frame saying so
 (status 503), and a socket that cannot be set up closes with 1013 ("try again later"),
@@ -37,7 +39,8 @@ import asyncio
 import logging
 import weakref
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import orjson
@@ -55,6 +58,7 @@ from config.outages import message as outage_message
 from config.outages import noticed, outage_of
 
 logger = logging.getLogger(__name__)
+Result = TypeVar("Result")
 
 MAX_FRAME_CHARS = 16_384
 MAX_DEPTH = 16
@@ -110,6 +114,10 @@ def members() -> Members:
 
 class FrameError(Exception):
     """A frame the client sent that the server refuses; the message says why."""
+
+
+class SessionEnded(Exception):
+    """The log-in session the socket opened with has ended: nothing of the message is done."""
 
 
 class JsonSocket(AsyncJsonWebsocketConsumer):
@@ -233,6 +241,35 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         session_key, user_id = self._session
         return await live.run(_session_check, session_key=session_key, user_id=user_id)
 
+    async def require_session(self) -> None:
+        """Raise ``SessionEnded`` when the socket's session has ended (a message this
+        consumer ``checks_own_session`` of, refused before any database work)."""
+        if not await self._session_live():
+            raise SessionEnded
+
+    def checks_own_session(self, content: Any) -> bool:
+        """Whether the handler of ``content`` checks the session itself, within its own
+        database work (``session_checked``) or with ``require_session``."""
+        return False
+
+    def session_checked(self, work: Callable[..., Result]) -> Callable[..., Result]:
+        """``work`` for ``config.live.run``, checking the socket's session first, on the
+        same database thread: ``SessionEnded`` when it has ended, and ``work`` is not run."""
+        if self._session is None:
+            return work
+        session_key, user_id = self._session
+
+        def checked(**kwargs: Any) -> Result:
+            if not _session_check(session_key=session_key, user_id=user_id):
+                raise SessionEnded
+            return work(**kwargs)
+
+        return checked
+
+    async def _session_ended(self) -> None:
+        await self.send_error("Your session has ended: log in again.", status=401)
+        await self.close(code=SESSION_ENDED)
+
     async def _close_quietly(self, code: int) -> None:
         try:
             await self.close(code=code)
@@ -244,14 +281,19 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         await super().websocket_disconnect(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        decoded = False
         try:
-            if not await self._session_live():
-                await self.send_error("Your session has ended: log in again.", status=401)
-                await self.close(code=SESSION_ENDED)
-                return
             content = self._decoded(text_data, bytes_data)
+            decoded = True
+            if not self.checks_own_session(content):
+                await self.require_session()
             await self.receive_json(content)
+        except SessionEnded:
+            await self._session_ended()
         except FrameError as refusal:
+            if not decoded and not await self._session_live():  # told that, not why
+                await self._session_ended()
+                return
             await self.send_error(str(refusal))
         except Exception as error:
             part = outage_of(error)

@@ -95,4 +95,8 @@ class LobbyConsumer(JsonSocket):
         await self.send_error("This channel only sends updates.")
 
     async def lobby_seek(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "seek", "event": event["event"], "seek": event["seek"]})
+        text = event.get("text")
+        if text is None:
+            await self.send_json({"type": "seek", "event": event["event"], "seek": event["seek"]})
+        else:
+            await self.send(text_data=text)

@@ -77,9 +77,13 @@ def publish_analysis(user_ids: tuple[int, ...], analysis: dict[str, Any]) -> Non
 
 
 def publish_seek(seek_id: int, what: str) -> None:
-    """Tell the play lobby that a seek was "posted", "taken" or "cancelled"."""
+    """Tell the play lobby that a seek was "posted", "taken" or "cancelled": the frame is
+    encoded here, once, and every lobby socket sends that text as it is."""
+    text = live.frame_text({"type": "seek", "event": what, "seek": seek_id})
     transaction.on_commit(
-        lambda: _send(LOBBY_GROUP, {"type": "lobby.seek", "seek": seek_id, "event": what})
+        lambda: _send(
+            LOBBY_GROUP, {"type": "lobby.seek", "seek": seek_id, "event": what, "text": text}
+        )
     )
 
 

@@ -85,7 +85,8 @@ class Heartbeat:
 
     def frames_lost(self) -> None:
         """Frames were lost (any thread): catch up from the database for a while."""
-        self.loop.call_soon_threadsafe(self._lost)
+        if not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._lost)
 
     def _lost(self) -> None:
         self.lost_at = time.monotonic()
@@ -120,8 +121,13 @@ _heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeat] = (
 
 
 def heartbeat() -> Heartbeat:
-    """The heartbeat of the running event loop (one per server process)."""
-    return _heartbeats.setdefault(asyncio.get_running_loop(), Heartbeat())
+    """The heartbeat of the running event loop (one per server process), made at its first
+    socket: one listener of lost frames, however many sockets come and go."""
+    loop = asyncio.get_running_loop()
+    beat = _heartbeats.get(loop)
+    if beat is None:
+        beat = _heartbeats[loop] = Heartbeat()
+    return beat
 
 
 class MatchConsumer(JsonSocket):
@@ -170,6 +176,10 @@ class MatchConsumer(JsonSocket):
         watched = await live.run(presence.connection_close, channel=self.channel_name)
         if watched is not None:
             await events.presence_soon(watched)
+
+    def checks_own_session(self, content: Any) -> bool:
+        # An action checks the session within its own database work (``_act``).
+        return isinstance(content, dict) and content.get("type") in ACTION_NAMES
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
@@ -237,6 +247,7 @@ class MatchConsumer(JsonSocket):
             )
             resign = _resignation(content.get("resign"))
         except FrameError as refusal:
+            await self.require_session()
             await self.send_error(str(refusal), seq=_echo(raw_seq), status=400)
             return
         if action is PlayerAction.PLAY and content.get("check") is True and play:
@@ -245,7 +256,7 @@ class MatchConsumer(JsonSocket):
         try:
             with action_timed(action.value):
                 result = await live.run(
-                    action_submit,
+                    self.session_checked(action_submit),
                     match_id=self.match_id,
                     user=self.viewer,
                     action=action,
@@ -265,7 +276,12 @@ class MatchConsumer(JsonSocket):
         is legal; nothing is applied either way."""
         assert self.viewer is not None
         try:
-            await live.run(play_check, match_id=self.match_id, user=self.viewer, play=play)
+            await live.run(
+                self.session_checked(play_check),
+                match_id=self.match_id,
+                user=self.viewer,
+                play=play,
+            )
         except DomainError as error:
             await self.send_error(str(error), seq=seq, status=error.status_code)
             return

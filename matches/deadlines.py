@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from backgammon import turns
 from backgammon.turns import EndReason, Phase
+from config import metrics
 from config.celery import enqueue, enqueue_on_commit
 from matches import clock, events
 from matches.lifecycle import end_game, finish_match, match_abort
@@ -218,7 +219,10 @@ def _sweep(match_id: int, moment: datetime) -> None:
     if match is None:
         return
     # One lock for the three checks; each handler saves what it changed.
+    due_at = match.deadline
     if _no_show(match, moment) or _grace(match, moment) or _timeout(match, moment):
+        if due_at is not None:
+            metrics.DEADLINE_LATENESS.observe((timezone.now() - due_at).total_seconds())
         deadline_refresh(match_id=match_id)  # read afresh: a handler may have begun a game
         return
     logger.debug("match %s was due but nothing had expired", match_id)

@@ -38,8 +38,11 @@ def _answers(port: int) -> bool:
 class PrivateRedis:
     """A ``redis-server`` of one's own; ``stop`` and ``start`` keep its port and data."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, appendfsync: str = "always") -> None:
+        """``appendfsync``: "always" loses nothing to a killed server; compose's Redis
+        runs "everysec"."""
         self.port = free_port()
+        self.appendfsync = appendfsync
         self.folder = Path(tempfile.mkdtemp(prefix="crawford-redis-"))
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -53,7 +56,7 @@ class PrivateRedis:
         self.process = subprocess.Popen(
             [
                 *(program, "--bind", HOST, "--port", str(self.port), "--dir", str(self.folder)),
-                *("--appendonly", "yes", "--appendfsync", "always", "--save", ""),
+                *("--appendonly", "yes", "--appendfsync", self.appendfsync, "--save", ""),
                 *("--logfile", str(self.folder / "redis.log")),
             ],
             stdout=subprocess.DEVNULL,

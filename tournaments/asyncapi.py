@@ -7,8 +7,19 @@ from typing import Any
 SENT: dict[str, dict[str, Any]] = {
     "changed": {
         "type": "object",
-        "description": "The tournament changed: read GET /api/tournaments/<id>/bracket/ again.",
-        "properties": {"type": {"const": "changed"}},
+        "description": (
+            "The tournament changed: read GET /api/tournaments/<id>/bracket/ again. When "
+            "only a few matches of a drawn bracket changed, `slots` carries their markup as "
+            "the bracket page draws them, by slot key (flight:round:position)."
+        ),
+        "properties": {
+            "type": {"const": "changed"},
+            "slots": {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "maxProperties": 64,
+            },
+        },
         "required": ["type"],
         "additionalProperties": False,
     },

@@ -1,8 +1,9 @@
 """WebSocket /ws/tournaments/<id>/: tells the page that the tournament changed.
 
 Access is checked in ``connect`` (drafts only for their organizer); after that the consumer
-only relays: each ``tournament.changed`` event becomes ``{"type": "changed"}``, and the
-page fetches the bracket again. Nothing private is ever sent.
+only relays: each ``tournament.changed`` event carries its frame as text, encoded once for
+every watcher (``tournaments.bracket.live``), and the socket sends it as it is. Nothing
+private is ever sent.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from config.sockets import JsonSocket
+from tournaments.bracket.live import PLAIN
 from tournaments.events import tournament_group
 from tournaments.selectors import visible_tournaments
 
@@ -36,4 +38,4 @@ class TournamentConsumer(JsonSocket):
         await self.send_json({"type": "error", "message": "This channel only sends updates."})
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "changed"})
+        await self.send(text_data=event.get("text") or PLAIN)

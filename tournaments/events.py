@@ -1,8 +1,10 @@
 """The one publisher of tournament events, always after the transaction commits.
 
 Each tournament has a channel-layer group ``tournament.<id>``. Its consumers are told that
-the tournament changed (an entry, a filled slot, a result, the end) and fetch the bracket
-again; nothing is broadcast that a spectator could not read on the page.
+the tournament changed (an entry, a filled slot, a result, the end): with the changed
+slots' markup, rendered once for every watcher, or plainly, and then the page fetches the
+bracket again (``tournaments.bracket.live``). Nothing is broadcast that a spectator could
+not read on the page.
 """
 
 from __future__ import annotations
@@ -12,19 +14,37 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from config import bus, live
+from tournaments.bracket import live as bracket_live
 
 
 def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
-def publish_tournament(tournament_id: int) -> None:
-    """Tell everyone watching the tournament that it changed, once the change is committed."""
-    transaction.on_commit(lambda: _send(tournament_id))
+def publish_tournament(tournament_id: int, *, state: str | None = None) -> None:
+    """Tell everyone watching the tournament that it changed, once the change is committed.
+
+    ``state``: the tournament's, when the caller has it; one not drawn yet (taking entries)
+    is told plainly, with nothing read."""
+    if state in bracket_live.NOT_DRAWN:
+        transaction.on_commit(lambda: _send_plain(tournament_id))
+    else:
+        transaction.on_commit(lambda: _send(tournament_id))
+
+
+def _send_plain(tournament_id: int) -> None:
+    live.group_send(
+        tournament_group(tournament_id), {"type": "tournament.changed", "text": bracket_live.PLAIN}
+    )
 
 
 def _send(tournament_id: int) -> None:
-    live.group_send(tournament_group(tournament_id), {"type": "tournament.changed"})
+    with bracket_live.one_at_a_time(tournament_id):
+        text = bracket_live.changed_frame(tournament_id)
+        if text is not None:
+            live.group_send(
+                tournament_group(tournament_id), {"type": "tournament.changed", "text": text}
+            )
 
 
 # Domain events (``config.bus``), for the apps above: the lobby tells the players.

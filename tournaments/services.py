@@ -227,7 +227,7 @@ def entry_check_in(*, tournament_id: int, user: User) -> Entry:
         raise Conflict(f"You are not entered in {tournament.name}.")
     Entry.objects.filter(pk=entry.pk, checked_in_at__isnull=True).update(checked_in_at=now)
     entry.refresh_from_db()
-    events.publish_tournament(tournament.pk)
+    events.publish_tournament(tournament.pk, state=tournament.state)
     return entry
 
 
@@ -342,7 +342,7 @@ def _enter(
             key=f"{tournament.escrow_ref}:entry:{entry.pk}",
             max_entries=capacity,
         )
-    events.publish_tournament(tournament.pk)
+    events.publish_tournament(tournament.pk, state=tournament.state)
     return entry
 
 
@@ -364,7 +364,7 @@ def _leave(tournament: Tournament, entry: Entry, *, fee_back: bool = False) -> E
             key=f"{tournament.escrow_ref}:entry:{entry.pk}:refund",
         )
     entry.refresh_from_db()
-    events.publish_tournament(tournament.pk)
+    events.publish_tournament(tournament.pk, state=tournament.state)
     return entry
 
 

@@ -14,5 +14,10 @@ urlpatterns = [
         views.bracket_fragment,
         name="tournament-bracket-fragment",
     ),
+    path(
+        "tournaments/<id:tournament_id>/bracket/round/<str:flight>/<int:number>/",
+        views.bracket_round,
+        name="tournament-bracket-round",
+    ),
     path("tournaments/<id:tournament_id>/<str:action>/", views.act, name="tournament-act"),
 ]

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -17,6 +18,8 @@ from config.errors import DomainError
 from matches.models import Match
 from reviews.selectors import pr_table
 from tournaments import bracket, selectors, services, standings_reads, swing_reads
+from tournaments.bracket.page import bracket_page as page_of
+from tournaments.bracket.page import column_html, find_column
 from tournaments.errors import TournamentInvalid
 from tournaments.formats.base import Flight
 from tournaments.forms import PlayerForm, TournamentForm
@@ -115,39 +118,92 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "pr_table": pr_table(
                 Match.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True)
             ),
-            **_draw_shown(view.tournament),
+            **_draw_shown(view.tournament, viewer),
         },
     )
 
 
+@gzip_page
 def bracket_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _visible(request_viewer(request), tournament_id)
-    return render(request, "tournaments/bracket.html", _draw_shown(tournament))
+    viewer = request_viewer(request)
+    tournament = _visible(viewer, tournament_id)
+    return render(request, "tournaments/bracket.html", _draw_shown(tournament, viewer))
 
 
+@gzip_page
 def bracket_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The live part of the page again, with the rounds the page has opened
+    (``?rounds=main:0,losers:2``)."""
+    viewer = request_viewer(request)
+    tournament = _visible(viewer, tournament_id)
+    try:
+        opened = _rounds_asked(request.GET.get("rounds", ""))
+    except ValueError as error:
+        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+    shown = _draw_shown(tournament, viewer, opened=opened)
+    return render(request, "tournaments/partials/bracket.html", shown)
+
+
+@gzip_page
+def bracket_round(
+    request: HttpRequest, tournament_id: int, flight: str, number: int
+) -> HttpResponse:
+    """One round's column of the bracket, for a big field's page that opens it."""
     tournament = _visible(request_viewer(request), tournament_id)
-    return render(request, "tournaments/partials/bracket.html", _draw_shown(tournament))
+    if tournament.format == TournamentFormat.SWING:
+        raise Http404("A swing has no bracket")
+    rounds = bracket.bracket(tournament)
+    if tournament.format in bracket.ROUND_BY_ROUND:
+        rounds = [r for r in rounds if r.flight == Flight.FINAL]
+    layouts = bracket.flights(rounds, tournament.format)
+    column = find_column(layouts, flight, number)
+    if column is None:
+        raise Http404("No such round in this bracket")
+    return HttpResponse(column_html(column, many=len(layouts) > 1))
 
 
-def _draw_shown(tournament: Tournament) -> dict[str, object]:
+MAX_ROUNDS_ASKED = 64
+
+
+def _rounds_asked(text: str) -> set[tuple[str, int]]:
+    """``main:0,losers:2`` as {("main", 0), ("losers", 2)}; ValueError saying what is wrong."""
+    asked = set()
+    for part in filter(None, text.split(",")):
+        flight, _, number = part.partition(":")
+        if flight not in bracket.FLIGHT_ORDER or not number.isdigit() or len(number) > 3:
+            raise ValueError(f"rounds: {part[:40]!r} is not a flight and a round (main:0)")
+        asked.add((flight, int(number)))
+    if len(asked) > MAX_ROUNDS_ASKED:
+        raise ValueError(f"rounds: ask for at most {MAX_ROUNDS_ASKED}")
+    return asked
+
+
+def _draw_shown(
+    tournament: Tournament, viewer: User | None, *, opened: set[tuple[str, int]] | None = None
+) -> dict[str, object]:
     """What the bracket partial draws: a knockout's or a double elimination's flights; for a
     Swiss or a round robin, the standings and each round's pairings, and the knockout stage
-    after them as a bracket. The same few queries whatever the field."""
+    after them as a bracket. The same few queries whatever the field; a big field's page
+    draws the viewer's path and the current rounds, and the rounds in ``opened``."""
     if tournament.format == TournamentFormat.SWING:
         return {"tournament": tournament, "rounds": [], **swing_shown(tournament)}
     rounds = bracket.bracket(tournament)
     shown: dict[str, object] = {"tournament": tournament, "rounds": rounds}
+    viewer_id = viewer.pk if viewer is not None else None
     if tournament.format not in bracket.ROUND_BY_ROUND:
-        shown["flights"] = bracket.flights(rounds, tournament.format)
+        layouts = bracket.flights(rounds, tournament.format)
+        shown["flights"] = layouts
+        shown["page"] = page_of(layouts, viewer_id=viewer_id, opened=opened or set())
         return shown
     rows = standings_reads.tournament_standings(tournament) if rounds else []
     knockout_stage = [r for r in rounds if r.flight == Flight.FINAL]
+    layouts = bracket.flights(knockout_stage, tournament.format)
     shown |= {
         "round_by_round": True,
         "standings": standings_reads.standings_tables(rows),
         "pairing_rounds": standings_reads.pairing_rounds(rounds, rows),
-        "flights": bracket.flights(knockout_stage, tournament.format),
+        "flights": layouts,
+        "page": page_of(layouts, viewer_id=viewer_id, opened=opened or set()),
     }
     return shown
 

@@ -165,6 +165,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # did every action with p99 0.2-0.3 s where eight fell behind (191/s, p99 8.5 s): more
 # threads than cores only make transactions wait on each other and on the GIL.
 LIVE_DB_THREADS = env_int("LIVE_DB_THREADS", 2, minimum=1)
+# How long a change's live frames may wait on Redis before they are given up as lost
+# (``config.live``); the boards then catch up from the database.
+LIVE_SEND_TIMEOUT_MS = env_int("LIVE_SEND_TIMEOUT_MS", 1000, minimum=50)
 
 AUTH_USER_MODEL = "accounts.User"
 # django-axes first: it refuses a log-in from a locked-out account or address before

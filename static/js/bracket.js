@@ -1,5 +1,11 @@
-// Live bracket: the server says "changed" over /ws/tournaments/<id>/ and the bracket
-// fragment is fetched again.
+// Live bracket: the server says "changed" over /ws/tournaments/<id>/. A frame that carries
+// the changed matches' markup ("slots": {key: html}, rendered once on the server for every
+// watcher) replaces those matches wherever the page shows them (the viewer's own path, an
+// open round) and fetches nothing; any other change fetches the bracket fragment again,
+// with the rounds this page has opened. data-updated counts the frames applied.
+//
+// A big field's page draws the current round and leaves the others as a heading with a
+// button: pressing it fetches that round's column (its data-round-url).
 //
 // Drop lines: pointing at a slot, or tabbing to it, lights the slots its players come from
 // (its data-from: "winner:<flight>:<round>:<position>" or "loser:...") and those its winner
@@ -40,8 +46,71 @@ function followDropLines(root) {
   });
 }
 
+function openedRounds(root) {
+  return [...root.querySelectorAll("[data-round]")]
+    .filter((round) => round.dataset.opened === "yes")
+    .map((round) => round.dataset.round);
+}
+
+function fragmentUrl(root) {
+  const opened = openedRounds(root);
+  const base = root.dataset.fragment;
+  return opened.length ? `${base}?rounds=${encodeURIComponent(opened.join(","))}` : base;
+}
+
+function applySlots(root, frame) {
+  if (!frame.slots) return false;
+  const template = document.createElement("template");
+  for (const [key, html] of Object.entries(frame.slots)) {
+    for (const slot of root.querySelectorAll(`.slot[data-key="${CSS.escape(key)}"]`)) {
+      template.innerHTML = html;
+      slot.replaceWith(template.content.firstElementChild);
+    }
+  }
+  root.dataset.updated = String(Number(root.dataset.updated || 0) + 1);
+  return true;
+}
+
+function followRoundButtons(root) {
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest?.("[data-show-round]");
+    if (!button) return;
+    const column = button.closest("[data-round-url]");
+    const round = button.closest("[data-round]");
+    button.disabled = true;
+    button.textContent = "Loading…";
+    fetch(column.dataset.roundUrl, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => {
+        column.innerHTML = html;
+        column.classList.remove("bracket-col-later");
+        column.removeAttribute("data-round-url");
+        round.dataset.opened = "yes";
+      })
+      .catch(() => {
+        button.disabled = false;
+        button.textContent = "Could not load: try again";
+      });
+  });
+}
+
+function markOpened(root, opened) {
+  for (const round of root.querySelectorAll("[data-round]")) {
+    if (opened.includes(round.dataset.round)) round.dataset.opened = "yes";
+  }
+}
+
 const root = document.querySelector("[data-bracket-live]");
 if (root) {
-  followLive(root, "changed");
+  let opened = [];
+  followLive(root, "changed", {
+    url: () => {
+      opened = openedRounds(root);
+      return fragmentUrl(root);
+    },
+    apply: (frame) => applySlots(root, frame),
+    refreshed: () => markOpened(root, opened),
+  });
   followDropLines(root);
+  followRoundButtons(root);
 }

@@ -200,3 +200,24 @@ async def test_a_socket_checks_its_session_before_every_message() -> None:
     assert output["code"] == 4401
     assert any("Your session has ended" in answer for answer in answers)
     assert not any('"ack"' in answer for answer in answers)
+
+
+async def test_a_malformed_action_after_the_session_ended_is_told_the_session_ended() -> None:
+    # given Alice's board open, and her session ended without anyone telling the socket
+    alice, match_id = await alice_and_a_match()
+    phone = await sync_to_async(logged_in)(alice)
+    board = await socket_as(phone, f"/ws/matches/{match_id}/")
+    await sync_to_async(Session.objects.filter(user_id=alice.pk).update)(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+
+    # when she sends an action the server refuses before any database work (a bad seq)
+    await board.send_json_to({"type": "roll", "seq": "one"})
+
+    # then she is told her session ended, not what was wrong with the action, and it closes
+    answers = []
+    while (output := await board.receive_output(timeout=5))["type"] != "websocket.close":
+        answers.append(output["text"])
+    assert output["code"] == 4401
+    assert any("Your session has ended" in answer for answer in answers)
+    assert not any('"seq" must be' in answer for answer in answers)

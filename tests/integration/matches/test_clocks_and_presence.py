@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from config import metrics
 from matches import creation
 from matches.models import (
     DEFAULT_CLOCK,
@@ -219,3 +220,24 @@ def test_pass_and_play_turns_the_board_to_whoever_is_on_roll() -> None:
 
     assert played["game"]["turn_seat"] == 1 - seat
     assert played["game"]["view_seat"] == 1 - seat
+
+
+def test_a_timeout_the_sweeper_handles_is_counted_with_how_late_it_came() -> None:
+    def lateness() -> tuple[float, float]:
+        figures = {
+            sample.name: sample.value
+            for family in metrics.DEADLINE_LATENESS.collect()
+            for sample in family.samples
+        }
+        return figures["crawford_deadline_lateness_seconds_count"], figures[
+            "crawford_deadline_lateness_seconds_sum"
+        ]
+
+    match = _playing(clock=ClockSettings(kind=ClockKind.MOVE, move_seconds=5, reserve_seconds=10))
+    _backdate(match, 17)  # the reserve ran out two seconds ago
+    count, total = lateness()
+
+    sweep_deadlines()
+
+    assert lateness()[0] == count + 1
+    assert lateness()[1] - total >= 1.5

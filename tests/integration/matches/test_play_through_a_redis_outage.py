@@ -10,6 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import override_settings
 
+from config import live
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import quick_play, start_match
 from tests.integration.matches.sockets import latest_state, next_frame, open_socket
@@ -58,3 +59,23 @@ async def test_a_move_made_while_redis_is_away_reaches_the_opponents_board(
     assert await next_frame(boards[mover], "ack") == {"type": "ack", "seq": 1, "applied": True}
     seen = await latest_state(boards[other], states[other]["last_seq"] + 1)
     assert seen["game"]["turn"] == other
+
+
+async def test_sockets_coming_and_going_leave_one_listener_of_lost_frames() -> None:
+    # given a match and its players
+    alice = await sync_to_async(UserFactory)(username="alice")
+    bruno = await sync_to_async(UserFactory)(username="bruno")
+    match_id = await sync_to_async(start_match)(alice, bruno, length=3)
+    board = await open_socket(match_id, alice)
+    await next_frame(board, "state")
+    listening = len(live._lost_listeners)
+
+    # when sockets open and close again and again on this server process
+    for _ in range(5):
+        socket = await open_socket(match_id, bruno)
+        await next_frame(socket, "state")
+        await socket.disconnect()
+    await board.disconnect()
+
+    # then the process still has the one heartbeat listening, not one per socket
+    assert len(live._lost_listeners) == listening

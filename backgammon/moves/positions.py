@@ -1,0 +1,317 @@
+"""`legal_positions`: the Position IDs a roll can lead to, worked out on the IDs' 80-bit ints.
+
+Terms are those of `backgammon.moves`. Most positions never build a board per result: a
+result's int comes from the starting one by arithmetic on the zeros that close each point's
+run of ones (see `_two_dice_ids`). The rest go through the play generator.
+"""
+
+from __future__ import annotations
+
+from binascii import b2a_base64
+from itertools import accumulate, compress, pairwise
+from operator import lshift
+
+from backgammon.board import (
+    BAR,
+    POINTS,
+    decode_position_id,
+    packed_side_id_bits,
+    position_id_from_int,
+)
+from backgammon.moves.plays import generate_from
+from backgammon.moves.steps import HOME_POINTS, landings
+
+
+def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
+    """Position IDs of every legal result of rolling ``dice`` in ``position_id``.
+
+    The results are seen by the player who moved (not swapped). Empty when nothing can move.
+    """
+    mover, opponent, bits = decode_position_id(position_id)
+    die1, die2 = dice
+    if 1 <= die1 <= 6 and 1 <= die2 <= 6:
+        ids: set[int] | None = None
+        if die1 != die2:
+            ids = _two_dice_ids(mover, opponent, bits, die1, die2)
+        elif mover[BAR] or sum(mover[HOME_POINTS:]) >= 4:
+            ids = _double_ids(mover, opponent, bits, die1)
+        if ids is not None:
+            # `position_id_from_int`, inlined: a call per result costs more than the rest.
+            return {b2a_base64(result.to_bytes(10, "little"))[:14].decode() for result in ids}
+    results = generate_from(mover, opponent, dice)
+    if not results:
+        return set()
+    # The ID holds the opponent's bits first, then the mover's; hits change only the former.
+    hit_change = _HitChange(opponent, bits)
+    shift = POINTS + 1 + sum(opponent)
+    return {
+        position_id_from_int(
+            hit_change.start + hit_change[hits] | packed_side_id_bits(packed)[0] << shift
+        )
+        for packed, hits in results
+    }
+
+
+def _start_prefix(mover: list[int], opponent: list[int]) -> list[int]:
+    """``prefix[i]``: the sum of the values, in the Position ID's int, of the zeros closing the
+    mover's points below ``i`` (see `_two_dice_ids`), plus a constant that differences cancel.
+
+    The zero closing point ``i`` stands ``1 + mover[i]`` bits above the one closing point
+    ``i - 1``; the mover's bits start above the opponent's 25 zeros and their checkers' ones.
+    """
+    zeros = accumulate(
+        bytes(mover).translate(_ONE_MORE), lshift, initial=1 << POINTS + sum(opponent)
+    )
+    return list(accumulate(zeros))
+
+
+_ONE_MORE = bytes(range(1, 256)) + b"\0"
+"""For bytes.translate: each count plus one."""
+
+
+def _two_dice_ids(
+    mover: list[int], opponent: list[int], bits: int, die1: int, die2: int
+) -> set[int] | None:
+    """The results, as Position ID ints (see `id_int`), of two different dice when no move
+    depends on another's (as in `_two_checkers`): checkers on the bar, or none there and no
+    bearing off. None when the position is not of this kind, or when no play uses both dice
+    though some checker can move: `generate_from` then decides. (A checker on the bar enters
+    outside the home board and stays outside all turn, so nothing bears off then either.)
+
+    A result's int comes from the starting one without writing out its counts. A side's bits
+    are a run of ones per point, each closed by a zero; the zero closing point ``i`` stands
+    at bit ``i`` plus the checkers on points up to ``i``. Moving a checker from ``source`` to
+    ``target`` raises by one bit the zeros closing the points ``target`` to ``source - 1``: the
+    int drops by each such zero's value at the start, doubled for a point that one move
+    already passed, i.e. by three times that value for a point both moves pass.
+    """
+    if not mover[BAR] and sum(mover[HOME_POINTS:]) < 2:
+        return None
+    blocked, blot = landings(opponent)
+    if mover[BAR] and blocked[BAR - die1] and blocked[BAR - die2]:
+        return set()
+    prefix = _start_prefix(mover, opponent)
+    if mover[BAR] > 1:
+        # Each die that can enters a checker; nothing else can move.
+        low = BAR - max(die1, die2)
+        high = BAR - min(die1, die2)
+        if blocked[low] or blocked[high]:
+            entry = high if blocked[low] else low
+            change = prefix[entry] - prefix[BAR]
+            return {bits + change + _HitChange(opponent, bits)[blot[entry] << entry]}
+        hits = blot[low] << low | blot[high] << high
+        # Both spans end at the bar; the shorter one is passed twice.
+        change = 2 * prefix[high] + prefix[low] - 3 * prefix[BAR]
+        return {bits + change + _HitChange(opponent, bits)[hits]}
+    hit_change = _HitChange(opponent, bits)
+    occupied = list(compress(_DOWN, mover[23::-1]))
+    ids: set[int] = set()
+    if mover[BAR]:
+        for first, second in ((die1, die2), (die2, die1)):
+            entry = BAR - first
+            if not blocked[entry]:
+                entering = [(BAR, entry, prefix[entry] - prefix[BAR], blot[entry] << entry)]
+                seconds = _id_movers(occupied, blocked, blot, prefix, second)
+                _add_pairs(
+                    ids, mover, entering, seconds, second, blocked, blot, bits, prefix, hit_change
+                )
+    else:
+        firsts = _id_movers(occupied, blocked, blot, prefix, die1)
+        seconds = _id_movers(occupied, blocked, blot, prefix, die2)
+        _add_pairs(ids, mover, firsts, seconds, die2, blocked, blot, bits, prefix, hit_change)
+        _add_pairs(ids, mover, seconds, [], die1, blocked, blot, bits, prefix, hit_change)
+    return ids or None
+
+
+_DOWN = range(POINTS - 1, -1, -1)
+
+_IdStep = tuple[int, int, int, int]
+"""A move for `_two_dice_ids`: source and target index, the change it alone makes to the
+Position ID's int, and the mask of the index it hits on (0 if none)."""
+
+
+def _id_movers(
+    occupied: list[int], blocked: bytes, blot: bytes, prefix: list[int], die: int
+) -> list[_IdStep]:
+    """`_movers` for `_two_dice_ids`, from the ``occupied`` indices (highest first)."""
+    return [
+        (
+            source,
+            source - die,
+            prefix[source - die] - prefix[source],
+            blot[source - die] << source - die,
+        )
+        for source in occupied
+        if source >= die and not blocked[source - die]
+    ]
+
+
+def _add_pairs(
+    ids: set[int],
+    counts: list[int],
+    firsts: list[_IdStep],
+    seconds: list[_IdStep],
+    die: int,
+    blocked: bytes,
+    blot: bytes,
+    start: int,
+    prefix: list[int],
+    hit_change: _HitChange,
+) -> None:
+    """Add to ``ids`` every first move followed by a different checker's second move, and
+    every first move's checker moving on by ``die``; see `_two_dice_ids`."""
+    add = ids.add
+    for source, target, change, hits in firsts:
+        after = start + change
+        alone = counts[source] == 1
+        for second_source, second_target, second_change, second_hits in seconds:
+            if alone and second_source == source:
+                continue
+            bits = after + second_change
+            if second_target < source and target < second_source:
+                # The spans overlap, from the higher target to the lower source.
+                low = target if target > second_target else second_target
+                high = source if source < second_source else second_source
+                bits -= prefix[high] - prefix[low]
+            add(bits + hit_change[hits | second_hits])
+        onward = target - die
+        if onward >= 0 and not blocked[onward]:
+            bits = after - prefix[target] + prefix[onward]
+            add(bits + hit_change[hits | blot[onward] << onward])
+
+
+# The hot path of doubles: four nested loops kept in one function, because splitting them
+# into calls costs a fifth of the move generator's time (bench/bench_legal_positions.py).
+def _double_ids(  # noqa: C901
+    mover: list[int], opponent: list[int], start: int, die: int
+) -> set[int]:
+    """`_double_in_the_field` as Position ID ints (see `_two_dice_ids`), four nested loops;
+    also with checkers on the bar, which must enter before anything else moves. Empty when
+    nothing can move.
+
+    No checker can bear off: four checkers outside the home board need more than one move
+    each to come home, and a checker on the bar needs all four (19 pips at least).
+
+    Moves go from the highest point down, so each one's span ``[target, source)`` starts no
+    higher than the spans before it; a point of the span already passed by ``k`` moves
+    weighs ``2**k`` times its starting zero. The zero a later move meets above an earlier
+    move's target has been raised by it.
+
+    A play that stops short of four moves counts only while no longer play is known: any
+    move made adds to the results of its own length or a longer one.
+    """
+    blocked, blot = landings(opponent)
+    prefix = _start_prefix(mover, opponent)
+    hit_change = _HitChange(opponent, start)
+    if mover[BAR] and blocked[BAR - die]:
+        return set()
+    # The bar, when a checker is there, comes first; while one is there, nothing else moves.
+    top = BAR if mover[BAR] else BAR - 1
+    sources = [source for source in range(top, die - 1, -1) if not blocked[source - die]]
+    # By source: the change its move makes alone, and the mask of the blot it hits (if any).
+    spans = [prefix[source - die] - prefix[source] for source in sources]
+    landing_hits = [blot[source - die] << source - die for source in sources]
+    counts = mover
+    ones: set[int] = set()
+    twos: set[int] = set()
+    threes: set[int] = set()
+    fours: set[int] = set()
+    count = len(sources)
+    for first in range(1 if counts[BAR] else count):
+        a = sources[first]
+        if not counts[a]:
+            continue
+        ta = a - die
+        hits_a = landing_hits[first]
+        bits_a = start + spans[first]
+        counts[a] -= 1
+        counts[ta] += 1
+        for second in range(first, 1 if counts[BAR] else count):
+            b = sources[second]
+            if not counts[b]:
+                continue
+            tb = b - die
+            hits_b = hits_a | landing_hits[second]
+            bits_b = bits_a + spans[second]
+            if ta < b:
+                bits_b -= prefix[b] - prefix[ta]
+            counts[b] -= 1
+            counts[tb] += 1
+            for third in range(second, 1 if counts[BAR] else count):
+                c = sources[third]
+                if not counts[c]:
+                    continue
+                tc = c - die
+                hits_c = hits_b | landing_hits[third]
+                bits_c = bits_b + spans[third]
+                if tb < c:
+                    bits_c -= prefix[c] - prefix[tb]
+                    if ta < c:
+                        bits_c -= 2 * (prefix[c] - prefix[ta])
+                counts[c] -= 1
+                counts[tc] += 1
+                for fourth in range(third, 1 if counts[BAR] else count):
+                    e = sources[fourth]
+                    if not counts[e]:
+                        continue
+                    bits = bits_c + spans[fourth]
+                    if tc < e:
+                        bits -= prefix[e] - prefix[tc]
+                        if tb < e:
+                            bits -= 2 * (prefix[e] - prefix[tb])
+                            if ta < e:
+                                bits -= 4 * (prefix[e] - prefix[ta])
+                    fours.add(bits + hit_change[hits_c | landing_hits[fourth]])
+                counts[tc] -= 1
+                counts[c] += 1
+                if not fours:
+                    threes.add(bits_c + hit_change[hits_c])
+            counts[tb] -= 1
+            counts[b] += 1
+            if not threes and not fours:
+                twos.add(bits_b + hit_change[hits_b])
+        counts[ta] -= 1
+        counts[a] += 1
+        if not twos and not threes and not fours:
+            ones.add(bits_a + hit_change[hits_a])
+    return fours or threes or twos or ones
+
+
+class _HitChange(dict[int, int]):
+    """How much a Position ID's int grows when the opponent's blots at a mask of the mover's
+    indices go to the bar; each mask is worked out when first asked for.
+
+    As for the mover (see `_two_dice_ids`): a hit blot on the opponent's index ``u`` lowers
+    by one bit the zeros closing the opponent's points ``u`` to 23, which adds half of each
+    one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value.
+    """
+
+    __slots__ = ("opponent", "prefix", "start")
+
+    def __init__(self, opponent: list[int], bits: int) -> None:
+        self[0] = 0
+        self.opponent = opponent
+        # The opponent's part of the ID: its 25 zeros and its checkers' ones.
+        self.start = bits & ((1 << POINTS + 1 + sum(opponent)) - 1)
+        self.prefix: list[int] | None = None
+
+    def __missing__(self, hits: int) -> int:
+        prefix = self.prefix
+        if prefix is None:
+            # Twice the values of the zeros closing the opponent's points below each index,
+            # plus a constant (see `_start_prefix`).
+            doubled = accumulate(bytes(self.opponent).translate(_ONE_MORE), lshift, initial=1)
+            prefix = self.prefix = list(accumulate(doubled))
+        # The opponent's indices hit, lowest first, then the bar's, which ends the last span.
+        indices = []
+        rest = hits
+        while rest:
+            top = rest.bit_length() - 1
+            indices.append(23 - top)
+            rest ^= 1 << top
+        indices.append(BAR)
+        change = 0
+        for lowered, (low, high) in enumerate(pairwise(indices), start=1):
+            change += ((1 << lowered) - 1) * (prefix[high] - prefix[low]) >> lowered + 1
+        self[hits] = change
+        return change

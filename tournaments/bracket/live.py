@@ -1,0 +1,100 @@
+"""What the bracket's watchers are told when the tournament changes: one frame, rendered and
+encoded once whoever watches.
+
+For a tournament drawn as flights (a knockout, double elimination, a satellite, ...) the
+frame carries the markup of the slots that changed, ``{"type": "changed", "slots": {key:
+html}}``, and the page puts them in place without asking for anything. Which slots changed
+is found by comparing each slot's digest (of everything its markup shows) with those of
+the last frame, kept in the cache. When that cannot say (no digests kept, the draw's shape
+or the current round changed, more than ``MAX_SLOTS`` slots at once, a Swiss's standings,
+a swing's chips, a tournament not drawn yet) the frame is the plain ``{"type": "changed"}``
+and each page fetches what it shows again, as before.
+
+Frames of one tournament are built one at a time (a PostgreSQL advisory lock held from the
+read to the send), so a frame never reaches the watchers after one built from a later
+read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.core.cache import cache
+from django.db import connection, transaction
+
+from config.live import frame_text
+from tournaments.bracket.html import slot_html
+from tournaments.bracket.page import current_round
+from tournaments.bracket.reads import ROUND_BY_ROUND, Cell, bracket, flights
+from tournaments.models import Tournament, TournamentFormat, TournamentState
+
+MAX_SLOTS = 64
+KEPT_SECONDS = 7 * 24 * 3600
+# The advisory lock's first key: the space of "a tournament's live frames", the second being
+# the tournament's id. No other lock of the project is taken while it is held.
+LOCK_SPACE = 29_001
+PLAIN = frame_text({"type": "changed"})
+NOT_DRAWN = (TournamentState.DRAFT, TournamentState.REGISTRATION)
+SHAPE = ""  # the digests' entry for the state and the current rounds
+
+
+def digests_key(tournament_id: int) -> str:
+    return f"bracket-slots:{tournament_id}"
+
+
+@contextmanager
+def one_at_a_time(tournament_id: int) -> Iterator[None]:
+    """Hold the tournament's frame lock: build the frame and send it within."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, tournament_id])
+        yield
+
+
+def changed_frame(tournament_id: int) -> str | None:
+    """The frame, as text, that tells every watcher of the tournament what changed; None
+    when nothing the bracket shows did."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if (
+        tournament is None
+        or tournament.state in NOT_DRAWN
+        or tournament.format in (*ROUND_BY_ROUND, TournamentFormat.SWING)
+    ):
+        return PLAIN
+    layouts = flights(bracket(tournament), tournament.format)
+    cells: dict[str, Cell] = {
+        cell.key: cell
+        for layout in layouts
+        for column in layout.columns
+        for cell in column.cells
+        if cell.slot is not None
+    }
+    digests = {key: _digest(cell) for key, cell in cells.items()}
+    # The start's moment too: digests kept for another database's tournament of this id
+    # (a test run's, a restored copy's) never pass for this one's.
+    shape = (tournament.started_at, tournament.state, [current_round(x) for x in layouts])
+    digests[SHAPE] = _digest(shape)
+    before: dict[str, bytes] | None = cache.get(digests_key(tournament_id))
+    cache.set(digests_key(tournament_id), digests, KEPT_SECONDS)
+    if before is None or before.keys() != digests.keys() or before[SHAPE] != digests[SHAPE]:
+        return PLAIN
+    changed = [key for key, digest in digests.items() if before[key] != digest]
+    if not changed:
+        return None
+    if len(changed) > MAX_SLOTS:
+        return PLAIN
+    many = len(layouts) > 1
+    frame: dict[str, Any] = {
+        "type": "changed",
+        "slots": {key: slot_html(cells[key], many=many) for key in changed},
+    }
+    return frame_text(frame)
+
+
+def _digest(value: object) -> bytes:
+    # The frozen dataclasses' repr names every field the markup shows.
+    return hashlib.blake2b(repr(value).encode(), digest_size=8).digest()

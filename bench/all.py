@@ -37,7 +37,20 @@ SMALL = [
     ("bench_watchers.py", ["--small"]),
     (
         "bench_live_matches.py",
-        ["--matches", "20", "--rate", "10", "--seconds", "10", "--servers", "1"],
+        [
+            "--matches",
+            "20",
+            "--spectators",
+            "10",
+            "--rate",
+            "10",
+            "--max-rate",
+            "20",
+            "--step-seconds",
+            "8",
+            "--pgbench-seconds",
+            "5",
+        ],
     ),
 ]
 KEPT = re.compile(

@@ -4,7 +4,11 @@
 below (the full runs are the commands in ``bench/README.md``); from its output the table
 keeps the lines that carry a ratio to the baseline or the figure its goal is stated in
 (a p99, a lateness, milliseconds a player). A benchmark that fails is shown as failed,
-with the end of its output, and the run goes on.
+with the end of its output, and the run goes on; the run then exits with status 1, so CI
+(``.ci/run``) notices a benchmark that rotted. A benchmark fails when it exits with an error,
+or when a traceback or an ERROR line shows in its output: an exception in any process it
+started (the processes of ``bench/shape.py`` are checked by the benchmark itself, which exits
+with an error and prints the lines).
 """
 
 from __future__ import annotations
@@ -15,7 +19,10 @@ import sys
 import time
 from pathlib import Path
 
+from shape import TROUBLE  # a traceback, ERROR or CRITICAL
+
 HERE = Path(__file__).resolve().parent
+
 SMALL = [
     ("bench_legal_positions.py", []),
     ("bench_ledger.py", ["1"]),
@@ -30,7 +37,20 @@ SMALL = [
     ("bench_watchers.py", ["--small"]),
     (
         "bench_live_matches.py",
-        ["--matches", "20", "--rate", "10", "--seconds", "10", "--servers", "1"],
+        [
+            "--matches",
+            "20",
+            "--spectators",
+            "10",
+            "--rate",
+            "10",
+            "--max-rate",
+            "20",
+            "--step-seconds",
+            "8",
+            "--pgbench-seconds",
+            "5",
+        ],
     ),
 ]
 KEPT = re.compile(
@@ -53,10 +73,14 @@ def main() -> int:
         )
         took = f"{time.perf_counter() - began:.0f} s"
         lines = done.stdout.splitlines()
-        if done.returncode != 0:
+        trouble = [
+            line for line in (done.stdout + done.stderr).splitlines() if TROUBLE.search(line)
+        ]
+        if done.returncode != 0 or trouble:
             failed += 1
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            rows.append((script, took, ["FAILED", *tail]))
+            why = [f"exit status {done.returncode}"] if done.returncode else []
+            rows.append((script, took, ["FAILED", *why, *trouble[:5], *tail]))
             continue
         rows.append((script, took, [line.strip() for line in lines if KEPT.search(line)]))
     print()

@@ -1,55 +1,67 @@
-"""Benchmark: the time from a reconnection grace running out to the settlement committed.
+"""Benchmark: the time from a reconnection grace running out to the settlement committed,
+on the shipped shape with every production feature on.
 
-In one process, on PostgreSQL, for N suspended-to-be matches (a few moves into a 5-point
-match played for a pot): the periodic sweep finds the expired grace and suspends the match,
-then the adjudication (2-ply evaluation through the warm engine, and the settlement through
-the ledger in one transaction) runs as the analysis worker would run it. Beside it, in the
-same run, the bare 2-ply evaluation of the same positions: the baseline, so the ratio shows
-what the platform adds to the engine's own time.
+N matches (a few moves into a 5-point match played for a pot) are left by a player. The
+workers are the production ones as ``docker-compose.yml`` runs them, started by
+``bench/shape.py`` through ``scripts/serve`` with ``deploy/crawford.env``: ``default``,
+``analysis`` (adjudication, in its warm GNU Backgammon) and ``review`` (the post-match
+analysis every settled match is queued for), on a Redis of the run's own and a database of
+its own, with beat. For each match in turn the grace is made to end now and the deadline
+sweep (``matches.sweep_deadlines``, the code beat runs every second) runs at that moment: it
+suspends the match and queues its adjudication; the analysis worker evaluates the position
+at 2 ply and settles the pot in one transaction. The time counted runs from the grace's end
+to the moment this process sees the settlement committed (polling every 2 ms); the sweep's
+part of it ends at the suspension's action. The sweep's own polling delay is not in it:
+``bench_clocks.py`` measures that.
+
+Beside it, in the same run, the bare 2-ply evaluation of the same positions in a warm
+engine of this process: the baseline, so the ratio shows what the platform adds to the
+engine's own time. Any traceback or ERROR in a process's log fails the run (exit status 1).
 
 Run: ``.venv/bin/python bench/bench_adjudication.py [matches]`` (PostgreSQL on 127.0.0.1;
-the script creates and migrates its own database, crawford_bench_adjudication).
+``redis-server`` installed: the script starts its own, and makes and drops its database).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import time
-from datetime import timedelta
 from pathlib import Path
 
-from benchdb import fresh_database
+from benchdb import drop_database, fresh_database
+from shape import Process, Shape
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DATABASE = "crawford_bench_adjudication"
-os.environ.update(
-    DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
-    SECRET_KEY="bench-only",
-    DEBUG="false",
-)
-os.environ.pop("REDIS_URL", None)  # tasks run in this process, as on one analysis worker
+DATABASE = f"crawford_bench_adjudication_{os.getpid()}"
+DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+os.environ.update(DATABASE_URL=DATABASE_URL, SECRET_KEY="bench-only", DEBUG="false")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+SETTLED_WITHIN = 60.0
 
 
-def main(count: int) -> None:
-    fresh_database(DATABASE)
-    import django
+def stop_as_compose_does(shape: Shape, process: Process, seconds: float = 60) -> None:
+    """SIGTERM to the worker's main process, as ``docker stop`` sends it: the worker
+    finishes the tasks in hand and leaves the queued ones in the broker."""
+    os.kill(process.popen.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.popen.wait(timeout=seconds)
+    shape.stop(process)
 
-    django.setup()
-    from django.utils import timezone
 
+def abandoned_matches(count: int) -> list[int]:
+    """``count`` 5-point matches for a pot, six actions in, left by their second player."""
     from accounts.services import user_create
-    from analysis.engine import EvalSettings
-    from matches import adjudication, creation
+    from matches import creation
     from matches.actions import PlayerAction
-    from matches.engine import engine
     from matches.models import Match
     from matches.play import action_submit
     from matches.selectors import match_snapshot
-    from matches.tasks import sweep_deadlines
     from tests.integration.matches.helpers import board_left, quick_play
 
     alice = user_create(username="bench-alice", password="bench-password-1")
@@ -63,8 +75,7 @@ def main(count: int) -> None:
         for seq in range(1, 7):  # each player's seq only has to grow
             match = Match.objects.get(pk=match.pk)  # afresh: a match caches its game
             state = match_snapshot(match, viewer=None)
-            seat = state["game"]["turn_seat"]
-            player = match.player(seat)
+            player = match.player(state["game"]["turn_seat"])
             mine = match_snapshot(match, viewer=player)["game"]
             if mine["phase"] == "roll":
                 action_submit(match_id=match.pk, user=player, action=PlayerAction.ROLL, seq=seq)
@@ -78,6 +89,47 @@ def main(count: int) -> None:
                 )
         board_left(match.pk, bruno)
         match_ids.append(match.pk)
+    return match_ids
+
+
+def main(count: int) -> int:
+    from tests.private_services import PrivateRedis
+
+    redis = PrivateRedis().start()
+    os.environ["REDIS_URL"] = redis.url()
+    shape = Shape(database_url=DATABASE_URL, redis_url=redis.url())
+    try:
+        fresh_database(DATABASE)
+        return run(count, shape)
+    finally:
+        shape.stop_all()  # the workers stop before their database is dropped
+        drop_database(DATABASE)
+        redis.close()
+
+
+def run(count: int, shape: Shape) -> int:
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.utils import timezone
+
+    from analysis.engine import EvalSettings
+    from config.models import Beat
+    from matches import adjudication
+    from matches.engine import engine
+    from matches.models import Action, ActionKind, Match, MatchStatus
+    from matches.tasks import sweep_deadlines
+
+    workers = [shape.worker(queue) for queue in ("default", "analysis", "review")]
+    workers.append(shape.beat())  # its sweeps run too: one that stopped gives time back
+    match_ids = abandoned_matches(count)
+    deadline = time.monotonic() + 90
+    while not Beat.objects.filter(name="matches.sweep_deadlines").exists():
+        if time.monotonic() > deadline:
+            print("beat's sweep did not run on the default worker within 90 s")
+            return 1
+        time.sleep(0.2)
     engine().start()
 
     baseline = []
@@ -87,14 +139,27 @@ def main(count: int) -> None:
         engine().evaluate(position.gnubg_id, EvalSettings(plies=2))
         baseline.append(time.perf_counter() - started)
 
-    timings = []
+    timings, sweeps = [], []
     for match_id in match_ids:
-        past = timezone.now() - timedelta(seconds=1)
-        Match.objects.filter(pk=match_id).update(grace_ends_1=past, deadline=past)
-        started = time.perf_counter()
-        sweep_deadlines()  # suspends the match and (eagerly) adjudicates and settles it
-        timings.append(time.perf_counter() - started)
-        assert Match.objects.get(pk=match_id).status == "finished"
+        ends = timezone.now()
+        Match.objects.filter(pk=match_id).update(grace_ends_1=ends, deadline=ends)
+        # The sweep at the grace's end (beat's, a moment later, would find it the same way):
+        # it suspends the match and queues its adjudication.
+        sweep_deadlines(passes=1)
+        waited = time.monotonic()
+        settled = Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED)
+        while not settled.exists():
+            if time.monotonic() - waited > SETTLED_WITHIN:
+                print(f"match {match_id} was not settled within {SETTLED_WITHIN:.0f} s")
+                return 1
+            time.sleep(0.002)
+        timings.append(time.time() - ends.timestamp())  # seen committed, within 2 ms or so
+        suspended = Action.objects.get(match_id=match_id, kind=ActionKind.SUSPEND).created_at
+        sweeps.append((suspended - ends).total_seconds())
+    connection.close()
+    engine().close()
+    for worker in workers:  # before their database goes (main's finally)
+        stop_as_compose_does(shape, worker)
 
     def ms(values: list[float], q: float) -> float:
         return 1000 * sorted(values)[min(len(values) - 1, int(q * len(values)))]
@@ -102,13 +167,20 @@ def main(count: int) -> None:
     print(f"matches adjudicated:                 {count}")
     for label, values in (
         ("bare 2-ply evaluation (baseline)", baseline),
-        ("grace expiry -> settlement committed", timings),
+        ("grace end -> settlement committed", timings),
+        ("  of which grace end -> suspended", sweeps),
+        ("  and suspended -> settled", [t - s for t, s in zip(timings, sweeps, strict=True)]),
     ):
         print(f"{label:38} median {ms(values, 0.5):7.1f} ms   p95 {ms(values, 0.95):7.1f} ms")
     ratio = statistics.median(timings) / statistics.median(baseline)
     print(f"ratio (median): {ratio:.2f}x the bare evaluation")
-    engine().close()
+    trouble = shape.check_logs()
+    if trouble:
+        print(f"\n{len(trouble)} lines of trouble in the processes' logs ({shape.logs}):")
+        print("\n".join(trouble[:20]))
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 20))

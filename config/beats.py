@@ -25,8 +25,12 @@ def beat_mark(name: str, *, now: datetime | None = None) -> timedelta | None:
     assert transaction.get_connection().in_atomic_block, "beat_mark needs a transaction"
     beat = Beat.objects.select_for_update().filter(name=name).first()
     if beat is None:
-        Beat.objects.create(name=name, ran_at=moment)
-        return None
+        # The first run of all, perhaps two at once: one inserts the row, the other waits
+        # for that insert to commit and then locks the row it made.
+        Beat.objects.bulk_create([Beat(name=name, ran_at=moment)], ignore_conflicts=True)
+        beat = Beat.objects.select_for_update().get(name=name)
+        if beat.ran_at == moment:
+            return None
     gap = moment - beat.ran_at
     Beat.objects.filter(name=name).update(ran_at=moment)
     return gap

@@ -8,11 +8,14 @@ opponent's turns run on the ``analysis`` queue, asked for by task name.
 
 from __future__ import annotations
 
+import os
 import time
 
 from celery import shared_task
+from celery.signals import worker_process_init
 
 from matches import adjudication, deadlines, lifecycle, pauses, practice, presence
+from matches.engine import engine
 
 BATCH = 100
 MAX_BATCHES = 50  # a run ends; the next beat picks up whatever is left
@@ -69,3 +72,15 @@ def adjudicate_match(match_id: int) -> None:
 def engine_turn(match_id: int) -> None:
     """Let the computer opponent take the actions that fall to it; safe to run twice."""
     practice.engine_turn(match_id=match_id)
+
+
+ENGINE_QUEUES = {"analysis", "review"}
+
+
+@worker_process_init.connect
+def _engine_warm(**_: object) -> None:
+    """A worker process of the engine's queues starts its GNU Backgammon as it starts, not
+    when the first adjudication arrives and a player waits for the program to load.
+    ``scripts/serve worker`` names the queues in ``CRAWFORD_WORKER_QUEUES``."""
+    if ENGINE_QUEUES & set(os.environ.get("CRAWFORD_WORKER_QUEUES", "").split(",")):
+        engine().start()

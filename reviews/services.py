@@ -1,7 +1,8 @@
 """The analysis queue: what to analyse, running GNU Backgammon on it, and keeping the result.
 
 * ``on_match_finished`` (subscribed to ``MatchFinished``): every match that ends with a
-  game played is queued, after its adjudication (a match ends only once it is adjudicated).
+  game played is queued, after its adjudication (a match ends only once it is adjudicated),
+  by the ``review.for_match`` task on the ``default`` queue (``analysis_for_match``).
 * ``analysis_upload``: a player's .mat file, read by ``backgammon.matfile`` (what GNU
   Backgammon's own importer accepts), refused with the line and the reason otherwise.
 * ``analysis_run`` (the ``review.analyse`` task): claims a queued analysis, runs
@@ -56,6 +57,7 @@ from reviews.results import result_of
 logger = logging.getLogger(__name__)
 
 ANALYSE_TASK = "review.analyse"
+FOR_MATCH_TASK = "review.for_match"
 MAX_ATTEMPTS = 3
 MAX_UPLOAD_BYTES = 512 * 1024
 MAX_WAITING_UPLOADS = 5
@@ -70,12 +72,16 @@ _embedded = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
 
 
 def on_match_finished(event: MatchFinished) -> None:
+    """Ask for the match's analysis by task: the subscriber runs after the commit of
+    whatever ended the match, the deadline sweep among them, which ends hundreds of matches
+    a minute and must not read each one's file on the way (bench/bench_clocks.py)."""
     if settings.ANALYSE_FINISHED_MATCHES:
-        analysis_for_match(event.match_id)
+        enqueue(FOR_MATCH_TASK, event.match_id, settings.ANALYSIS_PLIES)
 
 
-def analysis_for_match(match_id: int) -> Analysis | None:
-    """Queue the analysis of a finished match (once); None when it has no game to analyse."""
+def analysis_for_match(match_id: int, plies: int | None = None) -> Analysis | None:
+    """Queue the analysis of a finished match (once) at ``plies`` (the setting's depth
+    unless given); None when it has no game to analyse."""
     existing = Analysis.objects.filter(match_id=match_id).first()
     if existing is not None:
         return existing
@@ -93,7 +99,7 @@ def analysis_for_match(match_id: int) -> Analysis | None:
                 "mat": mat,
                 "players": [match.player_0.username, match.player_1.username],
                 "match_length": match.length,
-                "plies": settings.ANALYSIS_PLIES,
+                "plies": settings.ANALYSIS_PLIES if plies is None else plies,
             },
         )
         if created:

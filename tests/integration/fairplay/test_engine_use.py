@@ -31,7 +31,7 @@ from fairplay.models import Case, CaseEvent, CaseKind
 from matches.engine import engine
 from matches.models import Match, MatchStatus
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
-from reviews.services import analysis_run
+from reviews.services import analysis_for_match, analysis_run
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import board_opened
 
@@ -110,8 +110,10 @@ def analysed_at_0_ply() -> Iterator[None]:
 
 
 def analyse_and_scan(match_id: int) -> None:
-    """What the review worker and then the default worker do once a match has finished."""
-    analysis = Analysis.objects.get(match_id=match_id)
+    """What the default worker (asking for the analysis), the review worker and then the
+    default worker again do once a match has finished."""
+    analysis = analysis_for_match(match_id)
+    assert analysis is not None
     assert analysis_run(analysis.pk) is True
     fairplay_tasks.scan_analysis(analysis.pk)
 

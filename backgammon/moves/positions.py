@@ -19,7 +19,7 @@ from backgammon.board import (
     position_id_from_int,
 )
 from backgammon.moves.plays import generate_from
-from backgammon.moves.steps import HOME_POINTS, landings
+from backgammon.moves.steps import HITS_SHIFT, HOME_POINTS, PACKED_MASK, landings
 
 
 def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
@@ -46,9 +46,10 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     shift = POINTS + 1 + sum(opponent)
     return {
         position_id_from_int(
-            hit_change.start + hit_change[hits] | packed_side_id_bits(packed)[0] << shift
+            hit_change.start + hit_change[key >> HITS_SHIFT]
+            | packed_side_id_bits(key & PACKED_MASK)[0] << shift
         )
-        for packed, hits in results
+        for key in results
     }
 
 

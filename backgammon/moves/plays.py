@@ -109,6 +109,19 @@ def _two_checkers(
     return results
 
 
+def double_sources(counts: list[int], blocked: bytes, die: int) -> list[int]:
+    """The points a double's moves can come from, highest first: those with a checker or
+    reached by a move from a higher one, and from where ``die`` lands on no block (the bar
+    first when a checker is there)."""
+    holds = bytearray(counts)
+    sources = []
+    for source in range(BAR if counts[BAR] else BAR - 1, die - 1, -1):
+        if holds[source] and not blocked[source - die]:
+            sources.append(source)
+            holds[source - die] = 1
+    return sources
+
+
 # Four nested loops kept in one function: a call per move costs more than the loops' work.
 def _double(counts: list[int], packed: int, blocked: bytes, blot: bytes, die: int) -> Results:
     """Plays of a double that cannot bear off: nothing on the bar and four checkers or more
@@ -124,13 +137,9 @@ def _double(counts: list[int], packed: int, blocked: bytes, blot: bytes, die: in
     """
     if counts[BAR] and blocked[BAR - die]:
         return {}
-    top = BAR if counts[BAR] else BAR - 1
+    sources = double_sources(counts, blocked, die)
     steps = STEPS[die]
-    sources = [
-        steps[source][blot[source - die]]
-        for source in range(top, die - 1, -1)
-        if not blocked[source - die]
-    ]
+    sources = [steps[source][blot[source - die]] for source in sources]
     count = len(sources)
     fours: Results = {}
     threes: Results = {}

@@ -137,9 +137,8 @@ def _double(counts: list[int], packed: int, blocked: bytes, blot: bytes, die: in
     """
     if counts[BAR] and blocked[BAR - die]:
         return {}
-    sources = double_sources(counts, blocked, die)
     steps = STEPS[die]
-    sources = [steps[source][blot[source - die]] for source in sources]
+    sources = [steps[source][blot[source - die]] for source in double_sources(counts, blocked, die)]
     count = len(sources)
     fours: Results = {}
     threes: Results = {}

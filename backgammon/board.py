@@ -158,17 +158,25 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int], int]:
         raise InvalidPosition(
             f"{position_id!r} is not a Position ID: it may hold only letters, digits, '+' and '/'"
         ) from None
-    # Reading the bits as text lets str.split find the runs of ones in C, not bit by bit.
-    bits = int.from_bytes(raw, "little")
-    # Most significant bit first, so the runs come last point first: read them backwards.
-    runs = list(map(len, format(bits, "080b").split("0")))
-    if len(runs) <= 2 * (POINTS + 1):
+    # The runs of ones, each closed by a zero, read a byte at a time from a table: a run
+    # open at the end of a byte goes on into the next.
+    runs: list[int] = []
+    open_run = 0
+    for byte in raw:
+        first, whole, last = _BYTE_RUNS[byte]
+        if first < 0:
+            open_run += 8
+        else:
+            runs.append(open_run + first)
+            runs += whole
+            open_run = last
+    if len(runs) < 2 * (POINTS + 1):
         raise InvalidPosition(f"{position_id!r} describes more than 30 checkers")
-    if any(runs[: -2 * (POINTS + 1)]):
+    if open_run or any(runs[2 * (POINTS + 1) :]):
         raise InvalidPosition(f"{position_id!r} has checkers beyond the last point")
     # The ID lists the player not on roll first.
-    opponent = runs[-1 : -(POINTS + 2) : -1]
-    mover = runs[-(POINTS + 2) : -2 * (POINTS + 1) - 1 : -1]
+    opponent = runs[: POINTS + 1]
+    mover = runs[POINTS + 1 : 2 * (POINTS + 1)]
     if (
         sum(mover) > CHECKERS
         or sum(opponent) > CHECKERS
@@ -178,7 +186,20 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int], int]:
     ):
         # Rare: let Board find the reason (a bar on each side is often legal).
         Board(tuple(mover), tuple(opponent))
-    return mover, opponent, bits
+    return mover, opponent, int.from_bytes(raw, "little")
+
+
+def _byte_runs(byte: int) -> tuple[int, tuple[int, ...], int]:
+    """A byte of a Position ID, least significant bit first, as runs of ones: the ones before
+    its first zero (-1 when it has none), the runs closed by each later zero, the ones after
+    its last zero."""
+    runs = [len(run) for run in format(byte, "08b")[::-1].split("0")]
+    if len(runs) == 1:
+        return -1, (), 0
+    return runs[0], tuple(runs[1:-1]), runs[-1]
+
+
+_BYTE_RUNS = [_byte_runs(byte) for byte in range(256)]
 
 
 def encode_position_id(mover: Sequence[int], opponent: Sequence[int]) -> str:

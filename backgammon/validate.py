@@ -27,6 +27,8 @@ from backgammon.moves import (
     Results,
     generate,
     result_board,
+    result_key,
+    split_key,
 )
 from backgammon.notation import MOVE_TOKEN, format_play, parse_moves, point_name
 
@@ -129,7 +131,7 @@ def _written_result(board: Board, moves: Sequence[Move]) -> ResultKey:
         elif move.hit and target not in blots:
             raise IllegalPlay(f"There is no checker to hit on point {move.to_point}")
         mover[target] += 1
-    return pack_side(mover), hits
+    return result_key(pack_side(mover), hits)
 
 
 def _match(results: Results, key: ResultKey, moves: Sequence[Move]) -> ResultKey | None:
@@ -140,10 +142,12 @@ def _match(results: Results, key: ResultKey, moves: Sequence[Move]) -> ResultKey
     """
     if key in results:
         return key
-    mover, required = key
-    candidates = [
-        found for found in results if found[0] == mover and found[1] & required == required
-    ]
+    mover, required = split_key(key)
+    candidates = []
+    for found in results:
+        packed, hits = split_key(found)
+        if packed == mover and hits & required == required:
+            candidates.append(found)
     if len(candidates) == 1:
         return candidates[0]
     if candidates:

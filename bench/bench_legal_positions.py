@@ -1,15 +1,20 @@
-"""Benchmark: our `legal_positions` against GNU Backgammon's C move generator (gnubg-nn).
+"""Benchmark: our legal plays and `legal_positions` against GNU Backgammon's C move generator
+(gnubg-nn).
 
 Builds a fixed set of (Position ID, dice) pairs from seeded random games, then times on the
 same set, in the same run:
 
-* ours: ``legal_positions(position_id, dice)``, Position ID in, set of Position IDs out;
+* ours, plays: ``legal_plays(board, dice)``, a `Board` in, the list of plays (`Move` tuples)
+  out: what every action and snapshot of a match does;
+* ours, positions: ``legal_positions(position_id, dice)``, Position ID in, set of Position
+  IDs out;
 * gnubg raw: ``gnubg_nn.moves(board, d1, d2)`` on boards already in gnubg's form, returning
   its internal position keys (the C generator alone, the baseline of the goal);
+* gnubg with moves: the same with the moves of each play (``verbose=1``), what our plays give;
 * gnubg same contract: Position ID in, set of Position IDs out, through gnubg-nn's helpers.
 
-Runs the three in turn for several rounds and prints the time per position of each (best and
-median round) and our time as a ratio to each baseline. The goal is at most 10x the raw C
+Runs them in turn for several rounds and prints the time per position of each (CPU time,
+best and median round) and ours as a ratio to the baselines. The goal is at most 5x the raw C
 generator. Run: ``.venv/bin/python bench/bench_legal_positions.py``.
 """
 
@@ -23,7 +28,7 @@ from collections.abc import Callable
 import gnubg_nn
 
 from backgammon.board import Board
-from backgammon.moves import legal_positions
+from backgammon.moves import legal_plays, legal_positions
 
 SEED = 20240601
 GAMES = 60
@@ -52,26 +57,33 @@ def sample_positions(seed: int, games: int) -> list[Sample]:
 
 
 def time_rounds(runs: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
-    """Seconds of each run in each of ``rounds`` rounds, the runs taking turns within a round.
+    """CPU seconds of each run in each of ``rounds`` rounds, the runs taking turns in a round.
 
-    Taking turns spreads any other work on the machine over all of them alike, so the ratios
-    stay fair even when the absolute times wander.
+    The process's own CPU time, not the clock's: on a busy machine the time spent waiting for a
+    core would count otherwise. Taking turns spreads what other work still costs (caches, a
+    shared core) over all of them alike, so the ratios stay fair when the times wander.
     """
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
-            start = time.perf_counter()
+            start = time.process_time()
             run()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(time.process_time() - start)
     return times
 
 
 def main() -> None:
     samples = sample_positions(SEED, GAMES)
     gnubg_boards = []
+    boards = []
     for position_id, (die1, die2) in samples:
         board = Board.from_position_id(position_id)
+        boards.append((board, (die1, die2)))
         gnubg_boards.append(([list(board.opponent), list(board.mover)], die1, die2))
+
+    def ours_plays() -> None:
+        for board, dice in boards:
+            legal_plays(board, dice)
 
     def ours() -> None:
         for position_id, dice in samples:
@@ -80,6 +92,10 @@ def main() -> None:
     def gnubg_raw() -> None:
         for board, die1, die2 in gnubg_boards:
             gnubg_nn.moves(board, die1, die2)
+
+    def gnubg_steps() -> None:
+        for board, die1, die2 in gnubg_boards:
+            gnubg_nn.moves(board, die1, die2, 1)
 
     def gnubg_contract() -> None:
         for position_id, (die1, die2) in samples:
@@ -91,27 +107,38 @@ def main() -> None:
 
     count = len(samples)
     times = time_rounds(
-        {"ours": ours, "gnubg raw": gnubg_raw, "gnubg contract": gnubg_contract}, REPEATS
+        {
+            "ours plays": ours_plays,
+            "ours": ours,
+            "gnubg raw": gnubg_raw,
+            "gnubg steps": gnubg_steps,
+            "gnubg contract": gnubg_contract,
+        },
+        REPEATS,
     )
     # The best round is the least disturbed by other work; the median shows the spread.
     best = {name: min(spent) / count for name, spent in times.items()}
     median = {name: statistics.median(spent) / count for name, spent in times.items()}
     print(f"positions: {count} from {GAMES} seeded random games (seed {SEED}), {REPEATS} rounds")
-    print("                                    best      median  (us/position)")
+    print("                                      best      median  (us/position)")
     for label, name in (
+        ("ours legal_plays:", "ours plays"),
         ("ours legal_positions:", "ours"),
         ("gnubg-nn moves (C, raw keys):", "gnubg raw"),
+        ("gnubg-nn moves with their moves:", "gnubg steps"),
         ("gnubg-nn, ID in -> IDs out:", "gnubg contract"),
     ):
-        print(f"{label:31s} {best[name] * 1e6:8.2f}    {median[name] * 1e6:8.2f}")
-    print(
-        f"ratio ours / gnubg raw:         {best['ours'] / best['gnubg raw']:8.2f}x"
-        f"   {median['ours'] / median['gnubg raw']:8.2f}x  (goal <= 10x)"
-    )
-    print(
-        f"ratio ours / gnubg ID -> IDs:   {best['ours'] / best['gnubg contract']:8.2f}x"
-        f"   {median['ours'] / median['gnubg contract']:8.2f}x"
-    )
+        print(f"{label:33s} {best[name] * 1e6:8.2f}    {median[name] * 1e6:8.2f}")
+    for label, ours_name, baseline, goal in (
+        ("legal_plays / gnubg raw:", "ours plays", "gnubg raw", "  (goal <= 5x)"),
+        ("legal_plays / gnubg with moves:", "ours plays", "gnubg steps", ""),
+        ("legal_positions / gnubg raw:", "ours", "gnubg raw", "  (goal <= 5x)"),
+        ("legal_positions / gnubg ID -> IDs:", "ours", "gnubg contract", ""),
+    ):
+        print(
+            f"ratio {label:34s} {best[ours_name] / best[baseline]:6.2f}x"
+            f"   {median[ours_name] / median[baseline]:6.2f}x{goal}"
+        )
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ from backgammon.moves.steps import (
     apply_move,
     apply_play,
     result_board,
+    result_key,
+    split_key,
 )
 
 __all__ = [
@@ -49,4 +51,6 @@ __all__ = [
     "legal_plays",
     "legal_positions",
     "result_board",
+    "result_key",
+    "split_key",
 ]

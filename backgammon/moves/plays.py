@@ -80,31 +80,46 @@ def _two_checkers(
     firsts = _movers(counts, blocked, blot, die1)
     seconds = _movers(counts, blocked, blot, die2)
     onward_steps = STEPS[die2]
+    add = results.setdefault
     for source, target, change, hits, move, _ in firsts:
-        after = packed + change
+        after = packed + change | hits
         alone = counts[source] == 1
-        for second_source, _, second_change, second_hits, second, unhit in seconds:
-            if alone and second_source == source:
-                continue
-            key = (after + second_change, hits | second_hits)
-            if key not in results:
-                # Two checkers landing on one blot: only the first hits it.
-                results[key] = (move, unhit if hits and second_hits == hits else second)
+        if hits:
+            for second_source, _, second_change, second_hits, second, unhit in seconds:
+                if not alone or second_source != source:
+                    # Two checkers landing on one blot: only the first hits it.
+                    add(
+                        after + second_change | second_hits,
+                        (move, unhit if second_hits == hits else second),
+                    )
+        else:
+            for second_source, _, second_change, second_hits, second, _ in seconds:
+                if not alone or second_source != source:
+                    add(after + second_change | second_hits, (move, second))
         onward = target - die2
         if onward >= 0 and not blocked[onward]:
-            step = onward_steps[target][blot[onward]]
-            key = (after + step[2], hits | step[3])
-            if key not in results:
-                results[key] = (move, step[4])
+            _, _, onward_change, onward_hits, onward_move, _ = onward_steps[target][blot[onward]]
+            add(after + onward_change | onward_hits, (move, onward_move))
     onward_steps = STEPS[die1]
     for _, target, change, hits, move, _ in seconds:
         onward = target - die1
         if onward >= 0 and not blocked[onward]:
-            step = onward_steps[target][blot[onward]]
-            key = (packed + change + step[2], hits | step[3])
-            if key not in results:
-                results[key] = (move, step[4])
+            _, _, onward_change, onward_hits, onward_move, _ = onward_steps[target][blot[onward]]
+            add(packed + change + onward_change | hits | onward_hits, (move, onward_move))
     return results
+
+
+def double_sources(counts: list[int], blocked: bytes, die: int) -> list[int]:
+    """The points a double's moves can come from, highest first: those with a checker or
+    reached by a move from a higher one, and from where ``die`` lands on no block (the bar
+    first when a checker is there)."""
+    holds = bytearray(counts)
+    sources = []
+    for source in range(BAR if counts[BAR] else BAR - 1, die - 1, -1):
+        if holds[source] and not blocked[source - die]:
+            sources.append(source)
+            holds[source - die] = 1
+    return sources
 
 
 # Four nested loops kept in one function: a call per move costs more than the loops' work.
@@ -122,13 +137,8 @@ def _double(counts: list[int], packed: int, blocked: bytes, blot: bytes, die: in
     """
     if counts[BAR] and blocked[BAR - die]:
         return {}
-    top = BAR if counts[BAR] else BAR - 1
     steps = STEPS[die]
-    sources = [
-        steps[source][blot[source - die]]
-        for source in range(top, die - 1, -1)
-        if not blocked[source - die]
-    ]
+    sources = [steps[source][blot[source - die]] for source in double_sources(counts, blocked, die)]
     count = len(sources)
     fours: Results = {}
     threes: Results = {}
@@ -138,7 +148,7 @@ def _double(counts: list[int], packed: int, blocked: bytes, blot: bytes, die: in
         a, ta, change, hits_a, move_a, _ = sources[first]
         if not counts[a]:
             continue
-        packed_a = packed + change
+        packed_a = packed + change | hits_a
         counts[a] -= 1
         counts[ta] += 1
         for second in range(first, 1 if counts[BAR] else count):
@@ -147,8 +157,7 @@ def _double(counts: list[int], packed: int, blocked: bytes, blot: bytes, die: in
                 continue
             if second == first:
                 move_b = unhit
-            packed_b = packed_a + change
-            hits_b = hits_a | hits
+            packed_b = packed_a + change | hits
             counts[b] -= 1
             counts[tb] += 1
             for third in range(second, 1 if counts[BAR] else count):
@@ -157,15 +166,14 @@ def _double(counts: list[int], packed: int, blocked: bytes, blot: bytes, die: in
                     continue
                 if third == second:
                     move_c = unhit
-                packed_c = packed_b + change
-                hits_c = hits_b | hits
+                packed_c = packed_b + change | hits
                 counts[c] -= 1
                 counts[tc] += 1
                 for fourth in range(third, 1 if counts[BAR] else count):
                     e, _, change, hits, move, unhit = sources[fourth]
                     if not counts[e]:
                         continue
-                    fours[packed_c + change, hits_c | hits] = (
+                    fours[packed_c + change | hits] = (
                         move_a,
                         move_b,
                         move_c,
@@ -174,13 +182,13 @@ def _double(counts: list[int], packed: int, blocked: bytes, blot: bytes, die: in
                 counts[tc] -= 1
                 counts[c] += 1
                 if not fours:
-                    threes[packed_c, hits_c] = (move_a, move_b, move_c)
+                    threes[packed_c] = (move_a, move_b, move_c)
             counts[tb] -= 1
             counts[b] += 1
             if not threes and not fours:
-                twos[packed_b, hits_b] = (move_a, move_b)
+                twos[packed_b] = (move_a, move_b)
         counts[ta] -= 1
         counts[a] += 1
         if not twos and not threes and not fours:
-            ones[packed_a, hits_a] = (move_a,)
+            ones[packed_a] = (move_a,)
     return fours or threes or twos or ones

@@ -18,8 +18,8 @@ from backgammon.board import (
     packed_side_id_bits,
     position_id_from_int,
 )
-from backgammon.moves.plays import generate_from
-from backgammon.moves.steps import HOME_POINTS, landings
+from backgammon.moves.plays import double_sources, generate_from
+from backgammon.moves.steps import HITS_SHIFT, HOME_POINTS, PACKED_MASK, landings
 
 
 def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
@@ -46,9 +46,10 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     shift = POINTS + 1 + sum(opponent)
     return {
         position_id_from_int(
-            hit_change.start + hit_change[hits] | packed_side_id_bits(packed)[0] << shift
+            hit_change.start + hit_change[key >> HITS_SHIFT]
+            | packed_side_id_bits(key & PACKED_MASK)[0] << shift
         )
-        for packed, hits in results
+        for key in results
     }
 
 
@@ -206,8 +207,7 @@ def _double_ids(  # noqa: C901
     if mover[BAR] and blocked[BAR - die]:
         return set()
     # The bar, when a checker is there, comes first; while one is there, nothing else moves.
-    top = BAR if mover[BAR] else BAR - 1
-    sources = [source for source in range(top, die - 1, -1) if not blocked[source - die]]
+    sources = double_sources(mover, blocked, die)
     # By source: the change its move makes alone, and the mask of the blot it hits (if any).
     spans = [prefix[source - die] - prefix[source] for source in sources]
     landing_hits = [blot[source - die] << source - die for source in sources]

@@ -57,7 +57,7 @@ def search_two(
             counts[source] -= 1
             if target >= 0:
                 counts[target] += 1
-            after = packed + change
+            after = packed + change | hits
             seconds = single_moves(
                 counts, outside - (source >= HOME_POINTS > target), blocked, blot, second_die
             )
@@ -65,17 +65,18 @@ def search_two(
                 if best < die1 + die2:
                     results.clear()
                     best = die1 + die2
+                add = results.setdefault
                 for _, _, second_change, second_hits, second, unhit in seconds:
-                    key = (after + second_change, hits | second_hits)
-                    if key not in results:
-                        # Two checkers landing on one blot: only the first hits it.
-                        results[key] = (move, unhit if hits and second_hits == hits else second)
+                    # Two checkers landing on one blot: only the first hits it.
+                    add(
+                        after + second_change | second_hits,
+                        (move, unhit if hits and second_hits == hits else second),
+                    )
             elif first_die >= best:
                 if first_die > best:
                     results.clear()
                     best = first_die
-                if (after, hits) not in results:
-                    results[after, hits] = (move,)
+                results.setdefault(after, (move,))
             if target >= 0:
                 counts[target] -= 1
             counts[source] += 1
@@ -95,7 +96,7 @@ def search(
     best = [0]
     path: list[Step] = []
 
-    def walk(depth: int, top: int, outside: int, packed: int, hits: int) -> None:
+    def walk(depth: int, top: int, outside: int, key: int) -> None:
         moved = False
         if depth < 4:
             for step in single_moves(counts, outside, blocked, blot, die, top):
@@ -109,8 +110,7 @@ def search(
                     depth + 1,
                     min(source, BAR - 1),
                     outside - (source >= HOME_POINTS > target),
-                    packed + change,
-                    hits | hit,
+                    key + change | hit,
                 )
                 path.pop()
                 if target >= 0:
@@ -120,10 +120,10 @@ def search(
             if depth > best[0]:
                 results.clear()
                 best[0] = depth
-            if (packed, hits) not in results:
-                results[packed, hits] = _play(path)
+            if key not in results:
+                results[key] = _play(path)
 
-    walk(0, BAR - 1, outside, packed, 0)
+    walk(0, BAR - 1, outside, packed)
     return results if best[0] else {}
 
 

@@ -37,9 +37,14 @@ Move.__module__ = "backgammon.moves"
 Play = tuple[Move, ...]
 """All the moves of one turn, in the order they are made."""
 
-ResultKey = tuple[int, int]
-"""A play's result: the mover's counts packed by `pack_side`, and a bit mask of the mover's
-indices where an opponent blot was hit."""
+ResultKey = int
+"""A play's result as one int, a cheap dict key: the mover's counts packed by `pack_side` in
+the low `HITS_SHIFT` bits, and above them a bit mask of the mover's indices where an opponent
+blot was hit (see `result_key`)."""
+
+HITS_SHIFT = 8 * (BAR + 1)
+"""Where a result key's hit mask starts: above the packed side's 25 bytes."""
+PACKED_MASK = (1 << HITS_SHIFT) - 1
 
 Results = dict[ResultKey, Play]
 """Every legal result of a roll, each with one play reaching it."""
@@ -49,8 +54,9 @@ UNIT = tuple(1 << 8 * index for index in range(BAR + 1))
 
 Step = tuple[int, int, int, int, Move, Move]
 """One checker's move as the generators use it: source and target index, the change to the
-packed side, the bit of the target in a hit mask (0 when nothing is hit), the move, and the
-same move without its hit (for a second checker landing where the first one hit)."""
+packed side, the bit of the target in a result key's hit mask (0 when nothing is hit), the
+move, and the same move without its hit (for a second checker landing where the first one
+hit). A result's key is the packed side plus the changes, or-ed with the hit bits."""
 
 MOVES = {
     (source, target, hit): Move(source + 1, target + 1, hit)
@@ -67,7 +73,7 @@ def _step(source: int, target: int, hit: bool) -> Step:
         source,
         target,
         UNIT[target] - UNIT[source],
-        1 << target if hit else 0,
+        1 << HITS_SHIFT + target if hit else 0,
         MOVES[source, target, hit],
         MOVES[source, target, False],
     )
@@ -135,9 +141,20 @@ def apply_play(board: Board, play: Iterable[Move]) -> Board:
     return Board(tuple(mover), tuple(opponent))
 
 
+def result_key(packed: int, hits: int) -> ResultKey:
+    """The key of the result where the mover's side packs to ``packed`` and the blots on the
+    mover's indices set in ``hits`` were hit."""
+    return packed | hits << HITS_SHIFT
+
+
+def split_key(key: ResultKey) -> tuple[int, int]:
+    """The packed side and the hit mask of a result key."""
+    return key & PACKED_MASK, key >> HITS_SHIFT
+
+
 def result_board(board: Board, key: ResultKey) -> Board:
     """The board a result key stands for."""
-    mover, hits = key
+    mover, hits = split_key(key)
     return Board(unpack_side(mover), _hit_opponent(board.opponent, hits))
 
 

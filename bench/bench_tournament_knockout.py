@@ -6,7 +6,9 @@ In one process, on PostgreSQL, with Celery tasks run in the process (as ``make r
 * start: the draw, 4,095 pairing rows and the 2,048 first-round matches, each started with its
   opening roll;
 * the bracket page (``/tournaments/<id>/bracket/``) rendered through Django's test client, for
-  this tournament and for a 16-player one: the number of database queries must be the same.
+  this tournament and for a 16-player one: the number of database queries must be the same;
+  the big one's current round and the rounds of four matches or fewer are drawn, the others
+  fetched when the page asks, and a phone is sent it compressed.
 
 Each figure is printed with its number of queries, beside the baseline: the pure draw of the
 same field by ``tournaments.formats`` (no database), so the ratio shows what storing it costs.
@@ -147,14 +149,19 @@ def main(count: int) -> None:
 
     client = Client(HTTP_HOST="localhost")
 
-    def page(tournament_id: int) -> int:
-        response = client.get(f"/tournaments/{tournament_id}/bracket/")
+    def page(tournament_id: int, *, phone: bool = False) -> int:
+        accepts = "gzip" if phone else ""
+        response = client.get(
+            f"/tournaments/{tournament_id}/bracket/", HTTP_ACCEPT_ENCODING=accepts
+        )
         assert response.status_code == 200, response.status_code
         return len(response.content)
 
     page(big_id)  # warm the template cache
     small_bytes, small_s, small_q = measured(lambda: page(small_id))
     big_bytes, big_s, big_q = measured(lambda: page(big_id))
+    # What a phone is sent: the page compressed, as every browser asks for it.
+    phone_bytes, phone_s, _ = measured(lambda: page(big_id, phone=True))
 
     print(f"\n{count:,}-player knockout on PostgreSQL, tasks in process")
     print(
@@ -175,8 +182,12 @@ def main(count: int) -> None:
         f"  ({big_bytes / 1e6:.1f} MB of HTML)"
     )
     print(
+        f"  the same sent to a phone (gzip)     {phone_s:8.2f} s"
+        f"                ({phone_bytes / 1e3:.0f} kB sent)"
+    )
+    print(
         f"  bracket page, 16 players            {small_s:8.3f} s  {small_q:8,} queries"
-        f"  ({small_bytes / 1e3:.0f} kB)"
+        f"  ({small_bytes / 1e3:.0f} kB; the big page {big_s / small_s:.1f}x its time)"
     )
     print(f"  same number of queries at both sizes: {'yes' if big_q == small_q else 'NO'}")
 

@@ -388,7 +388,7 @@ async def lobby_phase(
 
     latencies, missed, texts = [], 0, set()
     for arrived in watchers.frames:
-        seen = {}
+        seen: dict[Any, float] = {}
         for moment, text in arrived:
             texts.add(text)
             frame = orjson.loads(text)
@@ -450,7 +450,7 @@ async def run(args: argparse.Namespace, shape: Any) -> None:
     need = 2 * args.results
     if len(rows) < need:
         raise SystemExit(f"{len(rows)} first-round matches: --results {args.results} needs {need}")
-    picked = [(match_id, f"main:0:{position}") for match_id, position in rows[:need]]
+    picked = [(int(match_id or 0), f"main:0:{position}") for match_id, position in rows[:need]]
     pids = [*web.tree(), *worker.tree()]
     base = f"http://127.0.0.1:{web.port}"
 

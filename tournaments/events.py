@@ -29,7 +29,8 @@ def publish_tournament(tournament_id: int, *, state: str | None = None) -> None:
     if state in bracket_live.NOT_DRAWN:
         transaction.on_commit(lambda: _send_plain(tournament_id))
     else:
-        transaction.on_commit(lambda: _send(tournament_id))
+        # Robust: the change stands whatever becomes of its frame (a failure is logged).
+        transaction.on_commit(lambda: _send(tournament_id), robust=True)
 
 
 def _send_plain(tournament_id: int) -> None:

@@ -26,6 +26,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 
 from config.live import frame_text
+from config.outages import outage_of
 from tournaments.bracket.html import slot_html
 from tournaments.bracket.page import current_round
 from tournaments.bracket.reads import ROUND_BY_ROUND, Cell, bracket, flights
@@ -78,8 +79,13 @@ def changed_frame(tournament_id: int) -> str | None:
     # (a test run's, a restored copy's) never pass for this one's.
     shape = (tournament.started_at, tournament.state, [current_round(x) for x in layouts])
     digests[SHAPE] = _digest(shape)
-    before: dict[str, bytes] | None = cache.get(digests_key(tournament_id))
-    cache.set(digests_key(tournament_id), digests, KEPT_SECONDS)
+    try:
+        before: dict[str, bytes] | None = cache.get(digests_key(tournament_id))
+        cache.set(digests_key(tournament_id), digests, KEPT_SECONDS)
+    except Exception as error:
+        if outage_of(error) is None:
+            raise
+        return PLAIN  # Redis is away: the frame is lost too (config.live), and no harm done
     if before is None or before.keys() != digests.keys() or before[SHAPE] != digests[SHAPE]:
         return PLAIN
     changed = [key for key, digest in digests.items() if before[key] != digest]

@@ -29,7 +29,10 @@ SMALL = [
     ("bench_one_way_series.py", ["--pairs", "2000"]),
     (
         "bench_live_matches.py",
-        ["--matches", "20", "--rate", "10", "--seconds", "10", "--servers", "1"],
+        [
+            *("--matches", "20", "--spectators", "10", "--rate", "10", "--max-rate", "40"),
+            *("--step-seconds", "5", "--pgbench-seconds", "3"),
+        ],
     ),
 ]
 KEPT = re.compile(

@@ -26,7 +26,9 @@ process's pool straight to PostgreSQL, then through PgBouncer in transaction mod
 processes run with ``DB_PREPARED_STATEMENTS=false`` there, as production must with it).
 
 The run fails (exit status 1) on an error frame, a frame lost or late, a socket that did
-not open, no step held, or a traceback or ERROR line in any process's log.
+not open or was closed by the server, or a traceback or ERROR line in any process's log; a
+ramp whose first step does not hold is a figure (printed with the costs at that step), not
+a failure.
 
 Run: ``.venv/bin/python bench/bench_live_matches.py`` (50 matches) or
 ``.venv/bin/python bench/bench_live_matches.py --matches 1000 --spectators 500 --rate 100``.
@@ -46,6 +48,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +80,7 @@ CONNECT_CONCURRENCY = 20
 P99_GOAL = 0.100  # seconds
 TICKS = os.sysconf("SC_CLK_TCK")
 METRICS_TOKEN = "crawford-bench-metrics"
+SHOW_UP_IN_BENCH = timedelta(hours=2)
 PROFILING = ROOT / "bench" / "profiling"
 
 
@@ -118,6 +122,8 @@ def create_people(prefix: str, count: int) -> list[Person]:
 
 def create_matches(players: list[Person], *, round_number: int) -> list[int]:
     """One playing match per pair of players, with dice fixed per match so runs repeat."""
+    from django.utils import timezone
+
     from accounts.models import User
     from matches import creation
     from matches.models import ClockKind, ClockSettings, Match
@@ -139,6 +145,9 @@ def create_matches(players: list[Person], *, round_number: int) -> list[int]:
         Match.objects.filter(pk=match.pk).update(dice_seed=seed)
         creation.match_accept(match_id=match.pk, user=opponent)
         ids.append(match.pk)
+    # Opening a thousand matches' sockets here takes longer than the show-up time
+    # (``matches.lifecycle.SHOW_UP``) people have to come and move, which the beat enforces.
+    Match.objects.filter(pk__in=ids).update(show_up_by=timezone.now() + SHOW_UP_IN_BENCH)
     return ids
 
 
@@ -519,6 +528,21 @@ async def evening(
         configuration.placement += f"; {lost_sockets} sockets closed by the server"
         args.trouble += lost_sockets
     await sockets.close()
+    await asyncio.to_thread(wait_for_disconnects, world.database_url)
+
+
+def wait_for_disconnects(database_url: str, *, seconds: float = 180) -> None:
+    """Until the server has closed every board's connection row: its disconnect work done,
+    the web service stops with nothing left to cancel."""
+    import psycopg
+
+    deadline = time.monotonic() + seconds
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            row = conn.execute("SELECT count(*) FROM matches_matchconnection").fetchone()
+            if row is None or row[0] == 0:
+                return
+            time.sleep(0.5)
 
 
 async def measured_step(
@@ -681,8 +705,6 @@ def failed(configurations: list[Configuration], args: Any) -> list[str]:
                     f"{configuration.name} at {step.rate:.0f}/s: {step.stats.late} frames late, "
                     f"{step.stats.unseen} never seen"
                 )
-        if configuration.best() is None:
-            reasons.append(f"{configuration.name}: no step held")
     if args.trouble:
         reasons.append(f"{args.trouble} lines of trouble in the processes' logs or sockets lost")
     return reasons

@@ -202,9 +202,7 @@ async def test_a_socket_checks_its_session_before_every_message() -> None:
     assert not any('"ack"' in answer for answer in answers)
 
 
-async def test_an_action_refused_for_its_form_after_the_session_ended_is_told_the_session_ended() -> (
-    None
-):
+async def test_a_malformed_action_after_the_session_ended_is_told_the_session_ended() -> None:
     # given Alice's board open, and her session ended without anyone telling the socket
     alice, match_id = await alice_and_a_match()
     phone = await sync_to_async(logged_in)(alice)

@@ -347,6 +347,13 @@ class Step:
     def per_action(self, part: str) -> float:
         return self.counts.get(part, 0.0) / max(self.done, 1)
 
+    def beyond_idle_ms(self, idle: dict[str, float], part: str | None = None) -> float:
+        """CPU an action beyond what the parts spend with every socket open and nobody
+        acting (``idle``: CPU seconds a second), of one part or all-in."""
+        parts = [part] if part else ["web", "postgres", "redis", "proxy", "pgbouncer"]
+        spent = sum(self.cpu[name] - idle.get(name, 0.0) * self.elapsed for name in parts)
+        return 1000 * spent / max(self.done, 1)
+
 
 @dataclass
 class Configuration:
@@ -358,6 +365,7 @@ class Configuration:
     placement: str = ""
     connect_seconds: float = 0.0
     notices: int = 0
+    idle: dict[str, float] = field(default_factory=dict)  # CPU seconds a second, nobody acting
 
     def best(self) -> Step | None:
         held = [step for step in self.steps if step.held()]
@@ -511,6 +519,13 @@ async def evening(
             str(open_match_sockets(web)) for web in webs
         )
     notices_before = sockets.me_frames()
+    if args.idle_seconds > 0:
+        before = parts.sample()
+        await asyncio.sleep(args.idle_seconds)
+        after = parts.sample()
+        configuration.idle = {
+            name: (after[name] - before[name]) / args.idle_seconds for name in before
+        }
     if args.warmup > 0:
         await drive(sockets.load, rate=args.rate, seconds=args.warmup, rng=rng)
         await drain(sockets.load)
@@ -667,6 +682,26 @@ def report(configurations: list[Configuration], baseline: Baseline, args: Any) -
             f"{best.all_in_ms() / baseline.pg_cpu_ms:.1f}x a pgbench transaction's "
             f"(goal <= 5x); ms by part: {parts}"
         )
+        if configuration.idle:
+            idle = configuration.idle
+            beyond = "  ".join(
+                f"{name} {best.beyond_idle_ms(idle, name):.2f}"
+                for name in ("web", "postgres", "redis", "proxy", "pgbouncer")
+                if best.cpu.get(name, 0) > 0 or name in ("web", "postgres", "redis")
+            )
+            print(
+                "  with every socket open and nobody acting, % of one core: "
+                + "  ".join(
+                    f"{name} {100 * idle[name]:.0f}%"
+                    for name in ("web", "postgres", "redis", "proxy", "pgbouncer", "workers")
+                    if idle.get(name, 0) > 0 or name in ("web", "postgres", "redis")
+                )
+            )
+            print(
+                f"  CPU an action beyond that: {best.beyond_idle_ms(idle):.2f} ms = "
+                f"{best.beyond_idle_ms(idle) / baseline.pg_cpu_ms:.1f}x a pgbench "
+                f"transaction's; ms by part: {beyond}"
+            )
         counted = f"{best.per_action('transactions'):.2f} database transactions"
         if "statements" in best.counts:
             counted += f", {best.per_action('statements'):.2f} statements"
@@ -722,6 +757,12 @@ def main() -> int:
     parser.add_argument("--step-seconds", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--pgbench-seconds", type=int, default=10)
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=10.0,
+        help="the CPU of every socket open and nobody acting, measured this long",
+    )
     parser.add_argument(
         "--through-proxy",
         action="store_true",

@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -66,6 +67,7 @@ from live_load import (  # noqa: E402
     drive,
     open_board,
     open_me,
+    start_relay,
     until_quiet,
     watch_board,
 )
@@ -470,7 +472,10 @@ class Sockets:
             # connection to the next service in turn, so a match's players sit on
             # different services.
             for seat in self.seats:
-                await open_board(seat)
+                if await open_board(seat):
+                    # Read at once: a socket left unread misses the server's pings and
+                    # is closed before the others are open.
+                    start_relay(seat, self.load)
             boards = await asyncio.gather(
                 *(gated(watch_board(seat, self.load)) for seat in self.seats)
             )
@@ -485,9 +490,16 @@ class Sockets:
             "me": (sum(answered), len(self.mes)),
         }
 
-    def closed_by_server(self) -> int:
-        boards = sum(not seat.open for seat in [*self.seats, *self.watchers])
-        return boards + sum(not me.open for me in self.mes)
+    def closed_by_server(self) -> dict[str, int]:
+        """Sockets the server closed, by kind and close code."""
+        closed: Counter[str] = Counter()
+        kinds = [("board", self.seats), ("spectator", self.watchers), ("me", self.mes)]
+        for kind, sockets in kinds:
+            for each in sockets:
+                if not each.open:
+                    code = each.socket.close_code if each.socket is not None else None
+                    closed[f"{kind} {code}"] += 1
+        return dict(closed)
 
     def me_frames(self) -> int:
         return sum(me.frames for me in self.mes)
@@ -540,8 +552,9 @@ async def evening(
     configuration.notices = sockets.me_frames() - notices_before
     lost_sockets = sockets.closed_by_server()
     if lost_sockets:
-        configuration.placement += f"; {lost_sockets} sockets closed by the server"
-        args.trouble += lost_sockets
+        codes = ", ".join(f"{kind}: {count}" for kind, count in sorted(lost_sockets.items()))
+        configuration.placement += f"; sockets closed by the server (kind code: n): {codes}"
+        args.trouble += sum(lost_sockets.values())
     await sockets.close()
     await asyncio.to_thread(wait_for_disconnects, world.database_url)
 

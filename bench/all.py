@@ -38,18 +38,8 @@ SMALL = [
     (
         "bench_live_matches.py",
         [
-            "--matches",
-            "20",
-            "--spectators",
-            "10",
-            "--rate",
-            "10",
-            "--max-rate",
-            "20",
-            "--step-seconds",
-            "8",
-            "--pgbench-seconds",
-            "5",
+            *("--matches", "20", "--spectators", "10", "--rate", "10", "--max-rate", "40"),
+            *("--step-seconds", "5", "--pgbench-seconds", "3"),
         ],
     ),
 ]

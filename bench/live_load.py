@@ -250,6 +250,7 @@ class WebSocket:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+        self.close_code: int | None = None  # the server's, when it closed the socket
 
     @classmethod
     async def open(cls, port: int, path: str, headers: dict[str, str]) -> WebSocket:
@@ -292,6 +293,7 @@ class WebSocket:
                     size = int.from_bytes(await self.reader.readexactly(8), "big")
                 payload = await self.reader.readexactly(size)
                 if opcode == 0x8:
+                    self.close_code = int.from_bytes(payload[:2], "big") if payload else 1005
                     return
                 if opcode == 0x9:
                     self._frame(0xA, payload)
@@ -301,6 +303,7 @@ class WebSocket:
                         yield b"".join(parts)
                         parts = []
         except (asyncio.IncompleteReadError, ConnectionError):
+            self.close_code = self.close_code or 1006
             return
 
     def _frame(self, opcode: int, payload: bytes) -> None:
@@ -346,12 +349,18 @@ async def watch_board(seat: Seat, load: Load) -> bool:
     connecting never outruns the server's work for the sockets before)."""
     if not seat.open:
         return False
-    seat.reader = asyncio.create_task(_relay(seat, load))
+    start_relay(seat, load)
     try:
         await asyncio.wait_for(seat.first_state.wait(), 60)
     except TimeoutError:
         return False
     return True
+
+
+def start_relay(seat: Seat, load: Load) -> None:
+    """Read ``seat``'s frames from now on (and answer the server's pings), once."""
+    if seat.reader is None:
+        seat.reader = asyncio.create_task(_relay(seat, load))
 
 
 async def _relay(seat: Seat, load: Load) -> None:

@@ -201,9 +201,13 @@ class MatchConsumer(JsonSocket):
         # whole state, and its move rows tell the board to fetch those it skipped.
         if event["seq"] < self.shown_seq:
             return
-        self.shown_seq = event["seq"]
         key = str(self.seat) if self.seat is not None else BROADCAST_WATCHER
-        await self.send(text_data=event["frames"][key])
+        frame = event["frames"].get(key)
+        if frame is None:  # counted as not yet here when the change was made
+            await self._send_state()
+            return
+        self.shown_seq = event["seq"]
+        await self.send(text_data=frame)
 
     async def match_presence(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "presence": event["presence"]})

@@ -123,8 +123,11 @@ def broadcast(
 
     ``snapshots``: each seat's and a watcher's, keyed ``"0"``, ``"1"`` and
     ``BROADCAST_WATCHER`` (anyone not playing), so each connection forwards its own viewer's
-    without reading the database again. ``moves``: the move-list rows logged after ``since``,
-    so boards extend their move list without asking for it again.
+    without reading the database again; only those of the viewers the presence counts
+    show (a seat with no connection, or a board nobody watches, costs no snapshot). A
+    connection that finds no snapshot of its own in the event (it opened as the change
+    was made) reads its own (``matches.consumers``). ``moves``: the move-list rows logged
+    after ``since``, so boards extend their move list without asking for it again.
 
     ``match`` (with its players' profiles) and its current ``game``, as an action just saved
     them, are used instead of reading them again while the match is being played; a match
@@ -149,8 +152,10 @@ def broadcast(
 def _broadcast_of(
     match: Match, parts: _SnapshotParts, since: int, appended: list[Action] | None
 ) -> dict[str, Any]:
-    snapshots = {str(seat): _render(match, parts, seat) for seat in (0, 1)}
-    snapshots[BROADCAST_WATCHER] = _render(match, parts, None)
+    connected = parts.presence["connected"]
+    snapshots = {str(seat): _render(match, parts, seat) for seat in (0, 1) if connected[seat]}
+    if parts.presence["spectators"]:
+        snapshots[BROADCAST_WATCHER] = _render(match, parts, None)
     rows_ = move_list(match, after_seq=since) if appended is None else move_rows(match, appended)
     return {"seq": match.last_seq, "snapshots": snapshots, "moves": {"since": since, "rows": rows_}}
 

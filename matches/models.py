@@ -184,7 +184,6 @@ class Match(models.Model):
     show_up_by = models.DateTimeField(
         null=True, blank=True, help_text="A player not seen by then forfeits (tournament play)."
     )
-
     last_seq = models.PositiveIntegerField(
         default=0, help_text="Sequence number of the newest action."
     )
@@ -208,6 +207,7 @@ class Match(models.Model):
                 fields=["deadline"], name="match_deadline_due", condition=Q(deadline__isnull=False)
             ),
             models.Index(fields=["status", "-created_at"], name="match_status_recent"),
+            models.Index(fields=["finished_at"], name="match_finished"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -10,7 +10,10 @@
   telling the followers how far it got after each game, and keeps the result and each
   player's figures for their PR.
 * ``analysis_requeue`` (``review.requeue``, on beat): an analysis whose message was lost,
-  or whose worker died, is queued again; after ``MAX_ATTEMPTS`` it is marked failed. A
+  or whose worker died, is queued again; a match that finished ``LOST_AFTER`` ago or more
+  (within ``ASKED_WITHIN``) and has a game but no analysis had its ``review.for_match``
+  lost (a worker killed while running it, a process stopped between the commit and the
+  queue) and is asked for again; after ``MAX_ATTEMPTS`` it is marked failed. A
   worker running an analysis says it is alive every ``ALIVE_EVERY`` (``alive_at``), from a
   thread of its own while GNU Backgammon works; one silent for ``SILENT_AFTER`` was killed,
   and its analysis is queued again within about a minute (``review.requeue`` runs every
@@ -35,7 +38,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -48,7 +51,7 @@ from config.celery import enqueue
 from config.errors import DomainError
 from matches.engine import engine
 from matches.events import MatchFinished
-from matches.models import Match
+from matches.models import Game, Match
 from matches.records import match_file
 from reviews.events import AnalysisChanged
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
@@ -64,6 +67,9 @@ MAX_WAITING_UPLOADS = 5
 """Uploads one player may have queued or running at once."""
 LOST_AFTER = timedelta(minutes=2)
 """A queued analysis no worker took by then is queued again (its message was lost)."""
+ASKED_WITHIN = timedelta(minutes=30)
+"""How far back the sweep looks for a finished match whose analysis was never asked for:
+every pass (each 30 seconds) reads the matches finished in this window, by an index."""
 ALIVE_EVERY = timedelta(seconds=10)
 SILENT_AFTER = timedelta(seconds=40)
 """A running analysis whose worker said nothing for this long had its worker die."""
@@ -217,8 +223,10 @@ def _alive(analysis_id: int, attempt: int) -> Iterator[None]:
 
 
 def analysis_requeue(now: datetime | None = None) -> list[int]:
-    """Queue again every analysis lost on the way; the ids queued."""
+    """Queue again every analysis lost on the way, and ask for those of finished matches
+    whose asking was lost; the ids queued."""
     now = now or timezone.now()
+    asked = [analysis.pk for analysis in _never_asked_for(now)]
     silent = Q(alive_at__lt=now - SILENT_AFTER) | Q(
         alive_at__isnull=True, started_at__lt=now - SILENT_AFTER
     )
@@ -236,7 +244,28 @@ def analysis_requeue(now: datetime | None = None) -> list[int]:
             )
             _queue(analysis)
         requeued.append(analysis.pk)
-    return requeued
+    return asked + requeued
+
+
+def _never_asked_for(now: datetime) -> Iterator[Analysis]:
+    """The analyses of matches that finished a while ago with a game on record and none
+    asked for (``review.for_match`` was lost), asked for now."""
+    if not settings.ANALYSE_FINISHED_MATCHES:
+        return
+    finished_game = Game.objects.filter(
+        match=OuterRef("pk"), winner_seat__isnull=False, points__isnull=False
+    )
+    forgotten = Match.objects.filter(
+        Exists(finished_game),
+        finished_at__gte=now - ASKED_WITHIN,
+        finished_at__lt=now - LOST_AFTER,
+        analysis__isnull=True,
+    ).values_list("pk", flat=True)
+    for match_id in forgotten[:100]:
+        logger.warning("match %s finished without its analysis asked for: asked now", match_id)
+        analysis = analysis_for_match(match_id)
+        if analysis is not None:
+            yield analysis
 
 
 def followers(analysis: Analysis) -> tuple[int, ...]:

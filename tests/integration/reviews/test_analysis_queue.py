@@ -25,6 +25,7 @@ from matches.records import match_file
 from reviews.models import Analysis, AnalysisStatus
 from reviews.results import result_of
 from reviews.services import (
+    ASKED_WITHIN,
     LOST_AFTER,
     MAX_ATTEMPTS,
     SILENT_AFTER,
@@ -220,6 +221,30 @@ def test_a_lost_analysis_is_queued_again_and_fails_after_the_last_attempt() -> N
     analysis.refresh_from_db()
     assert analysis.status == AnalysisStatus.FAILED
     assert "attempts" in analysis.error
+
+
+def test_a_finished_match_whose_asking_was_lost_is_asked_for_by_the_sweep() -> None:
+    # given two matches played to the end whose review.for_match never ran (a worker
+    # killed while it did, a process stopped between the commit and the queue)
+    alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
+    played = [start_match(alice, bruno, length=1) for _ in range(2)]
+    for match_id in played:
+        Bot({"alice": alice, "bruno": bruno}).play_out(match_id)
+    Analysis.objects.filter(match_id__in=played).delete()
+    recent, old = played
+    now = timezone.now()
+    Match.objects.filter(pk=recent).update(finished_at=now - LOST_AFTER * 2)
+    Match.objects.filter(pk=old).update(finished_at=now - ASKED_WITHIN * 2)
+
+    # when the sweep passes
+    asked = analysis_requeue(now)
+
+    # then the one that finished within the window is queued for analysis, once
+    assert asked == list(Analysis.objects.filter(match_id=recent).values_list("pk", flat=True))
+    assert Analysis.objects.get(match_id=recent).status == AnalysisStatus.QUEUED
+    assert analysis_requeue(now) == []
+    # and one that finished before the window is left alone
+    assert not Analysis.objects.filter(match_id=old).exists()
 
 
 def test_the_pages_show_the_analysis_the_library_and_the_pr() -> None:

@@ -57,9 +57,17 @@ def tasks_run_in_process() -> Iterator[None]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests are marked ``browser``; the files with a ``slow`` test run first.
+
+    ``make test`` gives each process one file at a time (``--dist loadfile``), in this
+    order: a file of minutes handed out last would keep the run waiting on one process
+    while the others stand idle, so the long files go first and the short ones fill in.
+    """
     for item in items:
         if "/tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: files stay whole
 
 
 @pytest.hookimpl(wrapper=True)

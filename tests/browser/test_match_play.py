@@ -17,6 +17,8 @@ from tests.browser.match_helpers import (
 from tests.factories import PASSWORD, UserFactory
 from tests.integration.matches.helpers import start_match
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.browser
 class AMatchPlayedToTheEnd(BrowserTestCase):

@@ -25,6 +25,8 @@ from tests.factories import UserFactory
 from tests.private_services import PrivatePostgres, PrivateRedis
 from tests.workers import _test_database_url
 
+pytestmark = pytest.mark.slow
+
 OUTAGE_SECONDS = 8  # long enough for every reconnection to fail a few times
 
 

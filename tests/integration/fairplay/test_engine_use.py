@@ -35,7 +35,7 @@ from reviews.services import analysis_for_match, analysis_run
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import board_opened
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 Chooser = Callable[[dict[str, Any], int], dict[str, Any]]
 

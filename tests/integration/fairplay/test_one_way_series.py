@@ -15,6 +15,7 @@ from tests.integration.disputes.helpers import finished_match
 # The detector runs in this process as the match commits (tasks_run_in_process), with the
 # other signs of dumping set out of reach so that only the series can open a case.
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("tasks_run_in_process"),
 ]

@@ -12,7 +12,7 @@ from accounts import ledger
 from matches.models import Match, MatchStatus
 from tournaments.models import Tournament, TournamentState
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_the_demo_has_a_running_knockout_and_loads_twice_without_change() -> None:

@@ -12,7 +12,7 @@ from accounts.models import LedgerTransaction, RatingChange, User
 from lobby.demo import DEMO_MATCHES
 from lobby.selectors import recent_results
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_demo_players_have_money_and_rating_history_and_a_second_load_changes_nothing() -> None:

@@ -32,7 +32,7 @@ from tests.integration.tournaments.helpers import (
 from tournaments import services
 from tournaments.models import Pairing, Tournament, TournamentFormat, TournamentState
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 # ---------------------------------------------------------------- helpers

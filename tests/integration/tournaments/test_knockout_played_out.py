@@ -18,7 +18,7 @@ from tests.integration.tournaments.helpers import (
 from tournaments import services
 from tournaments.models import Entry, TournamentState
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def test_thirteen_players_play_a_knockout_to_the_end_and_the_prizes_are_paid() -> None:

@@ -32,7 +32,7 @@ from tests.integration.tournaments.helpers import (
 from tournaments import services
 from tournaments.models import Entry, SwingGame, SwingSeat, Tournament, TournamentState
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 LEVELS = ("single", "gammon", "backgammon")
 

@@ -1,8 +1,7 @@
-"""The API as a fuzzer sees it: schemathesis sends generated requests to every operation,
-as a player and as staff, and to every tournament operation as an organizer. The answers
-must be what the schema says: no server error, no status the operation does not document,
-every body in its documented shape, requests the schema forbids refused, and requests it
-allows never refused as malformed (400), unless the rules refuse them (``RULE_REFUSALS``).
+"""What the API's fuzz tests share: the refusals the rules make, the checks every answer
+passes, and who sends the requests (``Caller``). The tests, one file for each caller so that
+the suite's processes run them side by side: ``test_as_a_player.py``, ``test_as_staff.py``,
+``test_as_an_organizer.py``; the fixtures are in ``conftest.py``.
 """
 
 from __future__ import annotations
@@ -14,14 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import hypothesis
-import pytest
-import schemathesis
 from django.core.signals import request_finished, request_started
-from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
-from pytest_django import Settings
 from schemathesis.checks import (
     content_type_conformance,
     negative_data_rejection,
@@ -145,29 +140,6 @@ RULE_REFUSALS = {
 REFUSED_IN_WORDS = {"POST /api/matches/{match_id}/actions/", "POST /api/analyses/"}
 
 
-def test_every_refusal_by_the_rules_is_documented_in_the_operations_400(
-    api_schema: Any,
-) -> None:
-    """The schema's 400 of each operation listed here gives examples of what its rules
-    refuse (``config.api.refused_by_the_rules``), each one a refusal this list accepts; and
-    no operation documents such refusals without being listed."""
-    documented = {}
-    for path, operations in api_schema.raw_schema["paths"].items():
-        for method, operation in operations.items():
-            examples = operation.get("x-rule-refusals")
-            if examples:
-                answer = operation["responses"]["400"]
-                shown = answer["content"]["application/json"]["examples"].values()
-                assert [example["value"]["detail"] for example in shown] == examples
-                assert all(f"“{example}”" in answer["description"] for example in examples)
-                documented[f"{method.upper()} {path}"] = examples
-
-    assert set(documented) == set(RULE_REFUSALS) | REFUSED_IN_WORDS
-    for label, pattern in RULE_REFUSALS.items():
-        unmatched = [example for example in documented[label] if not re.match(pattern, example)]
-        assert unmatched == [], label
-
-
 def _refused_by_the_rules(case: Any, response: Any) -> bool:
     if response.status_code != 400:
         return False
@@ -209,13 +181,6 @@ def connections_kept() -> Iterator[None]:
         request_finished.connect(close_old_connections)
 
 
-@pytest.fixture(autouse=True)
-def no_rate_limits(settings: Settings) -> None:
-    """A 429 is always a documented answer, so a spent budget would hide what the
-    operation does with the request (the limits have tests of their own)."""
-    settings.CRAWFORD_THROTTLE_RATES = dict.fromkeys(settings.CRAWFORD_THROTTLE_RATES, "1000/s")
-
-
 @dataclass
 class Caller:
     """Who sends the requests: a user with an API token, and what of theirs a request the
@@ -246,7 +211,7 @@ class Caller:
             case.body.update({name: self.body[name] for name in case.body.keys() & self.body})
 
 
-def _match_of(user: User, rival: User) -> Callable[[], int]:
+def match_of(user: User, rival: User) -> Callable[[], int]:
     """The match ``user`` plays against ``rival``; a new one once a request resigned it."""
 
     def current() -> int:
@@ -256,7 +221,7 @@ def _match_of(user: User, rival: User) -> Callable[[], int]:
     return current
 
 
-def _draft_of(organizer: User) -> Callable[[], int]:
+def draft_of(organizer: User) -> Callable[[], int]:
     """A tournament ``organizer`` may still edit; a new draft once a request cancelled or
     started the last."""
 
@@ -271,45 +236,12 @@ def _draft_of(organizer: User) -> Callable[[], int]:
     return current
 
 
-def _users(role: Role) -> tuple[User, User]:
+def users_of(role: Role) -> tuple[User, User]:
     return (
         UserFactory.create(username=f"fuzz-{role.value}", role=role),
         UserFactory.create(username=f"fuzz-{role.value}-rival"),
     )
 
-
-@pytest.fixture
-def player(db: None) -> Caller:
-    user, rival = _users(Role.PLAYER)
-    return Caller(
-        user=user, path={"match_id": _match_of(user, rival)}, body={"opponent": rival.username}
-    )
-
-
-@pytest.fixture
-def staff(db: None) -> Caller:
-    user, rival = _users(Role.STAFF)
-    return Caller(
-        user=user,
-        path={"match_id": _match_of(user, rival), "username": lambda: rival.username},
-        body={"opponent": rival.username},
-    )
-
-
-@pytest.fixture
-def organizer(db: None) -> Caller:
-    user, _ = _users(Role.ORGANIZER)
-    return Caller(user=user, path={"tournament_id": _draft_of(user)})
-
-
-@pytest.fixture
-def api_schema(db: None) -> Any:
-    """The schema as /api/schema/ serves it, calling the application in this process."""
-    with connections_kept():
-        return schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
-
-
-schema = schemathesis.pytest.from_fixture("api_schema")
 
 FUZZING = hypothesis.settings(
     max_examples=EXAMPLES,
@@ -319,33 +251,14 @@ FUZZING = hypothesis.settings(
 )
 
 
-def _call(case: Any, caller: Caller) -> None:
+def call(case: Any, caller: Caller) -> None:
     caller.own(case)
     with connections_kept():
         case.call_and_validate(headers=caller.authorization(), checks=CHECKS)
 
 
 # An organizer's settings (the largest bodies the API takes, and the slowest to generate)
-# are fuzzed in the organizer's run below; the player's and staff's runs leave out creating
-# and editing a tournament, which only an organizer's settings reach past the refusal.
+# are fuzzed in the organizer's run (``test_as_an_organizer.py``); the player's and staff's
+# runs leave out creating and editing a tournament, which only an organizer's settings reach
+# past the refusal.
 SETTINGS_OPERATIONS = r"^/api/tournaments/(\{tournament_id\}/edit/)?$"
-
-
-@schema.exclude(method="POST", path_regex=SETTINGS_OPERATIONS).parametrize()
-@FUZZING
-def test_every_operation_answers_a_player_as_its_schema_says(case: Any, player: Caller) -> None:
-    _call(case, player)
-
-
-@schema.exclude(method="POST", path_regex=SETTINGS_OPERATIONS).parametrize()
-@FUZZING
-def test_every_operation_answers_staff_as_its_schema_says(case: Any, staff: Caller) -> None:
-    _call(case, staff)
-
-
-@schema.include(path_regex="^/api/tournaments/").parametrize()
-@FUZZING
-def test_every_tournament_operation_answers_an_organizer_as_its_schema_says(
-    case: Any, organizer: Caller
-) -> None:
-    _call(case, organizer)

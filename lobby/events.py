@@ -101,9 +101,7 @@ def _send_seek(seek_id: int, what: str) -> None:
             frame = posted_frame(seek_id)
         if frame is not None:
             text = live.frame_text(frame)
-            _send(
-                LOBBY_GROUP, {"type": "lobby.seek", "seek": seek_id, "event": what, "text": text}
-            )
+            _send(LOBBY_GROUP, {"type": "lobby.seek", "seek": seek_id, "event": what, "text": text})
 
 
 def posted_frame(seek_id: int) -> dict[str, Any] | None:

@@ -121,9 +121,11 @@ def _holds(rule: dict[str, Any], *, user_id: int, rating: float, balance_cents: 
     if rule["rule"] == "not_own":
         return bool(rule["creator"] != user_id)
     if rule["rule"] == "rating":
-        low, high = rule["low"], rule["high"]
+        low: int | None = rule["low"]
+        high: int | None = rule["high"]
         return (low is None or rating >= low) and (high is None or rating <= high)
-    return balance_cents >= rule["cents"]
+    cents: int = rule["cents"]
+    return balance_cents >= cents
 
 
 def refusal(seek: Seek, *, user_id: int, rating: float, balance_cents: int) -> str | None:

@@ -46,7 +46,8 @@ def test_the_posted_frame_carries_the_row_once_with_every_ending_and_the_take_ru
 
     assert frame is not None
     row = frame["row"]
-    assert "Alice Adams" in row and "7-point match for 2.50 FUN · rated" in row
+    assert "Alice Adams" in row
+    assert "7-point match for 2.50 FUN · rated" in row
     assert "for players rated 1700–1900" in row
     for ending in ("own", "take", "refused"):
         assert f'<template data-case="{ending}">' in row
@@ -82,10 +83,12 @@ def test_the_page_is_served_its_viewer_and_whether_it_has_every_open_seek() -> N
     _, anonymous = _served(Client())
 
     assert viewer["id"] == bruno.pk
-    assert viewer["rating"] == 1523.4 and viewer["rating_words"] == "1523"
+    assert viewer["rating"] == 1523.4
+    assert viewer["rating_words"] == "1523"
     assert viewer["balance_words"] == {"FUN": "1,000.00", "REAL": "0.00"}  # the sign-up grant
     assert viewer["blocked"] == sorted([blocked.pk, blocking.pk])
-    assert 'data-complete="yes"' in html and "data-csrf=" in html
+    assert 'data-complete="yes"' in html
+    assert "data-csrf=" in html
     assert anonymous == {"id": None, "refusal": "Log in to take a seek"}
 
 

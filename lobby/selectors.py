@@ -169,6 +169,7 @@ class SeekList:
     rows: list[SeekRow]
     complete: bool
     viewer: dict[str, Any]
+    shown: int = SEEKS_SHOWN
 
 
 def open_seeks(

@@ -10,8 +10,6 @@
 // data-updated counts the frames applied, for the page and its tests.
 import { followLive } from "./live-fragment.js";
 
-const SHOWN = 50; // lobby.selectors.SEEKS_SHOWN
-
 function holds(rule, viewer) {
   if (rule.rule === "not_own") return rule.creator !== viewer.id;
   if (rule.rule === "rating") {
@@ -56,10 +54,10 @@ function rowFor(frame, viewer, csrf) {
   return row;
 }
 
-function shown(root, list) {
+function redraw(root, list) {
   const rows = [...list.children];
   rows.forEach((row, index) => {
-    row.hidden = index >= SHOWN;
+    row.hidden = index >= Number(list.dataset.shown);
   });
   list.hidden = rows.length === 0;
   root.querySelector("[data-testid=no-seeks]").hidden = rows.length > 0;
@@ -79,9 +77,10 @@ function apply(root, frame) {
   } else {
     if (!present) return true;
     present.remove();
-    if (list.dataset.complete !== "yes" && list.children.length < SHOWN) return false;
+    const short = list.children.length < Number(list.dataset.shown);
+    if (list.dataset.complete !== "yes" && short) return false;
   }
-  shown(root, list);
+  redraw(root, list);
   root.dataset.updated = String(Number(root.dataset.updated || 0) + 1);
   return true;
 }

@@ -16,6 +16,7 @@ from accounts.models import BlockKind
 from accounts.standing import block_set
 from lobby import seeks
 from lobby.models import Seek
+from lobby.selectors import SEEKS_SHOWN
 from matches.models import Match, MatchStatus
 from tests.browser.base import BrowserTestCase, beside_the_browser
 from tests.factories import PASSWORD, UserFactory
@@ -235,15 +236,52 @@ class LobbyInTheBrowser(BrowserTestCase):
         row = pages["bruno"].locator(f"[data-testid=seek-{third}]")
         for page in pages.values():
             expect(page.locator(f"[data-testid=seek-{third}]")).to_contain_text("Erin Ek")
+        self.screenshot(pages["bruno"], "seeks-live-2-two-seeks-phone")
+        self.screenshot(pages["chloe"], "seeks-live-2-two-seeks-desktop")
         row.locator("[data-testid=seek-take]").click()
 
         # then he is at the board, and the seek leaves every other lobby
         expect(pages["bruno"]).to_have_url(re.compile(r"/matches/\d+/$"))
         for name in ("alice", "chloe", "dana", "visitor"):
             expect(pages[name].locator(f"[data-testid=seek-{third}]")).to_have_count(0)
-        self.screenshot(pages["visitor"], "seeks-live-2-taken-phone")
+        self.screenshot(pages["visitor"], "seeks-live-3-taken-phone")
 
         # and Dana never had Alice's seeks, and no page asked for the list
         assert pages["dana"].evaluate("window.rowsAdded") == [third]
         assert pages["alice"].evaluate("window.rowsAdded") == [first, second, third]
         assert fetched == dict.fromkeys(pages, 0)
+
+    def test_a_seek_gone_from_a_full_list_brings_the_next_older_in_with_one_fetch(self) -> None:
+        # given 51 open seeks: a visitor's lobby shows the newest 50
+        def many_seeks() -> list[int]:
+            return [
+                seeks.seek_post(user=UserFactory(username=f"p{n}"), terms=seeks.SeekTerms()).pk
+                for n in range(SEEKS_SHOWN + 1)
+            ]
+
+        posted = beside_the_browser(many_seeks)
+        oldest, newest = posted[0], posted[-1]
+        page = self.new_page()
+        page.goto(self.url("/play/"))
+        page.wait_for_selector("[data-seeks-live][data-live=on]")
+        fetches: list[str] = []
+        page.on(
+            "request",
+            lambda request: (
+                fetches.append(request.url)
+                if urlparse(request.url).path == "/play/seeks/"
+                else None
+            ),
+        )
+        expect(page.locator("[data-testid=seeks] > li")).to_have_count(SEEKS_SHOWN)
+        expect(page.locator(f"[data-testid=seek-{oldest}]")).to_have_count(0)
+
+        # when the newest is cancelled
+        creator = beside_the_browser(lambda: Seek.objects.get(pk=newest).creator)
+        beside_the_browser(lambda: seeks.seek_cancel(seek_id=newest, user=creator))
+
+        # then the page fetches the list once, and the oldest takes the last place
+        expect(page.locator(f"[data-testid=seek-{oldest}]")).to_be_visible()
+        expect(page.locator(f"[data-testid=seek-{newest}]")).to_have_count(0)
+        expect(page.locator("[data-testid=seeks] > li")).to_have_count(SEEKS_SHOWN)
+        assert len(fetches) == 1

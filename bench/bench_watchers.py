@@ -504,6 +504,22 @@ async def lobby_phase(
     )
 
 
+def old_lobby_cost(posters: list[Any], base: str, pids: list[int]) -> float:
+    """Server CPU of one visitor's seek list fetched, as every page did after each change
+    before: with a seek open from each poster, the mean of 20 after two to warm up (the
+    processes' CPU is counted in ticks of 10 ms)."""
+    from lobby.seeks import SeekTerms, seek_post
+
+    for user in posters:
+        seek_post(user=user, terms=SeekTerms(length=3))
+    for _ in range(2):
+        timed_get(f"{base}/play/seeks/", phone=True)
+    before = cpu_seconds(pids)
+    for _ in range(20):
+        timed_get(f"{base}/play/seeks/", phone=True)
+    return (cpu_seconds(pids) - before) / 20
+
+
 def timed_get(url: str, *, phone: bool) -> tuple[float, int, int]:
     """Seconds, bytes sent and bytes of HTML of one GET."""
     headers = {"Accept-Encoding": "gzip"} if phone else {}
@@ -585,7 +601,14 @@ async def run(args: argparse.Namespace, shape: Any) -> None:
         "lobby, all sockets", lobby, posters[args.seeks :], args.seek_rate, pids
     )
     await lobby.close()
+    old_lobby = await sync_to_async(old_lobby_cost)(posters[: args.seeks], base, pids)
     report(args, alone, crowd, seek_alone, seek_crowd)
+    print(
+        f"  the lobby's old way, each page fetching its list after every change: one list"
+        f" of {len(posters[: args.seeks])} seeks took {old_lobby * 1000:.1f} ms of server CPU"
+        f" = {old_lobby * seek_crowd.watchers:.2f} s of CPU a change at"
+        f" {seek_crowd.watchers:,} pages (now {seek_crowd.cpu / seek_crowd.changes:.3f} s)"
+    )
     print("\nthe bracket page (a phone: gzip), against a 16-player one in the same run")
     print(
         f"  {args.players:,} players: {page_s:.3f} s, {page_sent / 1e3:.0f} kB sent"

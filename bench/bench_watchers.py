@@ -17,7 +17,12 @@ bracket on after each result), on a database of its own and a Redis started for 
 * The bracket page itself, as a phone gets it (gzip): seconds and bytes, against the
   fragment of a 16-player knockout in the same run.
 * Lobby: ``--lobby-watchers`` sockets on ``/ws/lobby/``; seeks posted at ``--seek-rate`` a
-  minute, first with one socket, then with all: latency, transactions and CPU a seek.
+  minute, each cancelled when the next is posted, first with one socket, then with all:
+  latency, transactions and CPU a change. Each socket does with a frame what the play
+  lobby's page does (``static/js/seeks.js``): it keeps the list's seek ids, adds a posted
+  seek from the frame, drops one taken or cancelled, and fetches the list (``/play/seeks/``)
+  only where the page would: a frame it cannot apply, or a seek gone from a list that had
+  more open seeks than it showed. Those fetches are made, and counted.
 
 Run: ``.venv/bin/python bench/bench_watchers.py`` (4,096 players, 1,000 watchers, 100 results
 a minute; 2,000 lobby sockets, 50 seeks a minute), ``--small`` for ``make bench``.
@@ -30,6 +35,7 @@ import asyncio
 import gzip
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -180,15 +186,77 @@ class Phase:
     cpu: float
     slots: list[int]
     distinct_frames: int
+    fetches: int | None = None  # the lobby's: lists its pages fetched
+    calls_cpu: float = 0.0  # the lobby's: CPU of the changes' own calls, frames built on commit
 
     def line(self) -> str:
         p50 = percentile(self.latencies, 0.5) * 1000
         p99 = percentile(self.latencies, 0.99) * 1000
+        fetched = "" if self.fetches is None else f"  {self.fetches} list fetches"
         return (
             f"  {self.name:<22} {self.watchers:>6,} watchers  p50 {p50:7.1f} ms  p99 {p99:7.1f} ms"
             f"  missed {self.missed}  {self.transactions / self.changes:6.1f} transactions"
-            f"  {self.cpu / self.changes * 1000:6.1f} ms CPU a change"
+            f"  {self.cpu / self.changes * 1000:6.1f} ms CPU a change{fetched}"
         )
+
+
+SEEKS_SHOWN = 50  # lobby.selectors.SEEKS_SHOWN
+
+
+@dataclass
+class LobbyPage:
+    """What one play lobby page keeps of its list, and when it fetches the list again: as
+    ``static/js/seeks.js`` does (the watchers are visitors, so nobody's seek is blocked)."""
+
+    seeks: list[int] = field(default_factory=list)  # newest first
+    complete: bool = True  # the lobby is empty when the sockets open
+    fetches: int = 0
+
+    def must_fetch(self, frame: dict[str, Any]) -> bool:
+        """Apply the frame; True when the page would fetch the list instead."""
+        seek = frame.get("seek")
+        if frame.get("event") == "posted":
+            if not isinstance(frame.get("row"), str) or not isinstance(frame.get("rules"), list):
+                return True
+            if seek not in self.seeks:
+                self.seeks.insert(0, seek)
+            return False
+        if seek not in self.seeks:
+            return False
+        self.seeks.remove(seek)
+        return not self.complete and len(self.seeks) < SEEKS_SHOWN
+
+    def fetched(self, html: str) -> None:
+        self.fetches += 1
+        self.seeks = [int(found) for found in re.findall(r'data-seek="(\d+)"', html)]
+        self.complete = 'data-complete="yes"' in html
+
+
+@dataclass
+class LobbyWatchers(Watchers):
+    """Lobby sockets, each behind a page that fetches the list when it would."""
+
+    pages: list[LobbyPage] = field(default_factory=list)
+
+    async def _read(self, socket: Any, arrived: list[tuple[float, str]]) -> None:
+        import orjson
+
+        page = LobbyPage()
+        self.pages.append(page)
+        url = f"http://127.0.0.1:{self.port}/play/seeks/"
+        try:
+            async for message in socket:
+                arrived.append((time.perf_counter(), message))
+                frame = orjson.loads(message)
+                if frame.get("type") == "seek" and page.must_fetch(frame):
+                    page.fetched(await asyncio.to_thread(_fetched, url))
+        except Exception:  # closed at the end of the run
+            return
+
+
+def _fetched(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return str(response.read().decode())
 
 
 def main() -> None:
@@ -367,21 +435,44 @@ async def bracket_phase(
 
 
 async def lobby_phase(
-    name: str, watchers: Watchers, posters: list[Any], rate: float, pids: list[int]
+    name: str, watchers: LobbyWatchers, posters: list[Any], rate: float, pids: list[int]
 ) -> Phase:
+    """Each poster posts a seek at ``rate`` a minute; each seek is cancelled as the next is
+    posted (the last at the end), so the list stays short and both kinds of frame count."""
     from asgiref.sync import sync_to_async
 
-    from lobby.seeks import SeekTerms, seek_post
+    from lobby.seeks import SeekTerms, seek_cancel, seek_post
 
     watchers.clear()
+    fetches_before = sum(page.fetches for page in watchers.pages)
     await asyncio.sleep(SETTLE)
     before_x, before_cpu = await sync_to_async(transactions)(), cpu_seconds(pids)
-    posted: dict[int, float] = {}
+    changed: dict[tuple[int, str], float] = {}  # (seek, event): from before its call
+    calls_cpu: list[float] = []
+
+    def cancel(seek_id: int, user: Any) -> None:
+        changed[(seek_id, "cancelled")] = time.perf_counter()
+        began = time.thread_time()
+        seek_cancel(seek_id=seek_id, user=user)
+        calls_cpu.append(time.thread_time() - began)
+
+    def post(user: Any) -> int:
+        began = time.thread_time()
+        seek = seek_post(user=user, terms=SeekTerms(length=3))
+        calls_cpu.append(time.thread_time() - began)
+        return seek.pk
+
+    previous: tuple[int, Any] | None = None
     for user in posters:
         began = time.perf_counter()
-        seek = await sync_to_async(seek_post)(user=user, terms=SeekTerms(length=3))
-        posted[seek.pk] = began  # from before the post: its frame may come before it returns
+        seek_id = await sync_to_async(post)(user)
+        changed[(seek_id, "posted")] = began
+        if previous is not None:
+            await sync_to_async(cancel)(*previous)
+        previous = (seek_id, user)
         await asyncio.sleep(max(0.0, 60 / rate - (time.perf_counter() - began)))
+    if previous is not None:
+        await sync_to_async(cancel)(*previous)
     await asyncio.sleep(SETTLE)
     after_x, after_cpu = await sync_to_async(transactions)(), cpu_seconds(pids)
     import orjson
@@ -392,23 +483,41 @@ async def lobby_phase(
         for moment, text in arrived:
             texts.add(text)
             frame = orjson.loads(text)
-            seen.setdefault(frame.get("seek"), moment)
-        for seek_id, at in posted.items():
-            if seek_id in seen:
-                latencies.append(seen[seek_id] - at)
+            seen.setdefault((frame.get("seek"), frame.get("event")), moment)
+        for key, at in changed.items():
+            if key in seen:
+                latencies.append(seen[key] - at)
             else:
                 missed += 1
     return Phase(
         name,
         len(watchers.sockets),
-        len(posters),
+        len(changed),
         latencies,
         missed,
         after_x - before_x,
         after_cpu - before_cpu,
         [],
         len(texts),
+        sum(page.fetches for page in watchers.pages) - fetches_before,
+        sum(calls_cpu),
     )
+
+
+def old_lobby_cost(posters: list[Any], base: str, pids: list[int]) -> float:
+    """Server CPU of one visitor's seek list fetched, as every page did after each change
+    before: with a seek open from each poster, the mean of 20 after two to warm up (the
+    processes' CPU is counted in ticks of 10 ms)."""
+    from lobby.seeks import SeekTerms, seek_post
+
+    for user in posters:
+        seek_post(user=user, terms=SeekTerms(length=3))
+    for _ in range(2):
+        timed_get(f"{base}/play/seeks/", phone=True)
+    before = cpu_seconds(pids)
+    for _ in range(20):
+        timed_get(f"{base}/play/seeks/", phone=True)
+    return (cpu_seconds(pids) - before) / 20
 
 
 def timed_get(url: str, *, phone: bool) -> tuple[float, int, int]:
@@ -481,7 +590,7 @@ async def run(args: argparse.Namespace, shape: Any) -> None:
     await watchers.close()
 
     posters = made["seekers"]
-    lobby = Watchers(web.port, "/ws/lobby/")
+    lobby = LobbyWatchers(web.port, "/ws/lobby/")
     await lobby.open(1)
     seek_alone = await lobby_phase(
         "lobby, one socket", lobby, posters[: args.seeks], args.seek_rate, pids
@@ -492,7 +601,14 @@ async def run(args: argparse.Namespace, shape: Any) -> None:
         "lobby, all sockets", lobby, posters[args.seeks :], args.seek_rate, pids
     )
     await lobby.close()
+    old_lobby = await sync_to_async(old_lobby_cost)(posters[: args.seeks], base, pids)
     report(args, alone, crowd, seek_alone, seek_crowd)
+    print(
+        f"  the lobby's old way, each page fetching its list after every change: one list"
+        f" of {len(posters[: args.seeks])} seeks took {old_lobby * 1000:.1f} ms of server CPU"
+        f" = {old_lobby * seek_crowd.watchers:.2f} s of CPU a change at"
+        f" {seek_crowd.watchers:,} pages (now {seek_crowd.cpu / seek_crowd.changes:.3f} s)"
+    )
     print("\nthe bracket page (a phone: gzip), against a 16-player one in the same run")
     print(
         f"  {args.players:,} players: {page_s:.3f} s, {page_sent / 1e3:.0f} kB sent"
@@ -524,6 +640,17 @@ def report(
             f" {ratio_x:.2f}x; server CPU a change {ratio_cpu:.2f}x;"
             f" p99 {percentile(many.latencies, 0.99):.2f} s (goal 2 s)"
         )
+    print(
+        f"  lobby frames: {seek_crowd.distinct_frames} distinct texts for {seek_crowd.changes}"
+        f" changes at {seek_crowd.watchers:,} sockets (encoded once each); pages' list fetches:"
+        f" {seek_crowd.fetches} (with one socket: {seek_alone.fetches})"
+    )
+    print(
+        "  lobby changes' own calls (in this process: the post or cancel, its frame read and"
+        f" rendered on commit): {seek_alone.calls_cpu / seek_alone.changes * 1000:.1f} ms CPU"
+        f" a change with one socket, {seek_crowd.calls_cpu / seek_crowd.changes * 1000:.1f} ms"
+        f" with {seek_crowd.watchers:,}"
+    )
     slots = crowd.slots or [0]
     print(
         f"  bracket frames: {crowd.distinct_frames} distinct texts for {crowd.changes} results"

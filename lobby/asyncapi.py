@@ -166,12 +166,68 @@ ME_RECEIVED: dict[str, Schema] = {
         ids={"type": "array", "maxItems": 100, "items": {"type": "integer", "minimum": 1}},
     ),
 }
-LOBBY_SENT: dict[str, Schema] = {
-    "seek": _frame(
-        "seek",
-        "A seek was posted, taken or cancelled: read GET /api/seeks/ again.",
-        event={"enum": ["posted", "taken", "cancelled"]},
-        seek={"type": "integer"},
+_REFUSAL: Schema = {
+    "type": "string",
+    "description": (
+        "What a viewer who fails the check is told; `{rating}` and `{balance}` stand for "
+        "their own rating and balance in the seek's currency, as their page was served them."
     ),
+}
+_BOUND: Schema = {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}
+TAKE_RULE: Schema = {
+    "description": (
+        "One check of who may take the seek (`lobby.terms.take_rules`); the first a viewer "
+        "fails gives the words they see."
+    ),
+    "oneOf": [
+        _closed(
+            "Not the seek's own creator.",
+            rule={"const": "not_own"},
+            creator=ID,
+            refusal=_REFUSAL,
+        ),
+        _closed(
+            "A rating from `low` to `high`, both included (null: no bound).",
+            rule={"const": "rating"},
+            low=_BOUND,
+            high=_BOUND,
+            refusal=_REFUSAL,
+        ),
+        _closed(
+            "At least `cents` of `currency`: the seek's cover.",
+            rule={"const": "balance"},
+            currency={"type": "string", "enum": Currency.values},
+            cents={"type": "integer", "minimum": 0},
+            refusal=_REFUSAL,
+        ),
+    ],
+}
+LOBBY_SENT: dict[str, Schema] = {
+    "seek": {
+        "description": "A seek was posted, taken or cancelled.",
+        "oneOf": [
+            _frame(
+                "seek",
+                "A seek was posted; the frame is the same for every viewer. `row` is its "
+                "line of the play lobby (HTML), whose actions are three <template> elements "
+                '(data-case "own": Cancel, "take": Play, "refused": the words); a page shows '
+                "it unless `creator` and its viewer blocked each other, and picks own when "
+                "its viewer is `creator`, refused with the first failing rule's words when "
+                "one of `rules` fails (or the viewer is not logged in), take otherwise. "
+                "POST /api/seeks/<id>/accept/ checks them again.",
+                event={"const": "posted"},
+                seek=ID,
+                row={"type": "string"},
+                creator=ID,
+                rules={"type": "array", "items": TAKE_RULE},
+            ),
+            _frame(
+                "seek",
+                "A seek was taken or cancelled: it is no longer open.",
+                event={"enum": ["taken", "cancelled"]},
+                seek=ID,
+            ),
+        ],
+    },
     "error": ERROR,
 }

@@ -12,8 +12,10 @@ group ``user.<id>`` and answers two requests:
   come to the board, so a notice that arrived while the page was loading is not lost;
 * in ``{"type": "read", "ids": [...]}``: those notices (a card dismissed) are read.
 
-``/ws/lobby/`` is open to everyone and only relays: ``{"type": "seek", "event": "posted" |
-"taken" | "cancelled", "seek": id}``; the play lobby then fetches its list again.
+``/ws/lobby/`` is open to everyone and only relays: ``{"type": "seek", "event": "taken" |
+"cancelled", "seek": id}``, and for a seek posted also its row, its creator and its take
+rules (``lobby.events.posted_frame``), from which the play lobby's page adds the row for its
+own viewer without asking the server.
 """
 
 from __future__ import annotations

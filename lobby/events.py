@@ -4,20 +4,29 @@ Each logged-in player has a channel-layer group ``user.<id>``, joined by every t
 ``/ws/me/`` socket: a new notice travels to it with the player's unread count, and a change
 of that count alone (notices read in another tab) as the count. The group ``lobby``, joined
 by the play lobby's ``/ws/lobby/`` sockets, hears that a seek was posted, taken or
-cancelled; the page fetches the list again, as each viewer may take different seeks.
+cancelled. A posted seek's frame is built once for every viewer: its row's markup, the
+same for all, and its take rules (``lobby.terms``), from which each page decides what its
+own viewer sees (Cancel, Play, or why not). A seek's frames are sent one at a time, under
+an advisory lock held from the read to the send, and a posted seek's frame only while it
+is still open: a page never hears "posted" after "taken" or "cancelled".
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.template.loader import render_to_string
 
 from config import live
 from lobby.models import Notification
-from lobby.selectors import notice_data, unread_count, unread_counts
+from lobby.selectors import notice_data, open_seek, seek_row, unread_count, unread_counts
+from lobby.terms import take_rules
 
 LOBBY_GROUP = "lobby"
+# The advisory lock's first key: the space of "the lobby's seek frames" (the bracket's
+# frames are 29_001). No other lock of the project is taken while it is held.
+SEEK_FRAMES_LOCK = (29_002, 0)
 
 
 def user_group(user_id: int) -> str:
@@ -77,14 +86,42 @@ def publish_analysis(user_ids: tuple[int, ...], analysis: dict[str, Any]) -> Non
 
 
 def publish_seek(seek_id: int, what: str) -> None:
-    """Tell the play lobby that a seek was "posted", "taken" or "cancelled": the frame is
-    encoded here, once, and every lobby socket sends that text as it is."""
-    text = live.frame_text({"type": "seek", "event": what, "seek": seek_id})
-    transaction.on_commit(
-        lambda: _send(
-            LOBBY_GROUP, {"type": "lobby.seek", "seek": seek_id, "event": what, "text": text}
-        )
+    """Tell the play lobby that a seek was "posted", "taken" or "cancelled", once it is
+    committed: the frame is encoded here, once, and every lobby socket sends that text."""
+    transaction.on_commit(lambda: _send_seek(seek_id, what))
+
+
+def _send_seek(seek_id: int, what: str) -> None:
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEEK_FRAMES_LOCK)
+        frame: dict[str, Any] | None = {"type": "seek", "event": what, "seek": seek_id}
+        if what == "posted":
+            frame = posted_frame(seek_id)
+        if frame is not None:
+            text = live.frame_text(frame)
+            _send(LOBBY_GROUP, {"type": "lobby.seek", "seek": seek_id, "event": what, "text": text})
+
+
+def posted_frame(seek_id: int) -> dict[str, Any] | None:
+    """The frame of a seek just posted, for every viewer: its row (``row``, with each of its
+    endings as a template), its creator and its take rules; None when it is no longer open
+    (its own "taken" or "cancelled" went, or will go, after this read)."""
+    seek = open_seek(seek_id=seek_id)
+    if seek is None:
+        return None
+    row = render_to_string(
+        "lobby/partials/seek_row.html", {"row": seek_row(seek, viewer=None), "everyone": True}
     )
+    return {
+        "type": "seek",
+        "event": "posted",
+        "seek": seek_id,
+        "row": row.strip(),
+        "creator": seek.creator_id,
+        "rules": take_rules(seek),
+    }
 
 
 def _send(group: str, event: dict[str, Any]) -> None:

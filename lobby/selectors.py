@@ -16,13 +16,14 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.commission import money
 from accounts.ledger_reads import EscrowName, balances
 from accounts.models import Block, BlockKind, Profile, User
 from accounts.selectors import top_rated_players
 from config.rows import among
 from disputes.models import Dispute
 from lobby.models import NoticeKind, Notification, Seek
-from lobby.terms import clock_of, range_text, refusal, terms_text
+from lobby.terms import LOG_IN_TO_TAKE, clock_of, range_text, rating_words, refusal, terms_text
 from matches.clock import clock_words
 from matches.models import Match, MatchConnection, MatchKind, MatchStatus
 from matches.selectors import LIVE_WITHIN
@@ -140,6 +141,9 @@ def unread_counts(*, user_ids: Collection[int]) -> dict[int, int]:
 # ---------------------------------------------------------------- seeks
 
 
+SEEKS_SHOWN = 50
+
+
 @dataclass(frozen=True)
 class SeekRow:
     """An open seek as one viewer sees it: the terms in words and whether they may take it."""
@@ -156,15 +160,66 @@ class SeekRow:
         return self.refusal is None
 
 
-def open_seeks(*, viewer: User | None, limit: int = 50) -> list[SeekRow]:
+@dataclass(frozen=True)
+class SeekList:
+    """The play lobby's seeks for one viewer, and what its page needs to add a seek posted
+    later by itself: ``viewer`` (``seek_viewer``) and whether ``rows`` are every open seek
+    the viewer may see (``complete``), or the newest ``SEEKS_SHOWN`` of more."""
+
+    rows: list[SeekRow]
+    complete: bool
+    viewer: dict[str, Any]
+    shown: int = SEEKS_SHOWN
+
+
+def open_seeks(
+    *, viewer: User | None, limit: int = SEEKS_SHOWN, wallet: dict[str, int] | None = None
+) -> list[SeekRow]:
     """Seeks waiting for an opponent, newest first, each saying whether ``viewer`` may take it;
-    the seeks of players who blocked ``viewer``, or whom they blocked, are left out."""
+    the seeks of players who blocked ``viewer``, or whom they blocked, are left out.
+    ``wallet``: the viewer's balances, when already read."""
     seeks = Seek.objects.filter(taken_by__isnull=True, cancelled_at__isnull=True)
     if viewer is not None:
         seeks = seeks.filter(~creator_blocked_either_way(user_id=viewer.pk))
     seeks = seeks.select_related("creator__profile").order_by("-created_at")[:limit]
-    wallet = balances(user=viewer) if viewer is not None else {}
+    if wallet is None:
+        wallet = balances(user=viewer) if viewer is not None else {}
     return [seek_row(seek, viewer=viewer, wallet=wallet) for seek in seeks]
+
+
+def seek_list(*, viewer: User | None) -> SeekList:
+    """The play lobby's list for ``viewer``: one seek more is read than is shown, to know
+    whether the page has them all."""
+    wallet = balances(user=viewer) if viewer is not None else {}
+    rows = open_seeks(viewer=viewer, limit=SEEKS_SHOWN + 1, wallet=wallet)
+    return SeekList(
+        rows=rows[:SEEKS_SHOWN],
+        complete=len(rows) <= SEEKS_SHOWN,
+        viewer=seek_viewer(viewer, wallet=wallet),
+    )
+
+
+def seek_viewer(viewer: User | None, *, wallet: dict[str, int]) -> dict[str, Any]:
+    """What the page decides a new seek's row from (``lobby.terms``' take rules): the
+    viewer's id, rating and balances, with the words a refusal shows them in, and the
+    players blocked either way; an anonymous visitor is refused every seek, in ``refusal``."""
+    if viewer is None:
+        return {"id": None, "refusal": LOG_IN_TO_TAKE}
+    blocks = Block.objects.filter(kind=BlockKind.BLOCK).filter(
+        Q(owner_id=viewer.pk) | Q(other_id=viewer.pk)
+    )
+    rating = viewer.profile.rating
+    return {
+        "id": viewer.pk,
+        "rating": rating,
+        "rating_words": rating_words(rating),
+        "balances": wallet,
+        "balance_words": {currency: money(cents) for currency, cents in wallet.items()},
+        "blocked": sorted(
+            {other for pair in blocks.values_list("owner_id", "other_id") for other in pair}
+            - {viewer.pk}
+        ),
+    }
 
 
 def creator_blocked_either_way(*, user_id: int) -> Exists:
@@ -180,7 +235,7 @@ def creator_blocked_either_way(*, user_id: int) -> Exists:
 def seek_row(seek: Seek, *, viewer: User | None, wallet: dict[str, int] | None = None) -> SeekRow:
     """One seek as ``viewer`` sees it; ``wallet`` their balances, when already read."""
     if viewer is None:
-        why_not: str | None = "Log in to take a seek"
+        why_not: str | None = LOG_IN_TO_TAKE
     else:
         balance = (wallet if wallet is not None else balances(user=viewer)).get(seek.currency, 0)
         why_not = refusal(
@@ -193,6 +248,15 @@ def seek_row(seek: Seek, *, viewer: User | None, wallet: dict[str, int] | None =
         rating_range=range_text(seek),
         own=viewer is not None and seek.creator_id == viewer.pk,
         refusal=why_not,
+    )
+
+
+def open_seek(*, seek_id: int) -> Seek | None:
+    """The seek with its creator's profile, while it is open."""
+    return (
+        Seek.objects.filter(pk=seek_id, taken_by__isnull=True, cancelled_at__isnull=True)
+        .select_related("creator__profile")
+        .first()
     )
 
 

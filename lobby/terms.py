@@ -7,11 +7,19 @@ Terms:
   (``matches.money.exposure_for``), which ``matches.money`` escrows when each game starts.
 * *eligible*: a player may take a seek that is not their own, whose rating range holds
   their rating and whose cover they have.
+* *take rules*: that rule for one seek, as data: the checks in the order they are asked,
+  each with the words that refuse a player who fails it. ``refusal`` applies them here;
+  the play lobby's page applies the same list, sent in the seek's live frame, to its viewer
+  (``static/js/seeks.js``), so which checks there are, their order and their words live
+  here alone. A refusal's ``{rating}`` and ``{balance}`` are the player's own figures,
+  written by ``rating_words`` and ``money``.
 
 Reads nothing: callers pass the balance and the rating they read.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from accounts.commission import money
 from lobby.models import Seek
@@ -68,19 +76,64 @@ def range_text(seek: Seek) -> str:
     return ""
 
 
+LOG_IN_TO_TAKE = "Log in to take a seek"
+
+
+def rating_words(rating: float) -> str:
+    """A rating as a refusal shows it: "1523"."""
+    return f"{rating:.0f}"
+
+
+def take_rules(seek: Seek) -> list[dict[str, Any]]:
+    """Who may take ``seek``, as checks asked in order (see the module's *take rules*):
+    ``{"rule": "not_own", "creator": id}``, ``{"rule": "rating", "low": n | None, "high":
+    n | None}`` (bounds included) and ``{"rule": "balance", "currency": c, "cents": n}``
+    (at least), each with its ``"refusal"``."""
+    rules: list[dict[str, Any]] = [
+        {"rule": "not_own", "creator": seek.creator_id, "refusal": "This is your own seek"}
+    ]
+    if seek.min_rating is not None or seek.max_rating is not None:
+        rules.append(
+            {
+                "rule": "rating",
+                "low": seek.min_rating,
+                "high": seek.max_rating,
+                "refusal": f"This seek is for players {range_text(seek)}; "
+                "your rating is {rating}",
+            }
+        )
+    needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
+    rules.append(
+        {
+            "rule": "balance",
+            "currency": seek.currency,
+            "cents": needed,
+            "refusal": (
+                f"This seek needs {money(needed)} {seek.currency}; "
+                f"you have {{balance}} {seek.currency}"
+            ),
+        }
+    )
+    return rules
+
+
+def _holds(rule: dict[str, Any], *, user_id: int, rating: float, balance_cents: int) -> bool:
+    if rule["rule"] == "not_own":
+        return bool(rule["creator"] != user_id)
+    if rule["rule"] == "rating":
+        low: int | None = rule["low"]
+        high: int | None = rule["high"]
+        return (low is None or rating >= low) and (high is None or rating <= high)
+    cents: int = rule["cents"]
+    return balance_cents >= cents
+
+
 def refusal(seek: Seek, *, user_id: int, rating: float, balance_cents: int) -> str | None:
     """Why the player cannot take ``seek``, in their words, or None when they may."""
-    if seek.creator_id == user_id:
-        return "This is your own seek"
-    in_range = (seek.min_rating is None or rating >= seek.min_rating) and (
-        seek.max_rating is None or rating <= seek.max_rating
-    )
-    if not in_range:
-        return f"This seek is for players {range_text(seek)}; your rating is {rating:.0f}"
-    needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
-    if balance_cents < needed:
-        return (
-            f"This seek needs {money(needed)} {seek.currency}; "
-            f"you have {money(balance_cents)} {seek.currency}"
-        )
+    for rule in take_rules(seek):
+        if not _holds(rule, user_id=user_id, rating=rating, balance_cents=balance_cents):
+            words: str = rule["refusal"]
+            return words.replace("{rating}", rating_words(rating)).replace(
+                "{balance}", money(balance_cents)
+            )
     return None

@@ -23,8 +23,8 @@ from lobby.selectors import (
     live_matches,
     notices_of,
     open_challenges,
-    open_seeks,
     recent_results,
+    seek_list,
 )
 from matches import creation
 from matches.clock import CLOCK_PRESETS
@@ -51,7 +51,7 @@ def _play_page(
     context: dict[str, Any] = {
         "form": form,
         "seek_form": seek_form or (SeekForm() if user else None),
-        "seeks": open_seeks(viewer=user),
+        "seeks": seek_list(viewer=user),
         "pass_and_play_form": PassAndPlayForm() if user else None,
         "strengths": [(level.value, name) for level, name in STRENGTH_NAMES.items()],
         "challenges": open_challenges(user=user) if user else [],
@@ -140,9 +140,10 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def seeks_fragment(request: HttpRequest) -> HttpResponse:
-    """The open seeks' list alone, fetched again by the page when the lobby says it changed."""
+    """The open seeks' list alone, fetched again by the page when it may have missed a change
+    (its socket came back) or lacks a seek (one gone from a full list)."""
     return render(
-        request, "lobby/partials/seeks.html", {"seeks": open_seeks(viewer=request_viewer(request))}
+        request, "lobby/partials/seeks.html", {"seeks": seek_list(viewer=request_viewer(request))}
     )
 
 

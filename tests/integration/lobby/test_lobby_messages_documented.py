@@ -206,7 +206,7 @@ async def test_every_frame_of_the_lobby_socket_is_documented() -> None:
     # sends something
     cancelled = await sync_to_async(seek_post)(user=bruno, terms=SeekTerms(length=3))
     await sync_to_async(seek_cancel)(seek_id=cancelled.pk, user=bruno)
-    taken = await sync_to_async(seek_post)(user=bruno, terms=SeekTerms(length=3))
+    taken = await sync_to_async(seek_post)(user=bruno, terms=SeekTerms(length=3, min_rating=1000))
     await sync_to_async(seek_accept)(seek_id=taken.pk, user=carl)
     await socket.send_json_to({"type": "hello"})
     frames: list[Frame] = []
@@ -216,6 +216,8 @@ async def test_every_frame_of_the_lobby_socket_is_documented() -> None:
     seek_events = [frame["event"] for frame in frames if frame["type"] == "seek"]
     assert seek_events == ["posted", "cancelled", "posted", "taken"]
     assert {frame["type"] for frame in frames} == {"seek", "error"}
+    posted = [frame for frame in frames if frame.get("event") == "posted"]
+    assert [rule["rule"] for rule in posted[1]["rules"]] == ["not_own", "rating", "balance"]
     assert undocumented(frames, await sync_to_async(served_messages)("lobby", "receive")) == []
     await socket.disconnect()
 

@@ -122,12 +122,16 @@ async def test_the_lobby_hears_seeks_posted_taken_and_cancelled() -> None:
     await sync_to_async(seeks.seek_accept)(seek_id=second.pk, user=bruno)
 
     heard = [await next_frame(lobby, "seek") for _ in range(4)]
-    assert heard == [
-        {"type": "seek", "event": "posted", "seek": first.pk},
-        {"type": "seek", "event": "cancelled", "seek": first.pk},
-        {"type": "seek", "event": "posted", "seek": second.pk},
-        {"type": "seek", "event": "taken", "seek": second.pk},
+    assert [(frame["event"], frame["seek"]) for frame in heard] == [
+        ("posted", first.pk),
+        ("cancelled", first.pk),
+        ("posted", second.pk),
+        ("taken", second.pk),
     ]
+    assert heard[1] == {"type": "seek", "event": "cancelled", "seek": first.pk}
+    assert heard[3] == {"type": "seek", "event": "taken", "seek": second.pk}
+    assert heard[2]["creator"] == alice.pk
+    assert f'data-seek="{second.pk}"' in heard[2]["row"]
     await lobby.send_json_to({"type": "post"})
     assert (await next_frame(lobby, "error"))["message"] == "This channel only sends updates."
     await lobby.disconnect()

@@ -112,7 +112,7 @@ class Shape:
             env=self.env(**env),
             stdout=log.open("ab"),
             stderr=subprocess.STDOUT,
-            start_new_session=True,  # a signal to the group reaches uvicorn's workers too
+            start_new_session=True,  # the group is the process and its children, killed at the end
         )
         process = Process(name, popen, log, port)
         self.processes.append(process)
@@ -221,16 +221,21 @@ class Shape:
         return [pid for process in self.processes for pid in process.tree()]
 
     def stop(self, process: Process, *, timeout: float = 30) -> None:
-        """SIGTERM to the process group, as a container's stop does; SIGKILL after
-        ``timeout``."""
+        """SIGTERM to the process, as a container's stop sends it to the container's first
+        process (``scripts/serve`` execs the server, so that is uvicorn's supervisor or
+        Celery's main process, which stop their own children); SIGKILL to the whole group
+        after ``timeout``. A SIGTERM to the group would reach a worker's pool children
+        behind their parent's back, which no deployment does."""
         if process.popen.poll() is None:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.popen.pid, signal.SIGTERM)
+                os.kill(process.popen.pid, signal.SIGTERM)
             try:
                 process.popen.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 os.killpg(process.popen.pid, signal.SIGKILL)
                 process.popen.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):  # a child its parent left behind
+            os.killpg(process.popen.pid, signal.SIGKILL)
         if process in self.processes:
             self.processes.remove(process)
 

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import orjson
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.db import DatabaseSyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -49,6 +49,7 @@ AWAY_FOR = 2.0
 logger = logging.getLogger(__name__)
 _away: tuple[object, float] | None = None  # the layer that was away, and until when
 _collecting = threading.local()
+_senders = threading.local()
 _lost_listeners: list[Callable[[], None]] = []
 _pool: tuple[int, ThreadPoolExecutor] | None = None
 _pool_lock = threading.Lock()
@@ -143,8 +144,38 @@ async def run(work: Callable[..., Result], /, **kwargs: Any) -> Result:
 
 
 def _send_now(sends: list[Send]) -> None:
-    """Send from synchronous code, waiting until the layer has taken every message."""
-    async_to_sync(send_all)(sends)
+    """Send from synchronous code, waiting until the layer has taken every message.
+
+    A thread that a server's event loop handed work to sends on that loop (an in-memory
+    layer's receivers wait there). Any other thread (a task's, a command's, a sweep's) sends
+    on an event loop of its own, kept from one send to the next: ``async_to_sync`` would
+    start a thread and a loop for every send, and the Redis layer, whose connections belong
+    to their loop, would connect afresh each time (a registration's frame took longer than
+    its statements).
+    """
+    if _serving_loop_of_this_thread():
+        async_to_sync(send_all)(sends)
+        return
+    _sending_loop().run_until_complete(send_all(sends))
+
+
+def _serving_loop_of_this_thread() -> bool:
+    # asgiref notes it on each thread it runs synchronous work on for an event loop.
+    serving = SyncToAsync.threadlocal
+    return (
+        getattr(serving, "main_event_loop", None) is not None
+        and getattr(serving, "main_event_loop_pid", None) == os.getpid()
+    )
+
+
+def _sending_loop() -> asyncio.AbstractEventLoop:
+    """This thread's event loop for its sends, run only while it sends; a forked process
+    makes its own (the parent's connections are not its to use)."""
+    kept: tuple[int, asyncio.AbstractEventLoop] | None = getattr(_senders, "loop", None)
+    if kept is None or kept[0] != os.getpid():
+        kept = (os.getpid(), asyncio.new_event_loop())
+        _senders.loop = kept
+    return kept[1]
 
 
 def database_threads() -> ThreadPoolExecutor:

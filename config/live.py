@@ -90,22 +90,44 @@ def collected() -> Iterator[list[Send]]:
 
 async def send_all(sends: list[Send]) -> None:
     """Send every event; when Redis is away the rest are dropped and the listeners told."""
-    global _away
     layer = get_channel_layer()
     if layer is None or not sends:
         return
+    if _recently_away(layer):
+        return
+    _, error = await _send_each(layer, sends)
+    if error is not None:
+        _lost(layer, error)
+
+
+def _recently_away(layer: Any) -> bool:
+    """Whether the layer was found away moments ago (the frames are then lost at once)."""
     if _away is not None and _away[0] is layer and time.monotonic() < _away[1]:
         _frames_lost("the channel layer was away moments ago")
-        return
+        return True
+    return False
+
+
+async def _send_each(layer: Any, sends: list[Send]) -> tuple[list[Send], Exception | None]:
+    """Send the events in order, within ``LIVE_SEND_TIMEOUT_MS``: those left unsent and the
+    outage that stopped them (a timeout, a lost connection), or nothing left and None."""
+    sent = 0
     try:
         async with asyncio.timeout(settings.LIVE_SEND_TIMEOUT_MS / 1000):
             for group, event in sends:
                 await layer.group_send(group, event)
+                sent += 1
     except Exception as error:
         if not isinstance(error, TimeoutError) and outage_of(error) is None:
             raise
-        _away = (layer, time.monotonic() + AWAY_FOR)
-        _frames_lost(f"the channel layer is away ({type(error).__name__})")
+        return sends[sent:], error
+    return [], None
+
+
+def _lost(layer: Any, error: Exception) -> None:
+    global _away
+    _away = (layer, time.monotonic() + AWAY_FOR)
+    _frames_lost(f"the channel layer is away ({type(error).__name__})")
 
 
 def _frames_lost(why: str) -> None:
@@ -156,7 +178,20 @@ def _send_now(sends: list[Send]) -> None:
     if _serving_loop_of_this_thread():
         async_to_sync(send_all)(sends)
         return
-    _sending_loop().run_until_complete(send_all(sends))
+    layer = get_channel_layer()
+    if _recently_away(layer):
+        return
+    unsent, error = _sending_loop().run_until_complete(_send_each(layer, sends))
+    if error is None:
+        return
+    if not isinstance(error, TimeoutError):
+        # The connection kept on this thread's loop may be the one at fault (Redis was
+        # restarted since this thread last sent): what is left goes once more, on a new
+        # loop and so a new connection. Failing again, Redis is away.
+        _drop_sending_loop()
+        unsent, error = _sending_loop().run_until_complete(_send_each(layer, unsent))
+    if error is not None:
+        _lost(layer, error)
 
 
 def _serving_loop_of_this_thread() -> bool:
@@ -176,6 +211,18 @@ def _sending_loop() -> asyncio.AbstractEventLoop:
         kept = (os.getpid(), asyncio.new_event_loop())
         _senders.loop = kept
     return kept[1]
+
+
+def _drop_sending_loop() -> None:
+    """Close this thread's sending loop; the layer closes its connections on it."""
+    kept: tuple[int, asyncio.AbstractEventLoop] | None = getattr(_senders, "loop", None)
+    _senders.loop = None
+    if kept is None or kept[0] != os.getpid():
+        return
+    try:
+        kept[1].close()
+    except Exception:  # a broken connection that would not close is left to be collected
+        logger.warning("the live sending loop did not close cleanly", exc_info=True)
 
 
 def database_threads() -> ThreadPoolExecutor:

@@ -11,7 +11,9 @@ In one process, on PostgreSQL, with Celery tasks run in the process (as ``make r
   fetched when the page asks, and a phone is sent it compressed.
 
 Each figure is printed with its number of queries, beside the baseline: the pure draw of the
-same field by ``tournaments.formats`` (no database), so the ratio shows what storing it costs.
+same field by ``tournaments.formats`` (no database; the median of five), so the ratio shows
+what storing it costs, in time and in CPU (this process's and the PostgreSQL process's of
+its connection). A registration is set beside a bare insert committed after each one.
 
 Run: ``.venv/bin/python bench/bench_tournament_knockout.py [players]`` (PostgreSQL on
 127.0.0.1; the script creates and migrates its own database, crawford_bench_tournament).

@@ -93,7 +93,14 @@ def require_may_seek(user: User, *, currency: str = Currency.FUN) -> None:
 
 def require_may_register(user: User, *, currency: str = Currency.FUN) -> None:
     """Play, plus no cool-down for abandoned matches."""
-    standing = standing_of(user.pk)  # read once for both checks
+    require_standing_may_register(user, standing_of(user.pk), currency=currency)
+
+
+def require_standing_may_register(
+    user: User, standing: Standing | None, *, currency: str = Currency.FUN
+) -> None:
+    """``require_may_register`` with the player's standing (None: they have no row) read by
+    the caller, in the statement that reads the rest of what a registration checks."""
     _require_may_play(user, standing, currency)
     _require_no_cooldown(user, standing, "register for tournaments")
 

@@ -11,7 +11,9 @@ In one process, on PostgreSQL, with Celery tasks run in the process (as ``make r
   fetched when the page asks, and a phone is sent it compressed.
 
 Each figure is printed with its number of queries, beside the baseline: the pure draw of the
-same field by ``tournaments.formats`` (no database), so the ratio shows what storing it costs.
+same field by ``tournaments.formats`` (no database; the median of five), so the ratio shows
+what storing it costs, in time and in CPU (this process's and the PostgreSQL process's of
+its connection). A registration is set beside a bare insert committed after each one.
 
 Run: ``.venv/bin/python bench/bench_tournament_knockout.py [players]`` (PostgreSQL on
 127.0.0.1; the script creates and migrates its own database, crawford_bench_tournament).
@@ -64,13 +66,27 @@ def measured(what: Callable[[], Any]) -> tuple[Any, float, int]:
     return result, seconds, count
 
 
+def database_cpu() -> float:
+    """Seconds of CPU used so far by the PostgreSQL process serving this connection (it runs
+    on this machine: 127.0.0.1)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main(count: int) -> None:
     fresh_database(DATABASE)
     import django
 
     django.setup()
     from django.conf import settings
+    from django.db import connection
     from django.test import Client
+    from django.urls import reverse
 
     from accounts.models import User
     from accounts.roles import Role
@@ -111,11 +127,24 @@ def main(count: int) -> None:
         services.entry_register(tournament_id=small_id, user=player)
     services.tournament_start(tournament_id=small_id, user=owner)
 
+    # Registration's baseline: one row inserted and committed, the least a registration
+    # can cost on this machine at this moment (a round trip and a flush of the log). One
+    # follows each registration, so both meet the same load; they are taken out of the
+    # registration's figures.
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMPORARY TABLE bench_bare (id bigserial PRIMARY KEY, n integer)")
+    bare_s = [0.0]
+
     def register() -> None:
-        for player in field:
-            services.entry_register(tournament_id=big_id, user=player)
+        with connection.cursor() as cursor:
+            for player in field:
+                services.entry_register(tournament_id=big_id, user=player)
+                began = time.perf_counter()
+                cursor.execute("INSERT INTO bench_bare (n) VALUES (%s)", [player.pk])
+                bare_s[0] += time.perf_counter() - began
 
     _, register_s, register_q = measured(register)
+    register_s, register_q = register_s - bare_s[0], register_q - count
 
     # What of the start goes to telling every player (their notices, written once the
     # matches are committed: a worker's task in production, in this process here).
@@ -136,7 +165,18 @@ def main(count: int) -> None:
     def start() -> None:
         services.tournament_start(tournament_id=big_id, user=owner)
 
+    # A serving process (or a worker, after its first task) has its URLs loaded; the start
+    # would otherwise pay for importing every view, once, when its notices name the pages.
+    reverse("tournament-bracket", kwargs={"tournament_id": big_id})
+
+    # CPU besides time: on a machine other work keeps busy, the start's seconds are mostly
+    # waits for a core (here and in PostgreSQL), which a few hundredths of a second of draw
+    # rarely meets. The CPU it takes (this process, and the database's server process for
+    # this connection) against the draw's says what storing the start costs.
+    server_before, cpu_before = database_cpu(), time.process_time()
     _, start_s, start_q = measured(start)
+    start_cpu = time.process_time() - cpu_before
+    start_server_cpu = database_cpu() - server_before
     subscribers.notify_many = write_notices  # type: ignore[assignment]
     first_round = Match.objects.filter(tournament_id=big_id).count()
 
@@ -145,7 +185,14 @@ def main(count: int) -> None:
         for user in User.objects.filter(pk__in=[p.pk for p in field]).select_related("profile")
     ]
     knockout = Knockout(KnockoutOptions((5, 7, 9)))
-    _, draw_s, _ = measured(lambda: knockout.initial_draw(entrants, random.Random(1)))
+    # The median of five draws: one draw lasts a few tens of milliseconds, so a single one
+    # says more about what else the machine was doing at that moment than about the draw.
+    draws, draw_cpus = [], []
+    for _ in range(5):
+        began = time.process_time()
+        draws.append(measured(lambda: knockout.initial_draw(entrants, random.Random(1)))[1])
+        draw_cpus.append(time.process_time() - began)
+    draw_s, draw_cpu = sorted(draws)[2], sorted(draw_cpus)[2]
 
     client = Client(HTTP_HOST="localhost")
 
@@ -169,14 +216,22 @@ def main(count: int) -> None:
         f"  ({register_s / count * 1000:.2f} ms a player)"
     )
     print(
+        f"    baseline: a bare committed insert   {bare_s[0] / count * 1000:6.2f} ms"
+        f"  (registration {register_s / bare_s[0]:.1f}x)"
+    )
+    print(
         f"  start: draw + {first_round:,} matches      {start_s:8.2f} s  {start_q:8,} queries"
         f"  ({start_s / draw_s:,.0f} x the pure draw)"
+    )
+    print(
+        f"    CPU: {start_cpu:.2f} s here + {start_server_cpu:.2f} s in PostgreSQL"
+        f"  ({(start_cpu + start_server_cpu) / draw_cpu:,.0f}x the draw's {draw_cpu:.3f} s)"
     )
     print(
         f"    of which {Notification.objects.count():,} notices written  {telling[0]:8.2f} s"
         f"  (draw and matches alone: {start_s - telling[0]:.2f} s)"
     )
-    print(f"  baseline: the pure draw             {draw_s:8.3f} s         0 queries")
+    print(f"  baseline: the pure draw             {draw_s:8.3f} s         0 queries  (median of 5)")
     print(
         f"  bracket page, {count:,} players        {big_s:8.2f} s  {big_q:8,} queries"
         f"  ({big_bytes / 1e6:.1f} MB of HTML)"

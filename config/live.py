@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import orjson
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.db import DatabaseSyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -49,6 +49,7 @@ AWAY_FOR = 2.0
 logger = logging.getLogger(__name__)
 _away: tuple[object, float] | None = None  # the layer that was away, and until when
 _collecting = threading.local()
+_senders = threading.local()
 _lost_listeners: list[Callable[[], None]] = []
 _pool: tuple[int, ThreadPoolExecutor] | None = None
 _pool_lock = threading.Lock()
@@ -89,22 +90,44 @@ def collected() -> Iterator[list[Send]]:
 
 async def send_all(sends: list[Send]) -> None:
     """Send every event; when Redis is away the rest are dropped and the listeners told."""
-    global _away
     layer = get_channel_layer()
     if layer is None or not sends:
         return
+    if _recently_away(layer):
+        return
+    _, error = await _send_each(layer, sends)
+    if error is not None:
+        _lost(layer, error)
+
+
+def _recently_away(layer: Any) -> bool:
+    """Whether the layer was found away moments ago (the frames are then lost at once)."""
     if _away is not None and _away[0] is layer and time.monotonic() < _away[1]:
         _frames_lost("the channel layer was away moments ago")
-        return
+        return True
+    return False
+
+
+async def _send_each(layer: Any, sends: list[Send]) -> tuple[list[Send], Exception | None]:
+    """Send the events in order, within ``LIVE_SEND_TIMEOUT_MS``: those left unsent and the
+    outage that stopped them (a timeout, a lost connection), or nothing left and None."""
+    sent = 0
     try:
         async with asyncio.timeout(settings.LIVE_SEND_TIMEOUT_MS / 1000):
             for group, event in sends:
                 await layer.group_send(group, event)
+                sent += 1
     except Exception as error:
         if not isinstance(error, TimeoutError) and outage_of(error) is None:
             raise
-        _away = (layer, time.monotonic() + AWAY_FOR)
-        _frames_lost(f"the channel layer is away ({type(error).__name__})")
+        return sends[sent:], error
+    return [], None
+
+
+def _lost(layer: Any, error: Exception) -> None:
+    global _away
+    _away = (layer, time.monotonic() + AWAY_FOR)
+    _frames_lost(f"the channel layer is away ({type(error).__name__})")
 
 
 def _frames_lost(why: str) -> None:
@@ -143,8 +166,63 @@ async def run(work: Callable[..., Result], /, **kwargs: Any) -> Result:
 
 
 def _send_now(sends: list[Send]) -> None:
-    """Send from synchronous code, waiting until the layer has taken every message."""
-    async_to_sync(send_all)(sends)
+    """Send from synchronous code, waiting until the layer has taken every message.
+
+    A thread that a server's event loop handed work to sends on that loop (an in-memory
+    layer's receivers wait there). Any other thread (a task's, a command's, a sweep's) sends
+    on an event loop of its own, kept from one send to the next: ``async_to_sync`` would
+    start a thread and a loop for every send, and the Redis layer, whose connections belong
+    to their loop, would connect afresh each time (a registration's frame took longer than
+    its statements).
+    """
+    if _serving_loop_of_this_thread():
+        async_to_sync(send_all)(sends)
+        return
+    layer = get_channel_layer()
+    if _recently_away(layer):
+        return
+    unsent, error = _sending_loop().run_until_complete(_send_each(layer, sends))
+    if error is None:
+        return
+    if not isinstance(error, TimeoutError):
+        # The connection kept on this thread's loop may be the one at fault (Redis was
+        # restarted since this thread last sent): what is left goes once more, on a new
+        # loop and so a new connection. Failing again, Redis is away.
+        _drop_sending_loop()
+        unsent, error = _sending_loop().run_until_complete(_send_each(layer, unsent))
+    if error is not None:
+        _lost(layer, error)
+
+
+def _serving_loop_of_this_thread() -> bool:
+    # asgiref notes it on each thread it runs synchronous work on for an event loop.
+    serving = SyncToAsync.threadlocal
+    return (
+        getattr(serving, "main_event_loop", None) is not None
+        and getattr(serving, "main_event_loop_pid", None) == os.getpid()
+    )
+
+
+def _sending_loop() -> asyncio.AbstractEventLoop:
+    """This thread's event loop for its sends, run only while it sends; a forked process
+    makes its own (the parent's connections are not its to use)."""
+    kept: tuple[int, asyncio.AbstractEventLoop] | None = getattr(_senders, "loop", None)
+    if kept is None or kept[0] != os.getpid():
+        kept = (os.getpid(), asyncio.new_event_loop())
+        _senders.loop = kept
+    return kept[1]
+
+
+def _drop_sending_loop() -> None:
+    """Close this thread's sending loop; the layer closes its connections on it."""
+    kept: tuple[int, asyncio.AbstractEventLoop] | None = getattr(_senders, "loop", None)
+    _senders.loop = None
+    if kept is None or kept[0] != os.getpid():
+        return
+    try:
+        kept[1].close()
+    except Exception:  # a broken connection that would not close is left to be collected
+        logger.warning("the live sending loop did not close cleanly", exc_info=True)
 
 
 def database_threads() -> ThreadPoolExecutor:

@@ -12,6 +12,7 @@ inserted as new rows.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from django.utils import timezone
 
@@ -62,8 +63,12 @@ def source_text(side: WinnerOf | LoserOf | None) -> str:
     return ""
 
 
+@lru_cache(maxsize=1 << 16)
 def source_side(source: str) -> WinnerOf | LoserOf:
-    """A side's stored source read back: the inverse of ``source_text`` (never "")."""
+    """A side's stored source read back: the inverse of ``source_text`` (never "").
+
+    Kept: every frame of a bracket's watchers reads every slot's sources again, and the
+    answer (a frozen value) is the same each time."""
     which, flight, round_, position = source.split(":")
     key = PairingKey(Flight(flight), int(round_), int(position))
     return WinnerOf(key) if which == "winner" else LoserOf(key)

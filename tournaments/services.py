@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import User
-from accounts.standing import require_may_register
+from accounts.standing import require_may_register, require_standing_may_register
 from config import rows
 from config.celery import enqueue_on_commit
 from config.errors import Conflict, DomainError, Forbidden, InternalError
@@ -47,7 +47,7 @@ from tournaments.options import (
     check_settings,
     settings_of,
 )
-from tournaments.selectors import check_in_opens, entry_checks, seated_count
+from tournaments.selectors import EntryChecks, check_in_opens, entry_checks, seated_count
 
 ORGANIZE_PERMISSION = "accounts.organize_tournaments"
 START_MATCHES_TASK = "tournaments.start_matches"
@@ -182,8 +182,9 @@ def entry_register(*, tournament_id: int, user: User) -> Entry:
     tournament = scheduler.locked_tournament(tournament_id)
     if tournament.state != TournamentState.REGISTRATION:
         raise Conflict(_not_now(tournament, "joined"))
-    require_may_register(user, currency=tournament.currency)
-    entry = _enter(tournament, user, seed=None)
+    checks = entry_checks(tournament, user)
+    require_standing_may_register(user, checks.standing, currency=tournament.currency)
+    entry = _enter(tournament, user, seed=None, checks=checks)
     if tournament.starts_when_full:
         assert tournament.seats is not None
         if should_start(seats=tournament.seats, seated=seated_count(tournament)):
@@ -295,10 +296,18 @@ def _start(tournament: Tournament) -> None:
 
 
 def _enter(
-    tournament: Tournament, user: User, *, seed: int | None, ticket: Ticket | None = None
+    tournament: Tournament,
+    user: User,
+    *,
+    seed: int | None,
+    ticket: Ticket | None = None,
+    checks: EntryChecks | None = None,
 ) -> Entry:
-    """Seat ``user``, paying with ``ticket`` or, failing that, an unused one they hold."""
-    checks = entry_checks(tournament, user)
+    """Seat ``user``, paying with ``ticket`` or, failing that, an unused one they hold.
+
+    ``checks``: read by the caller since the tournament was locked, if it has them."""
+    if checks is None:
+        checks = entry_checks(tournament, user)
     if checks.entered:
         raise Conflict(f"{_name(user)} is already entered in {tournament.name}.")
     capacity = tournament.capacity

@@ -8,7 +8,7 @@ run of ones (see `_two_dice_ids`). The rest go through the play generator.
 from __future__ import annotations
 
 from binascii import b2a_base64
-from itertools import accumulate, compress, pairwise
+from itertools import accumulate, compress
 from operator import lshift
 
 from backgammon.board import (
@@ -283,35 +283,36 @@ class _HitChange(dict[int, int]):
 
     As for the mover (see `_two_dice_ids`): a hit blot on the opponent's index ``u`` lowers
     by one bit the zeros closing the opponent's points ``u`` to 23, which adds half of each
-    one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value.
+    one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value. Summed over
+    the hits taken from the opponent's lowest index up, that is each hit's own change (half
+    the zeros from its point up) divided by two for every hit below it.
     """
 
-    __slots__ = ("opponent", "prefix", "start")
+    __slots__ = ("opponent", "start", "zeros")
 
     def __init__(self, opponent: list[int], bits: int) -> None:
         self[0] = 0
         self.opponent = opponent
+        length = POINTS + 1 + sum(opponent)
         # The opponent's part of the ID: its 25 zeros and its checkers' ones.
-        self.start = bits & ((1 << POINTS + 1 + sum(opponent)) - 1)
-        self.prefix: list[int] | None = None
+        self.start = bits & ((1 << length) - 1)
+        # The zeros closing its points; the one closing its bar stays where it is.
+        self.zeros = self.start ^ ((1 << length - 1) - 1)
 
     def __missing__(self, hits: int) -> int:
-        prefix = self.prefix
-        if prefix is None:
-            # Twice the values of the zeros closing the opponent's points below each index,
-            # plus a constant (see `_start_prefix`).
-            doubled = accumulate(bytes(self.opponent).translate(_ONE_MORE), lshift, initial=1)
-            prefix = self.prefix = list(accumulate(doubled))
-        # The opponent's indices hit, lowest first, then the bar's, which ends the last span.
-        indices = []
+        opponent = self.opponent
+        zeros = self.zeros
+        change = 0
+        below = 1
         rest = hits
         while rest:
+            # The highest mover index left is the lowest opponent index left.
             top = rest.bit_length() - 1
-            indices.append(23 - top)
             rest ^= 1 << top
-        indices.append(BAR)
-        change = 0
-        for lowered, (low, high) in enumerate(pairwise(indices), start=1):
-            change += ((1 << lowered) - 1) * (prefix[high] - prefix[low]) >> lowered + 1
+            index = POINTS - 1 - top
+            # The blot's one stands at bit `run`; the zeros from its point up are above it.
+            run = index + sum(opponent[:index])
+            change += zeros >> run << run >> below
+            below += 1
         self[hits] = change
         return change

@@ -8,7 +8,7 @@ run of ones (see `_two_dice_ids`). The rest go through the play generator.
 from __future__ import annotations
 
 from binascii import b2a_base64
-from itertools import accumulate, compress
+from itertools import accumulate, compress, repeat
 from operator import lshift
 
 from backgammon.board import (
@@ -31,26 +31,53 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     die1, die2 = dice
     if 1 <= die1 <= 6 and 1 <= die2 <= 6:
         ids: set[int] | None = None
+        # The results carry the separator above their 80 bits (see `_position_ids`).
         if die1 != die2:
-            ids = _two_dice_ids(mover, opponent, bits, die1, die2)
+            ids = _two_dice_ids(mover, opponent, bits | _SEPARATOR, die1, die2)
         elif mover[BAR] or sum(mover[HOME_POINTS:]) >= 4:
-            ids = _double_ids(mover, opponent, bits, die1)
+            ids = _double_ids(mover, opponent, bits | _SEPARATOR, die1)
         if ids is not None:
-            # `position_id_from_int`, inlined: a call per result costs more than the rest.
-            return {b2a_base64(result.to_bytes(10, "little"))[:14].decode() for result in ids}
+            return _position_ids(ids)
     results = generate_from(mover, opponent, dice)
     if not results:
         return set()
     # The ID holds the opponent's bits first, then the mover's; hits change only the former.
-    hit_change = _HitChange(opponent, bits)
     shift = POINTS + 1 + sum(opponent)
+    start = bits & (1 << shift) - 1
+    hit_change = _HitChange(_hit_values(opponent, bits, landings(opponent)[1]))
     return {
         position_id_from_int(
-            hit_change.start + hit_change[key >> HITS_SHIFT]
+            start + hit_change[key >> HITS_SHIFT]
             | packed_side_id_bits(key & PACKED_MASK)[0] << shift
         )
         for key in results
     }
+
+
+def _position_ids(ids: set[int]) -> set[str]:
+    """The Position IDs of results whose ints (see `id_int`) carry `_SEPARATOR`, written out
+    in one go: a call or two per result costs more than the rest of the work.
+
+    Each result takes 15 bytes, a multiple of 3, so that base64 writes it alone in 20
+    characters: the ID's 14, then 6 of the separator's ``/``, which no ID holds.
+    """
+    text = b2a_base64(
+        b"".join(map(int.to_bytes, ids, repeat(_RECORD_BYTES), repeat("little"))), newline=False
+    ).decode()
+    positions = set(text.split("//////"))
+    positions.discard("")
+    return positions
+
+
+_RECORD_BYTES = 15
+_SEPARATOR = 0xF << 80 | 0xFFFFFFFF << 88
+"""Ones above a Position ID's 80 bits, in a 15-byte record, where base64 writes ``//////``.
+
+Bits 84-87 stay zero: the ID's last character holds them. Six ``/`` in a row are 36 one bits,
+so any 24 of them hold two whole bytes: 16 ones in a row, and no run in an ID is longer than
+15 checkers. The ID's last character is no ``/`` either, so splitting on the separator cuts
+exactly between results.
+"""
 
 
 def _start_prefix(mover: list[int], opponent: list[int]) -> list[int]:
@@ -84,7 +111,8 @@ def _two_dice_ids(
     at bit ``i`` plus the checkers on points up to ``i``. Moving a checker from ``source`` to
     ``target`` raises by one bit the zeros closing the points ``target`` to ``source - 1``: the
     int drops by each such zero's value at the start, doubled for a point that one move
-    already passed, i.e. by three times that value for a point both moves pass.
+    already passed, i.e. by three times that value for a point both moves pass. Hits add
+    what `_hit_values` says.
     """
     if not mover[BAR] and sum(mover[HOME_POINTS:]) < 2:
         return None
@@ -92,56 +120,47 @@ def _two_dice_ids(
     if mover[BAR] and blocked[BAR - die1] and blocked[BAR - die2]:
         return set()
     prefix = _start_prefix(mover, opponent)
+    hit = _hit_values(opponent, bits, blot)
     if mover[BAR] > 1:
         # Each die that can enters a checker; nothing else can move.
         low = BAR - max(die1, die2)
         high = BAR - min(die1, die2)
         if blocked[low] or blocked[high]:
             entry = high if blocked[low] else low
-            change = prefix[entry] - prefix[BAR]
-            return {bits + change + _HitChange(opponent, bits)[blot[entry] << entry]}
-        hits = blot[low] << low | blot[high] << high
+            return {bits + prefix[entry] - prefix[BAR] + hit[entry]}
         # Both spans end at the bar; the shorter one is passed twice.
         change = 2 * prefix[high] + prefix[low] - 3 * prefix[BAR]
-        return {bits + change + _HitChange(opponent, bits)[hits]}
-    hit_change = _HitChange(opponent, bits)
+        return {bits + change + hit[high] + (hit[low] >> 1 if hit[high] else hit[low])}
     occupied = list(compress(_DOWN, mover[23::-1]))
     ids: set[int] = set()
     if mover[BAR]:
         for first, second in ((die1, die2), (die2, die1)):
             entry = BAR - first
             if not blocked[entry]:
-                entering = [(BAR, entry, prefix[entry] - prefix[BAR], blot[entry] << entry)]
-                seconds = _id_movers(occupied, blocked, blot, prefix, second)
-                _add_pairs(
-                    ids, mover, entering, seconds, second, blocked, blot, bits, prefix, hit_change
-                )
+                entering = [(BAR, entry, prefix[entry] - prefix[BAR] + hit[entry])]
+                seconds = _id_movers(occupied, blocked, prefix, hit, second)
+                _add_pairs(ids, mover, entering, seconds, second, blocked, bits, prefix, hit)
     else:
-        firsts = _id_movers(occupied, blocked, blot, prefix, die1)
-        seconds = _id_movers(occupied, blocked, blot, prefix, die2)
-        _add_pairs(ids, mover, firsts, seconds, die2, blocked, blot, bits, prefix, hit_change)
-        _add_pairs(ids, mover, seconds, [], die1, blocked, blot, bits, prefix, hit_change)
+        firsts = _id_movers(occupied, blocked, prefix, hit, die1)
+        seconds = _id_movers(occupied, blocked, prefix, hit, die2)
+        _add_pairs(ids, mover, firsts, seconds, die2, blocked, bits, prefix, hit)
+        _add_pairs(ids, mover, seconds, [], die1, blocked, bits, prefix, hit)
     return ids or None
 
 
 _DOWN = range(POINTS - 1, -1, -1)
 
-_IdStep = tuple[int, int, int, int]
-"""A move for `_two_dice_ids`: source and target index, the change it alone makes to the
-Position ID's int, and the mask of the index it hits on (0 if none)."""
+_IdStep = tuple[int, int, int]
+"""A move for `_two_dice_ids`: source and target index, and the change it alone makes to the
+Position ID's int, its hit included."""
 
 
 def _id_movers(
-    occupied: list[int], blocked: bytes, blot: bytes, prefix: list[int], die: int
+    occupied: list[int], blocked: bytes, prefix: list[int], hit: list[int], die: int
 ) -> list[_IdStep]:
     """`_movers` for `_two_dice_ids`, from the ``occupied`` indices (highest first)."""
     return [
-        (
-            source,
-            source - die,
-            prefix[source - die] - prefix[source],
-            blot[source - die] << source - die,
-        )
+        (source, source - die, prefix[source - die] - prefix[source] + hit[source - die])
         for source in occupied
         if source >= die and not blocked[source - die]
     ]
@@ -154,31 +173,65 @@ def _add_pairs(
     seconds: list[_IdStep],
     die: int,
     blocked: bytes,
-    blot: bytes,
     start: int,
     prefix: list[int],
-    hit_change: _HitChange,
+    hit: list[int],
 ) -> None:
     """Add to ``ids`` every first move followed by a different checker's second move, and
-    every first move's checker moving on by ``die``; see `_two_dice_ids`."""
+    every first move's checker moving on by ``die``; see `_two_dice_ids`.
+
+    Each move's change counts its hit as if it were the only one: a second hit at a lower
+    index than another counts half (see `_hit_values`), and a second checker landing where
+    the first one hit hits nothing.
+    """
     add = ids.add
-    for source, target, change, hits in firsts:
+    for source, target, change in firsts:
         after = start + change
         alone = counts[source] == 1
-        for second_source, second_target, second_change, second_hits in seconds:
-            if alone and second_source == source:
-                continue
+        first_hit = hit[target]
+        for second_source, second_target, second_change in seconds:
             bits = after + second_change
             if second_target < source and target < second_source:
+                if alone and second_source == source:
+                    continue
                 # The spans overlap, from the higher target to the lower source.
                 low = target if target > second_target else second_target
                 high = source if source < second_source else second_source
                 bits -= prefix[high] - prefix[low]
-            add(bits + hit_change[hits | second_hits])
+                if first_hit and second_target == target:
+                    add(bits - first_hit)
+                    continue
+            if first_hit and hit[second_target]:
+                lower = hit[target if target < second_target else second_target]
+                bits -= lower - (lower >> 1)
+            add(bits)
         onward = target - die
         if onward >= 0 and not blocked[onward]:
             bits = after - prefix[target] + prefix[onward]
-            add(bits + hit_change[hits | blot[onward] << onward])
+            add(bits + (hit[onward] >> 1 if first_hit else hit[onward]))
+
+
+def _hit_values(opponent: list[int], bits: int, blot: bytes) -> list[int]:
+    """By the mover's index: how much a Position ID's int grows when the opponent's blot there
+    goes to the bar (0 where there is none), as the only hit of the play.
+
+    As for the mover (see `_two_dice_ids`): a hit blot on the opponent's index ``u`` lowers
+    by one bit the zeros closing the opponent's points ``u`` to 23, which adds half of each
+    one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value. Summed over
+    the hits taken from the opponent's lowest index up (the mover's highest), that is each
+    hit's own value divided by two for every hit before it.
+    """
+    values = [0] * POINTS
+    if any(blot):
+        length = POINTS + 1 + sum(opponent)
+        # The opponent's zeros closing its points; the one closing its bar stays where it is.
+        zeros = ~bits & (1 << length - 1) - 1
+        for index in compress(_DOWN, blot[::-1]):
+            point = POINTS - 1 - index
+            # The blot's one stands at bit `run`, the zeros from its point up above it.
+            run = point + sum(opponent[:point])
+            values[index] = zeros >> run + 1 << run
+    return values
 
 
 # The hot path of doubles: four nested loops kept in one function, because splitting them
@@ -203,7 +256,7 @@ def _double_ids(  # noqa: C901
     """
     blocked, blot = landings(opponent)
     prefix = _start_prefix(mover, opponent)
-    hit_change = _HitChange(opponent, start)
+    hit_change = _HitChange(_hit_values(opponent, start, blot))
     if mover[BAR] and blocked[BAR - die]:
         return set()
     # The bar, when a checker is there, comes first; while one is there, nothing else moves.
@@ -279,40 +332,22 @@ def _double_ids(  # noqa: C901
 
 class _HitChange(dict[int, int]):
     """How much a Position ID's int grows when the opponent's blots at a mask of the mover's
-    indices go to the bar; each mask is worked out when first asked for.
+    indices go to the bar (see `_hit_values`); each mask is worked out when first asked for."""
 
-    As for the mover (see `_two_dice_ids`): a hit blot on the opponent's index ``u`` lowers
-    by one bit the zeros closing the opponent's points ``u`` to 23, which adds half of each
-    one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value. Summed over
-    the hits taken from the opponent's lowest index up, that is each hit's own change (half
-    the zeros from its point up) divided by two for every hit below it.
-    """
+    __slots__ = ("values",)
 
-    __slots__ = ("opponent", "start", "zeros")
-
-    def __init__(self, opponent: list[int], bits: int) -> None:
+    def __init__(self, values: list[int]) -> None:
         self[0] = 0
-        self.opponent = opponent
-        length = POINTS + 1 + sum(opponent)
-        # The opponent's part of the ID: its 25 zeros and its checkers' ones.
-        self.start = bits & ((1 << length) - 1)
-        # The zeros closing its points; the one closing its bar stays where it is.
-        self.zeros = self.start ^ ((1 << length - 1) - 1)
+        self.values = values
 
     def __missing__(self, hits: int) -> int:
-        opponent = self.opponent
-        zeros = self.zeros
         change = 0
-        below = 1
+        before = 0
         rest = hits
         while rest:
-            # The highest mover index left is the lowest opponent index left.
             top = rest.bit_length() - 1
             rest ^= 1 << top
-            index = POINTS - 1 - top
-            # The blot's one stands at bit `run`; the zeros from its point up are above it.
-            run = index + sum(opponent[:index])
-            change += zeros >> run << run >> below
-            below += 1
+            change += self.values[top] >> before
+            before += 1
         self[hits] = change
         return change

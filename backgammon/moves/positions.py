@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from binascii import b2a_base64
 from itertools import accumulate, compress, repeat
-from operator import lshift
 
 from backgammon.board import (
     BAR,
@@ -80,17 +79,26 @@ exactly between results.
 """
 
 
-def _start_prefix(mover: list[int], opponent: list[int]) -> list[int]:
-    """``prefix[i]``: the sum of the values, in the Position ID's int, of the zeros closing the
-    mover's points below ``i`` (see `_two_dice_ids`), plus a constant that differences cancel.
+def _run_starts(mover: list[int], opponent: list[int]) -> list[int]:
+    """``starts[i]``: the bit of the Position ID's int where the run of the mover's point ``i``
+    starts (``i`` up to 25, one past the bar).
 
-    The zero closing point ``i`` stands ``1 + mover[i]`` bits above the one closing point
-    ``i - 1``; the mover's bits start above the opponent's 25 zeros and their checkers' ones.
+    The mover's bits start above the opponent's 25 zeros and their checkers' ones, and each
+    point takes one bit more than its checkers. The zeros closing the mover's points ``t`` to
+    ``s - 1`` are then the zeros among bits ``starts[t]`` to ``starts[s] - 1``: with ``zeros``
+    the ID's int inverted, ``zeros & _BETWEEN[starts[t]][starts[s]]`` is what a move from ``s``
+    to ``t`` takes off the int (see `_two_dice_ids`). Small ints and one table lookup per
+    move, where summing the zeros' values point by point would cost a big int per point.
     """
-    zeros = accumulate(
-        bytes(mover).translate(_ONE_MORE), lshift, initial=1 << POINTS + sum(opponent)
-    )
-    return list(accumulate(zeros))
+    return list(accumulate(bytes(mover).translate(_ONE_MORE), initial=POINTS + 1 + sum(opponent)))
+
+
+_ID_BITS = 80
+_BETWEEN = [
+    [(1 << high) - (1 << low) if low <= high else 0 for high in range(_ID_BITS + 1)]
+    for low in range(_ID_BITS + 1)
+]
+"""``_BETWEEN[low][high]``: the ones at bits ``low`` to ``high - 1``."""
 
 
 _ONE_MORE = bytes(range(1, 256)) + b"\0"
@@ -119,32 +127,36 @@ def _two_dice_ids(
     blocked, blot = landings(opponent)
     if mover[BAR] and blocked[BAR - die1] and blocked[BAR - die2]:
         return set()
-    prefix = _start_prefix(mover, opponent)
+    starts = _run_starts(mover, opponent)
+    zeros = ~bits
     hit = _hit_values(opponent, bits, blot)
     if mover[BAR] > 1:
         # Each die that can enters a checker; nothing else can move.
         low = BAR - max(die1, die2)
         high = BAR - min(die1, die2)
+        bar = starts[BAR]
         if blocked[low] or blocked[high]:
             entry = high if blocked[low] else low
-            return {bits + prefix[entry] - prefix[BAR] + hit[entry]}
+            return {bits - (zeros & _BETWEEN[starts[entry]][bar]) + hit[entry]}
         # Both spans end at the bar; the shorter one is passed twice.
-        change = 2 * prefix[high] + prefix[low] - 3 * prefix[BAR]
-        return {bits + change + hit[high] + (hit[low] >> 1 if hit[high] else hit[low])}
+        change = 2 * (zeros & _BETWEEN[starts[high]][bar]) + (zeros & _BETWEEN[starts[low]][bar])
+        return {bits - change + hit[high] + (hit[low] >> 1 if hit[high] else hit[low])}
     occupied = list(compress(_DOWN, mover[23::-1]))
     ids: set[int] = set()
     if mover[BAR]:
         for first, second in ((die1, die2), (die2, die1)):
             entry = BAR - first
             if not blocked[entry]:
-                entering = [(BAR, entry, prefix[entry] - prefix[BAR] + hit[entry])]
-                seconds = _id_movers(occupied, blocked, prefix, hit, second)
-                _add_pairs(ids, mover, entering, seconds, second, blocked, bits, prefix, hit)
+                entering = [
+                    (BAR, entry, hit[entry] - (zeros & _BETWEEN[starts[entry]][starts[BAR]]))
+                ]
+                seconds = _id_movers(occupied, blocked, zeros, starts, hit, second)
+                _add_pairs(ids, mover, entering, seconds, second, blocked, bits, zeros, starts, hit)
     else:
-        firsts = _id_movers(occupied, blocked, prefix, hit, die1)
-        seconds = _id_movers(occupied, blocked, prefix, hit, die2)
-        _add_pairs(ids, mover, firsts, seconds, die2, blocked, bits, prefix, hit)
-        _add_pairs(ids, mover, seconds, [], die1, blocked, bits, prefix, hit)
+        firsts = _id_movers(occupied, blocked, zeros, starts, hit, die1)
+        seconds = _id_movers(occupied, blocked, zeros, starts, hit, die2)
+        _add_pairs(ids, mover, firsts, seconds, die2, blocked, bits, zeros, starts, hit)
+        _add_pairs(ids, mover, seconds, [], die1, blocked, bits, zeros, starts, hit)
     return ids or None
 
 
@@ -156,11 +168,20 @@ Position ID's int, its hit included."""
 
 
 def _id_movers(
-    occupied: list[int], blocked: bytes, prefix: list[int], hit: list[int], die: int
+    occupied: list[int],
+    blocked: bytes,
+    zeros: int,
+    starts: list[int],
+    hit: list[int],
+    die: int,
 ) -> list[_IdStep]:
     """`_movers` for `_two_dice_ids`, from the ``occupied`` indices (highest first)."""
     return [
-        (source, source - die, prefix[source - die] - prefix[source] + hit[source - die])
+        (
+            source,
+            source - die,
+            hit[source - die] - (zeros & _BETWEEN[starts[source - die]][starts[source]]),
+        )
         for source in occupied
         if source >= die and not blocked[source - die]
     ]
@@ -174,7 +195,8 @@ def _add_pairs(
     die: int,
     blocked: bytes,
     start: int,
-    prefix: list[int],
+    zeros: int,
+    starts: list[int],
     hit: list[int],
 ) -> None:
     """Add to ``ids`` every first move followed by a different checker's second move, and
@@ -197,7 +219,7 @@ def _add_pairs(
                 # The spans overlap, from the higher target to the lower source.
                 low = target if target > second_target else second_target
                 high = source if source < second_source else second_source
-                bits -= prefix[high] - prefix[low]
+                bits -= zeros & _BETWEEN[starts[low]][starts[high]]
                 if first_hit and second_target == target:
                     add(bits - first_hit)
                     continue
@@ -207,7 +229,7 @@ def _add_pairs(
             add(bits)
         onward = target - die
         if onward >= 0 and not blocked[onward]:
-            bits = after - prefix[target] + prefix[onward]
+            bits = after - (zeros & _BETWEEN[starts[onward]][starts[target]])
             add(bits + (hit[onward] >> 1 if first_hit else hit[onward]))
 
 
@@ -255,14 +277,16 @@ def _double_ids(  # noqa: C901
     move made adds to the results of its own length or a longer one.
     """
     blocked, blot = landings(opponent)
-    prefix = _start_prefix(mover, opponent)
+    starts = _run_starts(mover, opponent)
+    zeros = ~start
+    between = _BETWEEN
     hit_change = _HitChange(_hit_values(opponent, start, blot))
     if mover[BAR] and blocked[BAR - die]:
         return set()
     # The bar, when a checker is there, comes first; while one is there, nothing else moves.
     sources = double_sources(mover, blocked, die)
     # By source: the change its move makes alone, and the mask of the blot it hits (if any).
-    spans = [prefix[source - die] - prefix[source] for source in sources]
+    spans = [-(zeros & between[starts[source - die]][starts[source]]) for source in sources]
     landing_hits = [blot[source - die] << source - die for source in sources]
     counts = mover
     ones: set[int] = set()
@@ -287,7 +311,7 @@ def _double_ids(  # noqa: C901
             hits_b = hits_a | landing_hits[second]
             bits_b = bits_a + spans[second]
             if ta < b:
-                bits_b -= prefix[b] - prefix[ta]
+                bits_b -= zeros & between[starts[ta]][starts[b]]
             counts[b] -= 1
             counts[tb] += 1
             for third in range(second, 1 if counts[BAR] else count):
@@ -298,9 +322,9 @@ def _double_ids(  # noqa: C901
                 hits_c = hits_b | landing_hits[third]
                 bits_c = bits_b + spans[third]
                 if tb < c:
-                    bits_c -= prefix[c] - prefix[tb]
+                    bits_c -= zeros & between[starts[tb]][starts[c]]
                     if ta < c:
-                        bits_c -= 2 * (prefix[c] - prefix[ta])
+                        bits_c -= 2 * (zeros & between[starts[ta]][starts[c]])
                 counts[c] -= 1
                 counts[tc] += 1
                 for fourth in range(third, 1 if counts[BAR] else count):
@@ -309,11 +333,11 @@ def _double_ids(  # noqa: C901
                         continue
                     bits = bits_c + spans[fourth]
                     if tc < e:
-                        bits -= prefix[e] - prefix[tc]
+                        bits -= zeros & between[starts[tc]][starts[e]]
                         if tb < e:
-                            bits -= 2 * (prefix[e] - prefix[tb])
+                            bits -= 2 * (zeros & between[starts[tb]][starts[e]])
                             if ta < e:
-                                bits -= 4 * (prefix[e] - prefix[ta])
+                                bits -= 4 * (zeros & between[starts[ta]][starts[e]])
                     fours.add(bits + hit_change[hits_c | landing_hits[fourth]])
                 counts[tc] -= 1
                 counts[c] += 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from binascii import b2a_base64
 from itertools import accumulate, compress, repeat
+from typing import Literal
 
 from backgammon.board import (
     BAR,
@@ -60,8 +61,9 @@ def _position_ids(ids: set[int]) -> set[str]:
     Each result takes 15 bytes, a multiple of 3, so that base64 writes it alone in 20
     characters: the ID's 14, then 6 of the separator's ``/``, which no ID holds.
     """
+    little: repeat[Literal["little"]] = repeat("little")
     text = b2a_base64(
-        b"".join(map(int.to_bytes, ids, repeat(_RECORD_BYTES), repeat("little"))), newline=False
+        b"".join(map(int.to_bytes, ids, repeat(_RECORD_BYTES), little)), newline=False
     ).decode()
     positions = set(text.split("//////"))
     positions.discard("")
@@ -358,11 +360,11 @@ class _HitChange(dict[int, int]):
     """How much a Position ID's int grows when the opponent's blots at a mask of the mover's
     indices go to the bar (see `_hit_values`); each mask is worked out when first asked for."""
 
-    __slots__ = ("values",)
+    __slots__ = ("by_index",)
 
     def __init__(self, values: list[int]) -> None:
         self[0] = 0
-        self.values = values
+        self.by_index = values
 
     def __missing__(self, hits: int) -> int:
         change = 0
@@ -371,7 +373,7 @@ class _HitChange(dict[int, int]):
         while rest:
             top = rest.bit_length() - 1
             rest ^= 1 << top
-            change += self.values[top] >> before
+            change += self.by_index[top] >> before
             before += 1
         self[hits] = change
         return change

@@ -44,7 +44,7 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     # The ID holds the opponent's bits first, then the mover's; hits change only the former.
     shift = POINTS + 1 + sum(opponent)
     start = bits & (1 << shift) - 1
-    hit_change = _HitChange(_hit_values(opponent, bits, landings(opponent)[1]))
+    hit_change = _HitChange(opponent, bits, landings(opponent)[1])
     return {
         position_id_from_int(
             start + hit_change[key >> HITS_SHIFT]
@@ -282,13 +282,14 @@ def _double_ids(  # noqa: C901
     starts = _run_starts(mover, opponent)
     zeros = ~start
     between = _BETWEEN
-    hit_change = _HitChange(_hit_values(opponent, start, blot))
+    hit_change = _HitChange(opponent, start, blot)
     if mover[BAR] and blocked[BAR - die]:
         return set()
     # The bar, when a checker is there, comes first; while one is there, nothing else moves.
     sources = double_sources(mover, blocked, die)
-    # By source: the change its move makes alone, and the mask of the blot it hits (if any).
-    spans = [-(zeros & between[starts[source - die]][starts[source]]) for source in sources]
+    # By source: what its move alone takes off the int (see `_run_starts`), and the mask of
+    # the blot it hits (if any).
+    drops = [zeros & between[starts[source - die]][starts[source]] for source in sources]
     landing_hits = [blot[source - die] << source - die for source in sources]
     counts = mover
     ones: set[int] = set()
@@ -302,7 +303,7 @@ def _double_ids(  # noqa: C901
             continue
         ta = a - die
         hits_a = landing_hits[first]
-        bits_a = start + spans[first]
+        bits_a = start - drops[first]
         counts[a] -= 1
         counts[ta] += 1
         for second in range(first, 1 if counts[BAR] else count):
@@ -311,7 +312,7 @@ def _double_ids(  # noqa: C901
                 continue
             tb = b - die
             hits_b = hits_a | landing_hits[second]
-            bits_b = bits_a + spans[second]
+            bits_b = bits_a - drops[second]
             if ta < b:
                 bits_b -= zeros & between[starts[ta]][starts[b]]
             counts[b] -= 1
@@ -322,7 +323,7 @@ def _double_ids(  # noqa: C901
                     continue
                 tc = c - die
                 hits_c = hits_b | landing_hits[third]
-                bits_c = bits_b + spans[third]
+                bits_c = bits_b - drops[third]
                 if tb < c:
                     bits_c -= zeros & between[starts[tb]][starts[c]]
                     if ta < c:
@@ -333,7 +334,7 @@ def _double_ids(  # noqa: C901
                     e = sources[fourth]
                     if not counts[e]:
                         continue
-                    bits = bits_c + spans[fourth]
+                    bits = bits_c - drops[fourth]
                     if tc < e:
                         bits -= zeros & between[starts[tc]][starts[e]]
                         if tb < e:
@@ -358,22 +359,29 @@ def _double_ids(  # noqa: C901
 
 class _HitChange(dict[int, int]):
     """How much a Position ID's int grows when the opponent's blots at a mask of the mover's
-    indices go to the bar (see `_hit_values`); each mask is worked out when first asked for."""
+    indices go to the bar (see `_hit_values`); each mask is worked out when first asked for,
+    and the blots' values when a first hit asks for them: most plays hit nothing."""
 
-    __slots__ = ("by_index",)
+    __slots__ = ("bits", "blot", "by_index", "opponent")
 
-    def __init__(self, values: list[int]) -> None:
+    def __init__(self, opponent: list[int], bits: int, blot: bytes) -> None:
         self[0] = 0
-        self.by_index = values
+        self.opponent = opponent
+        self.bits = bits
+        self.blot = blot
+        self.by_index: list[int] | None = None
 
     def __missing__(self, hits: int) -> int:
+        by_index = self.by_index
+        if by_index is None:
+            by_index = self.by_index = _hit_values(self.opponent, self.bits, self.blot)
         change = 0
         before = 0
         rest = hits
         while rest:
             top = rest.bit_length() - 1
             rest ^= 1 << top
-            change += self.by_index[top] >> before
+            change += by_index[top] >> before
             before += 1
         self[hits] = change
         return change

@@ -8,8 +8,8 @@ run of ones (see `_two_dice_ids`). The rest go through the play generator.
 from __future__ import annotations
 
 from binascii import b2a_base64
-from itertools import accumulate, compress, pairwise
-from operator import lshift
+from itertools import accumulate, compress, repeat
+from typing import Literal
 
 from backgammon.board import (
     BAR,
@@ -31,39 +31,76 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     die1, die2 = dice
     if 1 <= die1 <= 6 and 1 <= die2 <= 6:
         ids: set[int] | None = None
+        # The results carry the separator above their 80 bits (see `_position_ids`).
         if die1 != die2:
-            ids = _two_dice_ids(mover, opponent, bits, die1, die2)
+            ids = _two_dice_ids(mover, opponent, bits | _SEPARATOR, die1, die2)
         elif mover[BAR] or sum(mover[HOME_POINTS:]) >= 4:
-            ids = _double_ids(mover, opponent, bits, die1)
+            ids = _double_ids(mover, opponent, bits | _SEPARATOR, die1)
         if ids is not None:
-            # `position_id_from_int`, inlined: a call per result costs more than the rest.
-            return {b2a_base64(result.to_bytes(10, "little"))[:14].decode() for result in ids}
+            return _position_ids(ids)
     results = generate_from(mover, opponent, dice)
     if not results:
         return set()
     # The ID holds the opponent's bits first, then the mover's; hits change only the former.
-    hit_change = _HitChange(opponent, bits)
     shift = POINTS + 1 + sum(opponent)
+    start = bits & (1 << shift) - 1
+    hit_change = _HitChange(opponent, bits, landings(opponent)[1])
     return {
         position_id_from_int(
-            hit_change.start + hit_change[key >> HITS_SHIFT]
+            start + hit_change[key >> HITS_SHIFT]
             | packed_side_id_bits(key & PACKED_MASK)[0] << shift
         )
         for key in results
     }
 
 
-def _start_prefix(mover: list[int], opponent: list[int]) -> list[int]:
-    """``prefix[i]``: the sum of the values, in the Position ID's int, of the zeros closing the
-    mover's points below ``i`` (see `_two_dice_ids`), plus a constant that differences cancel.
+def _position_ids(ids: set[int]) -> set[str]:
+    """The Position IDs of results whose ints (see `id_int`) carry `_SEPARATOR`, written out
+    in one go, which costs less than a base64 call and a slice per result.
 
-    The zero closing point ``i`` stands ``1 + mover[i]`` bits above the one closing point
-    ``i - 1``; the mover's bits start above the opponent's 25 zeros and their checkers' ones.
+    Each result takes 15 bytes, a multiple of 3, so that base64 writes it alone in 20
+    characters: the ID's 14, then 6 of the separator's ``/``, which no ID holds.
     """
-    zeros = accumulate(
-        bytes(mover).translate(_ONE_MORE), lshift, initial=1 << POINTS + sum(opponent)
-    )
-    return list(accumulate(zeros))
+    little: repeat[Literal["little"]] = repeat("little")
+    text = b2a_base64(
+        b"".join(map(int.to_bytes, ids, repeat(_RECORD_BYTES), little)), newline=False
+    ).decode()
+    positions = set(text.split("//////"))
+    positions.discard("")
+    return positions
+
+
+_RECORD_BYTES = 15
+_SEPARATOR = 0xF << 80 | 0xFFFFFFFF << 88
+"""Ones above a Position ID's 80 bits, in a 15-byte record, where base64 writes ``//////``.
+
+Bits 84-87 stay zero: the ID's last character holds them, so it is never ``/``. Inside an ID,
+six ``/`` in a row would be 36 one bits in a row of its bytes; any 24 of those cover two whole
+bytes, 16 ones in a row of the int, and no run in an ID is longer than 15 checkers. So
+splitting on the separator cuts exactly between results.
+"""
+
+
+def _run_starts(mover: list[int], opponent: list[int]) -> list[int]:
+    """``starts[i]``: the bit of the Position ID's int where the run of the mover's point ``i``
+    starts (``i`` up to 25, one past the bar).
+
+    The mover's bits start above the opponent's 25 zeros and their checkers' ones, and each
+    point takes one bit more than its checkers. The zeros closing the mover's points ``t`` to
+    ``s - 1`` are then the zeros among bits ``starts[t]`` to ``starts[s] - 1``: with ``zeros``
+    the ID's int inverted, ``zeros & _BETWEEN[starts[t]][starts[s]]`` is what a move from ``s``
+    to ``t`` takes off the int (see `_two_dice_ids`). Small ints and one table lookup per
+    move, where summing the zeros' values point by point would cost a big int per point.
+    """
+    return list(accumulate(bytes(mover).translate(_ONE_MORE), initial=POINTS + 1 + sum(opponent)))
+
+
+_ID_BITS = 80
+_BETWEEN = [
+    [(1 << high) - (1 << low) if low <= high else 0 for high in range(_ID_BITS + 1)]
+    for low in range(_ID_BITS + 1)
+]
+"""``_BETWEEN[low][high]``: the ones at bits ``low`` to ``high - 1``."""
 
 
 _ONE_MORE = bytes(range(1, 256)) + b"\0"
@@ -84,63 +121,68 @@ def _two_dice_ids(
     at bit ``i`` plus the checkers on points up to ``i``. Moving a checker from ``source`` to
     ``target`` raises by one bit the zeros closing the points ``target`` to ``source - 1``: the
     int drops by each such zero's value at the start, doubled for a point that one move
-    already passed, i.e. by three times that value for a point both moves pass.
+    already passed, i.e. by three times that value for a point both moves pass. Hits add
+    what `_hit_values` says.
     """
     if not mover[BAR] and sum(mover[HOME_POINTS:]) < 2:
         return None
     blocked, blot = landings(opponent)
     if mover[BAR] and blocked[BAR - die1] and blocked[BAR - die2]:
         return set()
-    prefix = _start_prefix(mover, opponent)
+    starts = _run_starts(mover, opponent)
+    zeros = ~bits
+    hit = _hit_values(opponent, bits, blot)
     if mover[BAR] > 1:
         # Each die that can enters a checker; nothing else can move.
         low = BAR - max(die1, die2)
         high = BAR - min(die1, die2)
+        bar = starts[BAR]
         if blocked[low] or blocked[high]:
             entry = high if blocked[low] else low
-            change = prefix[entry] - prefix[BAR]
-            return {bits + change + _HitChange(opponent, bits)[blot[entry] << entry]}
-        hits = blot[low] << low | blot[high] << high
+            return {bits - (zeros & _BETWEEN[starts[entry]][bar]) + hit[entry]}
         # Both spans end at the bar; the shorter one is passed twice.
-        change = 2 * prefix[high] + prefix[low] - 3 * prefix[BAR]
-        return {bits + change + _HitChange(opponent, bits)[hits]}
-    hit_change = _HitChange(opponent, bits)
+        change = 2 * (zeros & _BETWEEN[starts[high]][bar]) + (zeros & _BETWEEN[starts[low]][bar])
+        return {bits - change + hit[high] + (hit[low] >> 1 if hit[high] else hit[low])}
     occupied = list(compress(_DOWN, mover[23::-1]))
     ids: set[int] = set()
     if mover[BAR]:
         for first, second in ((die1, die2), (die2, die1)):
             entry = BAR - first
             if not blocked[entry]:
-                entering = [(BAR, entry, prefix[entry] - prefix[BAR], blot[entry] << entry)]
-                seconds = _id_movers(occupied, blocked, blot, prefix, second)
-                _add_pairs(
-                    ids, mover, entering, seconds, second, blocked, blot, bits, prefix, hit_change
-                )
+                entering = [
+                    (BAR, entry, hit[entry] - (zeros & _BETWEEN[starts[entry]][starts[BAR]]))
+                ]
+                seconds = _id_movers(occupied, blocked, zeros, starts, hit, second)
+                _add_pairs(ids, mover, entering, seconds, second, blocked, bits, zeros, starts, hit)
     else:
-        firsts = _id_movers(occupied, blocked, blot, prefix, die1)
-        seconds = _id_movers(occupied, blocked, blot, prefix, die2)
-        _add_pairs(ids, mover, firsts, seconds, die2, blocked, blot, bits, prefix, hit_change)
-        _add_pairs(ids, mover, seconds, [], die1, blocked, blot, bits, prefix, hit_change)
+        firsts = _id_movers(occupied, blocked, zeros, starts, hit, die1)
+        seconds = _id_movers(occupied, blocked, zeros, starts, hit, die2)
+        _add_pairs(ids, mover, firsts, seconds, die2, blocked, bits, zeros, starts, hit)
+        _add_pairs(ids, mover, seconds, [], die1, blocked, bits, zeros, starts, hit)
     return ids or None
 
 
 _DOWN = range(POINTS - 1, -1, -1)
 
-_IdStep = tuple[int, int, int, int]
-"""A move for `_two_dice_ids`: source and target index, the change it alone makes to the
-Position ID's int, and the mask of the index it hits on (0 if none)."""
+_IdStep = tuple[int, int, int]
+"""A move for `_two_dice_ids`: source and target index, and the change it alone makes to the
+Position ID's int, its hit included."""
 
 
 def _id_movers(
-    occupied: list[int], blocked: bytes, blot: bytes, prefix: list[int], die: int
+    occupied: list[int],
+    blocked: bytes,
+    zeros: int,
+    starts: list[int],
+    hit: list[int],
+    die: int,
 ) -> list[_IdStep]:
     """`_movers` for `_two_dice_ids`, from the ``occupied`` indices (highest first)."""
     return [
         (
             source,
             source - die,
-            prefix[source - die] - prefix[source],
-            blot[source - die] << source - die,
+            hit[source - die] - (zeros & _BETWEEN[starts[source - die]][starts[source]]),
         )
         for source in occupied
         if source >= die and not blocked[source - die]
@@ -154,31 +196,66 @@ def _add_pairs(
     seconds: list[_IdStep],
     die: int,
     blocked: bytes,
-    blot: bytes,
     start: int,
-    prefix: list[int],
-    hit_change: _HitChange,
+    zeros: int,
+    starts: list[int],
+    hit: list[int],
 ) -> None:
     """Add to ``ids`` every first move followed by a different checker's second move, and
-    every first move's checker moving on by ``die``; see `_two_dice_ids`."""
+    every first move's checker moving on by ``die``; see `_two_dice_ids`.
+
+    Each move's change counts its hit as if it were the only one: a second hit at a lower
+    index than another counts half (see `_hit_values`), and a second checker landing where
+    the first one hit hits nothing.
+    """
     add = ids.add
-    for source, target, change, hits in firsts:
+    for source, target, change in firsts:
         after = start + change
         alone = counts[source] == 1
-        for second_source, second_target, second_change, second_hits in seconds:
-            if alone and second_source == source:
-                continue
+        first_hit = hit[target]
+        for second_source, second_target, second_change in seconds:
             bits = after + second_change
             if second_target < source and target < second_source:
+                if alone and second_source == source:
+                    continue
                 # The spans overlap, from the higher target to the lower source.
                 low = target if target > second_target else second_target
                 high = source if source < second_source else second_source
-                bits -= prefix[high] - prefix[low]
-            add(bits + hit_change[hits | second_hits])
+                bits -= zeros & _BETWEEN[starts[low]][starts[high]]
+                if first_hit and second_target == target:
+                    add(bits - first_hit)
+                    continue
+            if first_hit and hit[second_target]:
+                lower = hit[target if target < second_target else second_target]
+                bits -= lower - (lower >> 1)
+            add(bits)
         onward = target - die
         if onward >= 0 and not blocked[onward]:
-            bits = after - prefix[target] + prefix[onward]
-            add(bits + hit_change[hits | blot[onward] << onward])
+            bits = after - (zeros & _BETWEEN[starts[onward]][starts[target]])
+            add(bits + (hit[onward] >> 1 if first_hit else hit[onward]))
+
+
+def _hit_values(opponent: list[int], bits: int, blot: bytes) -> list[int]:
+    """By the mover's index: how much a Position ID's int grows when the opponent's blot there
+    goes to the bar (0 where there is none), as the only hit of the play.
+
+    As for the mover (see `_two_dice_ids`): a hit blot on the opponent's index ``u`` lowers
+    by one bit the zeros closing the opponent's points ``u`` to 23, which adds half of each
+    one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value. Summed over
+    the hits taken from the opponent's lowest index up (the mover's highest), that is each
+    hit's own value divided by two for every hit before it.
+    """
+    values = [0] * POINTS
+    if any(blot):
+        length = POINTS + 1 + sum(opponent)
+        # The opponent's zeros closing its points; the one closing its bar stays where it is.
+        zeros = ~bits & (1 << length - 1) - 1
+        for index in compress(_DOWN, blot[::-1]):
+            point = POINTS - 1 - index
+            # The blot's one stands at bit `run`, the zeros from its point up above it.
+            run = point + sum(opponent[:point])
+            values[index] = zeros >> run + 1 << run
+    return values
 
 
 # The hot path of doubles: four nested loops kept in one function, because splitting them
@@ -202,14 +279,17 @@ def _double_ids(  # noqa: C901
     move made adds to the results of its own length or a longer one.
     """
     blocked, blot = landings(opponent)
-    prefix = _start_prefix(mover, opponent)
-    hit_change = _HitChange(opponent, start)
+    starts = _run_starts(mover, opponent)
+    zeros = ~start
+    between = _BETWEEN
+    hit_change = _HitChange(opponent, start, blot)
     if mover[BAR] and blocked[BAR - die]:
         return set()
     # The bar, when a checker is there, comes first; while one is there, nothing else moves.
     sources = double_sources(mover, blocked, die)
-    # By source: the change its move makes alone, and the mask of the blot it hits (if any).
-    spans = [prefix[source - die] - prefix[source] for source in sources]
+    # By source: what its move alone takes off the int (see `_run_starts`), and the mask of
+    # the blot it hits (if any).
+    drops = [zeros & between[starts[source - die]][starts[source]] for source in sources]
     landing_hits = [blot[source - die] << source - die for source in sources]
     counts = mover
     ones: set[int] = set()
@@ -223,7 +303,7 @@ def _double_ids(  # noqa: C901
             continue
         ta = a - die
         hits_a = landing_hits[first]
-        bits_a = start + spans[first]
+        bits_a = start - drops[first]
         counts[a] -= 1
         counts[ta] += 1
         for second in range(first, 1 if counts[BAR] else count):
@@ -232,9 +312,9 @@ def _double_ids(  # noqa: C901
                 continue
             tb = b - die
             hits_b = hits_a | landing_hits[second]
-            bits_b = bits_a + spans[second]
+            bits_b = bits_a - drops[second]
             if ta < b:
-                bits_b -= prefix[b] - prefix[ta]
+                bits_b -= zeros & between[starts[ta]][starts[b]]
             counts[b] -= 1
             counts[tb] += 1
             for third in range(second, 1 if counts[BAR] else count):
@@ -243,24 +323,24 @@ def _double_ids(  # noqa: C901
                     continue
                 tc = c - die
                 hits_c = hits_b | landing_hits[third]
-                bits_c = bits_b + spans[third]
+                bits_c = bits_b - drops[third]
                 if tb < c:
-                    bits_c -= prefix[c] - prefix[tb]
+                    bits_c -= zeros & between[starts[tb]][starts[c]]
                     if ta < c:
-                        bits_c -= 2 * (prefix[c] - prefix[ta])
+                        bits_c -= 2 * (zeros & between[starts[ta]][starts[c]])
                 counts[c] -= 1
                 counts[tc] += 1
                 for fourth in range(third, 1 if counts[BAR] else count):
                     e = sources[fourth]
                     if not counts[e]:
                         continue
-                    bits = bits_c + spans[fourth]
+                    bits = bits_c - drops[fourth]
                     if tc < e:
-                        bits -= prefix[e] - prefix[tc]
+                        bits -= zeros & between[starts[tc]][starts[e]]
                         if tb < e:
-                            bits -= 2 * (prefix[e] - prefix[tb])
+                            bits -= 2 * (zeros & between[starts[tb]][starts[e]])
                             if ta < e:
-                                bits -= 4 * (prefix[e] - prefix[ta])
+                                bits -= 4 * (zeros & between[starts[ta]][starts[e]])
                     fours.add(bits + hit_change[hits_c | landing_hits[fourth]])
                 counts[tc] -= 1
                 counts[c] += 1
@@ -279,39 +359,29 @@ def _double_ids(  # noqa: C901
 
 class _HitChange(dict[int, int]):
     """How much a Position ID's int grows when the opponent's blots at a mask of the mover's
-    indices go to the bar; each mask is worked out when first asked for.
+    indices go to the bar (see `_hit_values`); each mask is worked out when first asked for,
+    and the blots' values when a first hit asks for them: most plays hit nothing."""
 
-    As for the mover (see `_two_dice_ids`): a hit blot on the opponent's index ``u`` lowers
-    by one bit the zeros closing the opponent's points ``u`` to 23, which adds half of each
-    one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value.
-    """
+    __slots__ = ("bits", "blot", "by_index", "opponent")
 
-    __slots__ = ("opponent", "prefix", "start")
-
-    def __init__(self, opponent: list[int], bits: int) -> None:
+    def __init__(self, opponent: list[int], bits: int, blot: bytes) -> None:
         self[0] = 0
         self.opponent = opponent
-        # The opponent's part of the ID: its 25 zeros and its checkers' ones.
-        self.start = bits & ((1 << POINTS + 1 + sum(opponent)) - 1)
-        self.prefix: list[int] | None = None
+        self.bits = bits
+        self.blot = blot
+        self.by_index: list[int] | None = None
 
     def __missing__(self, hits: int) -> int:
-        prefix = self.prefix
-        if prefix is None:
-            # Twice the values of the zeros closing the opponent's points below each index,
-            # plus a constant (see `_start_prefix`).
-            doubled = accumulate(bytes(self.opponent).translate(_ONE_MORE), lshift, initial=1)
-            prefix = self.prefix = list(accumulate(doubled))
-        # The opponent's indices hit, lowest first, then the bar's, which ends the last span.
-        indices = []
+        by_index = self.by_index
+        if by_index is None:
+            by_index = self.by_index = _hit_values(self.opponent, self.bits, self.blot)
+        change = 0
+        before = 0
         rest = hits
         while rest:
             top = rest.bit_length() - 1
-            indices.append(23 - top)
             rest ^= 1 << top
-        indices.append(BAR)
-        change = 0
-        for lowered, (low, high) in enumerate(pairwise(indices), start=1):
-            change += ((1 << lowered) - 1) * (prefix[high] - prefix[low]) >> lowered + 1
+            change += by_index[top] >> before
+            before += 1
         self[hits] = change
         return change

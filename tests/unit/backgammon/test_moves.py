@@ -175,6 +175,38 @@ def test_no_move_gives_no_position() -> None:
     assert legal_positions(closed.position_id(), (6, 5)) == set()
 
 
+STACKED = [
+    pytest.param(
+        Board.from_points({13: 15}, {13: 15}),
+        id="every checker of each side on one point: the ID's longest runs of ones",
+    ),
+    pytest.param(
+        Board.from_points({24: 14, 20: 1}, {2: 14, 8: 1}),
+        id="fourteen back, a blot each",
+    ),
+    pytest.param(
+        Board.from_points({25: 1, 24: 13, 13: 1}, {2: 1, 3: 1, 4: 1, 5: 1, 7: 1, 24: 10}),
+        id="on the bar against five blots: up to four hits",
+    ),
+    pytest.param(
+        Board.from_points(
+            {25: 2, 16: 1, 17: 1, 18: 1, 13: 10}, {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 10: 9}
+        ),
+        id="two on the bar, blots where they enter and beyond",
+    ),
+]
+
+
+@pytest.mark.parametrize("board", STACKED)
+def test_positions_with_long_runs_and_many_hits_agree_with_gnu_backgammon(board: Board) -> None:
+    for dice in ROLLS:
+        ours = legal_positions(board.position_id(), dice)
+
+        assert ours == gnubg_positions(board, dice), dice
+        plays = legal_plays(board, dice)
+        assert ours == {apply_play(board, play).position_id() for play in plays}
+
+
 game_boards = st.builds(
     lambda seed, plies: random_game_positions(seed, plies)[-1][0],
     st.integers(0, 10**6),

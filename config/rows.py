@@ -133,7 +133,8 @@ def _attributes(model: type[models.Model]) -> tuple[tuple[str, ...], tuple[str, 
     """The attribute names of ``model``'s concrete fields: those kept in the instance's
     ``__dict__`` as they are (the ORM's own descriptors), and those a field type reads or
     sets through a descriptor of its own."""
-    plain, through = [], []
+    plain: list[str] = []
+    through: list[str] = []
     for field in model._meta.concrete_fields:
         descriptor = inspect.getattr_static(model, field.attname, None)
         (plain if type(descriptor) in _PLAIN_DESCRIPTORS else through).append(field.attname)

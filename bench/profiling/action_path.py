@@ -9,11 +9,14 @@ bench's clients do; that choosing is not counted.
 
 Prints the CPU (``time.process_time``) an action spent in the action and its frames; with
 ``--profile FILE`` the same run under cProfile on the CPU clock (then the figure is not
-one), written to FILE and summed up by function. Not a measure of the shipped shape
+one), written to FILE and summed up by function. cProfile's cost is by call, so it makes
+code of many small calls look dearer than it is; ``--parts`` times a few parts of the path
+with the CPU clock instead (``PARTS``: nested parts are inside their parents, and a part's
+figure is its own calls' CPU over the actions). Not a measure of the shipped shape
 (``bench_live_matches.py`` is): no sockets, no Redis, one thread, but the same code an
 action runs on its database thread, without the machine's other load in the figure.
 
-Run: ``.venv/bin/python bench/profiling/action_path.py [--actions 2000] [--profile F]``
+Run: ``.venv/bin/python bench/profiling/action_path.py [--actions 2000] [--profile F | --parts]``
 (PostgreSQL on 127.0.0.1; makes and drops a database of its own).
 """
 
@@ -21,10 +24,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import os
 import pstats
 import sys
 import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +48,22 @@ os.environ.update(
 os.environ.pop("REDIS_URL", None)  # the in-memory layer: the frames are collected, not sent
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 BATCH = 100
+PARTS = (  # (module, attribute or Class.method, what it is), timed by ``--parts``
+    ("matches.play", "lock_match", "the match lock: its statement and rows"),
+    ("config.rows", "Columns.build", "  building the lock's rows"),
+    ("matches.play", "_transition", "the rules: the action checked and applied"),
+    ("matches.play", "append_play", "the log row of a play"),
+    ("matches.play", "append_action", "the log row of another action"),
+    ("matches.play", "_apply", "the game's new state stored"),
+    ("config.rows", "save_changed", "the changed columns noted"),
+    ("config.rows", "_flush", "the held writes sent"),
+    ("django.db.backends.base.base", "BaseDatabaseWrapper._commit", "COMMIT"),
+    ("matches.events", "broadcast", "the change's snapshots rendered"),
+    ("matches.selectors", "_render", "  one viewer's snapshot"),
+    ("matches.selectors", "_game_snapshot", "    its game part"),
+    ("matches.selectors", "allowed", "    what the viewer may do"),
+    ("config.live", "frame_text", "the frames encoded"),
+)
 
 
 def main() -> int:
@@ -49,6 +71,7 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=2000)
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--profile", metavar="FILE")
+    parser.add_argument("--parts", action="store_true", help="CPU an action by part (PARTS)")
     args = parser.parse_args()
     from benchdb import drop_database, fresh_database
 
@@ -102,6 +125,7 @@ def run(args: Any) -> int:
         }
         turns[match.pk] = {"seq": [0, 0], "frames": first}
 
+    parts = _timed_parts() if args.parts else None
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     spent = 0.0
     batches: list[float] = []  # CPU an action, batch by batch of BATCH actions
@@ -146,12 +170,38 @@ def run(args: Any) -> int:
             f"; by {BATCH} actions, the least {batches[0] * 1000:.3f} ms,"
             f" the median {batches[len(batches) // 2] * 1000:.3f} ms"
         )
+    if parts is not None:
+        for _, _, label in PARTS:
+            print(f"  {label:45s} {parts[label] / done * 1000:7.3f} ms an action")
     if profiler is not None:
         profiler.dump_stats(args.profile)
         stats = pstats.Stats(args.profile)
         stats.sort_stats("cumulative").print_stats(45)
         stats.sort_stats("tottime").print_stats(30)
     return 0
+
+
+def _timed_parts() -> Counter[str]:
+    """Wrap each of ``PARTS`` to add its calls' CPU to the counter returned, by label."""
+    spent: Counter[str] = Counter()
+
+    def timed(original: Callable[..., Any], label: str) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[label] += time.process_time() - started
+
+        return wrapper
+
+    for module_name, name, label in PARTS:
+        owner: Any = importlib.import_module(module_name)
+        *classes, attribute = name.split(".")
+        for class_name in classes:
+            owner = getattr(owner, class_name)
+        setattr(owner, attribute, timed(getattr(owner, attribute), label))
+    return spent
 
 
 def _next(turn: dict[str, Any], quick_play: Any) -> tuple[int | None, str, str | None]:

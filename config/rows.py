@@ -141,6 +141,18 @@ def _attributes(model: type[models.Model]) -> tuple[tuple[str, ...], tuple[str, 
     return tuple(plain), tuple(through)
 
 
+@cache
+def _compared(model: type[models.Model]) -> tuple[tuple[models.Field[Any, Any], str, bool], ...]:
+    """The fields ``save_changed`` compares (all concrete ones but the key), each with its
+    attribute's name and whether it is plain (``_attributes``): read from ``__dict__``."""
+    plain = set(_attributes(model)[0])
+    return tuple(
+        (field, field.attname, field.attname in plain)
+        for field in model._meta.concrete_fields
+        if not field.primary_key
+    )
+
+
 def remember(row: Row) -> Row:
     """Note ``row``'s values as they are, so ``save_changed`` writes only later changes."""
     plain, through = _attributes(type(row))
@@ -163,10 +175,11 @@ def save_changed(row: models.Model) -> None:
         row.save()
         remember(row)
         return
+    data = row.__dict__
     changed = [
         field
-        for field in row._meta.concrete_fields
-        if not field.primary_key and getattr(row, field.attname) != loaded[field.attname]
+        for field, name, plain in _compared(type(row))
+        if (data[name] if plain and name in data else getattr(row, name)) != loaded[name]
     ]
     if not changed:
         return

@@ -45,7 +45,20 @@ def format_play(play: Sequence[Move], board: Board | None = None) -> str:
     Without a board the moves' own ``hit`` flags are used. Give the board where the text must
     name every hit whichever order the moves are read in.
     """
-    moves = _with_hits(play, board) if board is not None else list(play)
+    moves = _with_hits(play, _blots(board)) if board is not None else list(play)
+    return _written(moves)
+
+
+def format_plays(plays: Sequence[Sequence[Move]], board: Board) -> list[str]:
+    """``format_play(play, board)`` of each of ``plays`` from one ``board`` (a roll's legal
+    plays): the board's blots are found once, not once a play."""
+    if not plays:
+        return []
+    blots = _blots(board)
+    return [_written(_with_hits(play, blots)) for play in plays]
+
+
+def _written(moves: list[Move]) -> str:
     chains: list[list[Move]] = []
     for move in sorted(moves, key=lambda move: (-move.from_point, -move.to_point)):
         for chain in chains:
@@ -55,13 +68,14 @@ def format_play(play: Sequence[Move], board: Board | None = None) -> str:
         else:
             chains.append([move])
     # Moves that differ only by which of them hit are the same move for several checkers.
-    groups: dict[str, list[list[Move]]] = {}
+    groups: dict[str, list[tuple[list[Move], str]]] = {}
     for chain in chains:
-        groups.setdefault(_format_chain(chain).replace("*", ""), []).append(chain)
+        text = _format_chain(chain)
+        groups.setdefault(text.replace("*", ""), []).append((chain, text))
     written = []
     for same in groups.values():
-        text = max((_format_chain(chain) for chain in same), key=lambda text: text.count("*"))
-        first = same[0]
+        text = max((text for _, text in same), key=lambda text: text.count("*"))
+        first = same[0][0]
         order = (-first[0].from_point, -first[-1].to_point)
         written.append((order, text + (f"({len(same)})" if len(same) > 1 else "")))
     return " ".join(text for _, text in sorted(written))
@@ -75,13 +89,17 @@ def _format_chain(chain: list[Move]) -> str:
     return "/".join(parts)
 
 
-def _with_hits(play: Sequence[Move], board: Board) -> list[Move]:
-    """The moves with ``hit`` set on every landing where an opponent blot stood.
+def _blots(board: Board) -> set[int]:
+    """The points (the mover's numbers) where the opponent has a single checker."""
+    return {point for point in range(1, 25) if board.opponent_checkers_on(point) == 1}
+
+
+def _with_hits(play: Sequence[Move], blots: set[int]) -> list[Move]:
+    """The moves with ``hit`` set on every landing on one of ``blots``.
 
     Marking every landing there, not only the first, keeps the text true whichever of the
     checkers that went there it shows as the one that hit.
     """
-    blots = {point for point in range(1, 25) if board.opponent_checkers_on(point) == 1}
     return [Move(move.from_point, move.to_point, move.to_point in blots) for move in play]
 
 

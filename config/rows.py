@@ -20,20 +20,27 @@ row, its game and its match travel together.
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, TypeVar
 
-from django.db import connection, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
+from django.db.models.base import ModelState
 from django.db.models.expressions import RawSQL
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 
 Row = TypeVar("Row", bound=models.Model)
 
 _LOADED = "_loaded_values"
 _MUTABLE = (dict, list)
+# The ORM's descriptors of a field's value: they keep it in the instance's ``__dict__``.
+_PLAIN_DESCRIPTORS = (DeferredAttribute, ForeignKeyDeferredAttribute)
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,21 +71,50 @@ class Columns:
                 found.append((index, expression, chain))
         return tuple(found)
 
+    @cached_property
+    def attnames(self) -> tuple[str, ...]:
+        return tuple(field.attname for field in self.fields)
+
     def build(self, values: Sequence[Any]) -> models.Model:
-        """The instance these columns' ``values`` make, remembered for ``save_changed``."""
+        """The instance these columns' ``values`` make, remembered for ``save_changed``.
+
+        Made as ``Model.from_db`` makes it from a full row (each value set on its attribute,
+        the row marked as read from this database), without the per-field work of the
+        model's ``__init__`` where nothing would notice: no ``pre_init`` or ``post_init``
+        receiver for the model, and the values of plain attributes stored as they are
+        (those whose field type sets them through a descriptor of its own still are).
+        """
+        database = _default()
         converted = list(values)
         for index, expression, chain in self.converters:
             for convert in chain:
-                converted[index] = convert(converted[index], expression, connection)
-        row = self.model.from_db(
-            connection.alias, [field.attname for field in self.fields], converted
-        )
+                converted[index] = convert(converted[index], expression, database)
+        model = self.model
+        if (
+            pre_init.has_listeners(model)
+            or post_init.has_listeners(model)
+            or len(converted) != len(model._meta.concrete_fields)
+        ):
+            return remember(model.from_db(database.alias, list(self.attnames), converted))
+        row = model.__new__(model)
+        state = row._state = ModelState()
+        state.adding = False
+        state.db = database.alias
+        row.__dict__.update(zip(self.attnames, converted, strict=True))
+        for name in _attributes(model)[1]:
+            setattr(row, name, row.__dict__.pop(name))
         return remember(row)
 
 
 @cache
 def columns(model: type[models.Model], alias: str) -> Columns:
     return Columns(model, alias, tuple(model._meta.concrete_fields))
+
+
+def _default() -> Any:
+    """The default database's connection of this thread, looked up once: every attribute
+    read through ``django.db.connection`` looks it up again."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def table(model: type[models.Model]) -> str:
@@ -92,12 +128,41 @@ def column(model: type[models.Model], field_name: str) -> str:
     return connection.ops.quote_name(field.column)
 
 
+@cache
+def _attributes(model: type[models.Model]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The attribute names of ``model``'s concrete fields: those kept in the instance's
+    ``__dict__`` as they are (the ORM's own descriptors), and those a field type reads or
+    sets through a descriptor of its own."""
+    plain: list[str] = []
+    through: list[str] = []
+    for field in model._meta.concrete_fields:
+        descriptor = inspect.getattr_static(model, field.attname, None)
+        (plain if type(descriptor) in _PLAIN_DESCRIPTORS else through).append(field.attname)
+    return tuple(plain), tuple(through)
+
+
+@cache
+def _compared(model: type[models.Model]) -> tuple[tuple[models.Field[Any, Any], str, bool], ...]:
+    """The fields ``save_changed`` compares (all concrete ones but the key), each with its
+    attribute's name and whether it is plain (``_attributes``): read from ``__dict__``."""
+    plain = set(_attributes(model)[0])
+    return tuple(
+        (field, field.attname, field.attname in plain)
+        for field in model._meta.concrete_fields
+        if not field.primary_key
+    )
+
+
 def remember(row: Row) -> Row:
     """Note ``row``'s values as they are, so ``save_changed`` writes only later changes."""
-    values = {}
-    for field in row._meta.concrete_fields:
-        value = getattr(row, field.attname)
-        values[field.attname] = copy.deepcopy(value) if isinstance(value, _MUTABLE) else value
+    plain, through = _attributes(type(row))
+    data = row.__dict__
+    values = {name: data[name] if name in data else getattr(row, name) for name in plain}
+    for name in through:
+        values[name] = getattr(row, name)
+    for name, value in values.items():
+        if isinstance(value, _MUTABLE):
+            values[name] = copy.deepcopy(value)
     setattr(row, _LOADED, values)
     return row
 
@@ -110,16 +175,18 @@ def save_changed(row: models.Model) -> None:
         row.save()
         remember(row)
         return
+    data = row.__dict__
     changed = [
         field
-        for field in row._meta.concrete_fields
-        if not field.primary_key and getattr(row, field.attname) != loaded[field.attname]
+        for field, name, plain in _compared(type(row))
+        if (data[name] if plain and name in data else getattr(row, name)) != loaded[name]
     ]
     if not changed:
         return
-    name = connection.ops.quote_name
+    database = _default()
+    name = database.ops.quote_name
     assignments = ", ".join(f"{name(field.column)} = %s" for field in changed)
-    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in changed]
+    values = [field.get_db_prep_save(getattr(row, field.attname), database) for field in changed]
     primary = row._meta.pk
     assert primary is not None
     gone = f"{type(row).__name__} {row.pk} is gone"
@@ -133,7 +200,9 @@ def save_changed(row: models.Model) -> None:
         [*values, row.pk],
         updated,
     )
-    remember(row)
+    for field in changed:  # the rest is as remembered
+        value = getattr(row, field.attname)
+        loaded[field.attname] = copy.deepcopy(value) if isinstance(value, _MUTABLE) else value
 
 
 def insert(row: Row) -> Row:
@@ -141,12 +210,13 @@ def insert(row: Row) -> Row:
     and set its primary key (within ``written_together``, once the statement is sent)."""
     primary = row._meta.pk
     assert primary is not None
-    if not connection.features.can_return_columns_from_insert or row.pk is not None:
+    database = _default()
+    if not database.features.can_return_columns_from_insert or row.pk is not None:
         row.save(force_insert=True)
         return row
     fields = [field for field in row._meta.concrete_fields if field is not primary]
-    name = connection.ops.quote_name
-    values = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
+    name = database.ops.quote_name
+    values = [field.get_db_prep_save(field.pre_save(row, True), database) for field in fields]
     sql = (
         f"INSERT INTO {table(type(row))} ({', '.join(name(f.column) for f in fields)})"  # noqa: S608
         f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {name(primary.column)}"
@@ -157,7 +227,7 @@ def insert(row: Row) -> Row:
         setattr(row, primary.attname, key)
 
     row._state.adding = False
-    row._state.db = connection.alias
+    row._state.db = database.alias
     _write(sql, values, inserted)
     return row
 

@@ -22,8 +22,8 @@ from accounts.models import RatingChange, User
 from backgammon.board import Board
 from backgammon.game import ResultKind
 from backgammon.matchid import MatchId
-from backgammon.moves import apply_play, legal_plays
-from backgammon.notation import format_play
+from backgammon.moves import legal_plays, legal_positions
+from backgammon.notation import format_plays
 from backgammon.turns import GameState, Phase, game_points
 from config import rows
 from matches.actions import PlayerAction, allowed
@@ -306,9 +306,12 @@ def _match_part(match: Match, parts: _SnapshotParts) -> dict[str, Any]:
     return common
 
 
+_MAY_KEYS = tuple((f"may_{action.value}", action) for action in PlayerAction)
+
+
 def _may(actions: set[PlayerAction] | frozenset[PlayerAction]) -> dict[str, bool]:
     """``may_<action>`` for every player action: what the viewer may do now."""
-    return {f"may_{action.value}": action in actions for action in PlayerAction}
+    return {key: action in actions for key, action in _MAY_KEYS}
 
 
 def _match_cube_part(match: Match) -> dict[str, Any] | None:
@@ -341,16 +344,20 @@ def _game_snapshot(
         acting_seat is not None and acting_seat == state.on_roll and state.phase is Phase.MOVE
     )
     plays = legal_plays(state.board, state.dice) if mover_can_see and state.dice else []
+    common = _game_part(match, parts, game, state)
     return {
-        **_game_part(match, parts, game, state),
+        **common,
         **_view_part(parts, state, view_seat),
-        "legal_positions": sorted({apply_play(state.board, play).position_id() for play in plays}),
+        # The positions the plays lead to, worked out from the position's ID as the rules
+        # core's contract has them (the same set as applying each play, without the boards).
+        "legal_positions": (
+            sorted(legal_positions(common["position_id"], state.dice))
+            if plays and state.dice
+            else []
+        ),
         "legal_plays": [
-            {
-                "text": format_play(play, state.board),
-                "moves": [[m.from_point, m.to_point] for m in play],
-            }
-            for play in plays
+            {"text": text, "moves": [[m.from_point, m.to_point] for m in play]}
+            for play, text in zip(plays, format_plays(plays, state.board), strict=True)
         ],
     }
 

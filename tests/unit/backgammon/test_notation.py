@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from backgammon import Board, Move
 from backgammon.errors import NotationError
 from backgammon.moves import apply_play, legal_plays
-from backgammon.notation import format_play, parse_moves
+from backgammon.notation import format_play, format_plays, parse_moves
 from backgammon.validate import parse_play
 
 START = Board.initial()
@@ -118,3 +118,21 @@ def test_every_legal_play_round_trips_through_its_text(board: Board, dice: tuple
 
             assert apply_play(board, again) == apply_play(board, play)
             assert format_play(again, board) == format_play(play, board)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    board=st.builds(game_board, st.integers(0, 10**6), st.integers(0, 120)),
+    dice=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+)
+def test_a_rolls_plays_written_together_read_as_each_written_alone(
+    board: Board, dice: tuple[int, int]
+) -> None:
+    # given a roll's legal plays (what a board shows the player to move)
+    plays = legal_plays(board, dice)
+
+    # when they are written together, as a snapshot writes them
+    written = format_plays(plays, board)
+
+    # then each reads as it does written alone, hits and all
+    assert written == [format_play(play, board) for play in plays]

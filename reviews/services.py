@@ -249,8 +249,14 @@ def analysis_requeue(now: datetime | None = None) -> list[int]:
 
 def _never_asked_for(now: datetime) -> Iterator[Analysis]:
     """The analyses of matches that finished a while ago with a game on record and none
-    asked for (``review.for_match`` was lost), asked for now."""
-    if not settings.ANALYSE_FINISHED_MATCHES:
+    asked for (``review.for_match`` was lost), asked for now.
+
+    Only with a broker: run eagerly (the embedded set-up), the asking happens in the process
+    that ended the match, the moment it commits, and is not lost apart from that process;
+    there a finished match without an analysis is one nobody meant to analyse (the demo's,
+    which ``load_demo`` leaves for a player to ask for), and the one engine of ``make run``
+    is kept for play."""
+    if not settings.ANALYSE_FINISHED_MATCHES or settings.CELERY_TASK_ALWAYS_EAGER:
         return
     finished_game = Game.objects.filter(
         match=OuterRef("pk"), winner_seat__isnull=False, points__isnull=False

@@ -236,6 +236,12 @@ def test_a_finished_match_whose_asking_was_lost_is_asked_for_by_the_sweep() -> N
     Match.objects.filter(pk=recent).update(finished_at=now - LOST_AFTER * 2)
     Match.objects.filter(pk=old).update(finished_at=now - ASKED_WITHIN * 2)
 
+    # (run eagerly, as the embedded set-up runs tasks, the asking cannot be lost apart from
+    # the process that ended the match: one without an analysis was not meant to have one)
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=True):
+        assert analysis_requeue(now) == []
+    assert not Analysis.objects.filter(match_id=recent).exists()
+
     # when the sweep passes
     asked = analysis_requeue(now)
 

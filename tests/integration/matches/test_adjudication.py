@@ -103,6 +103,28 @@ def test_a_match_for_a_pot_is_split_by_match_winning_chances() -> None:
 
 
 @pytest.mark.django_db
+def test_a_grace_running_out_is_swept_in_a_handful_of_round_trips() -> None:
+    # given a match whose player 1 left and whose grace has just run out
+    match_id, _ = _played_a_little(length=5, stake_cents=1000, currency="FUN")
+    board_left(match_id, Match.objects.get(pk=match_id).player(1))
+    past = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=match_id).update(grace_ends_1=past, deadline=past)
+
+    # when the sweeper's pass finds it due (the test's transaction makes the match's a savepoint)
+    with CaptureQueriesContext(connection) as sent:
+        deadlines.sweep_due(batch=10)
+
+    # then: the due matches, the lock, the suspension's log row with the match's row; the
+    # match, out of play, has no deadline to work out again
+    statements = [query["sql"] for query in sent.captured_queries]
+    assert len(statements) <= 5, "\n".join(str(sql)[:60] for sql in statements)
+    match = Match.objects.get(pk=match_id)
+    assert match.status == MatchStatus.SUSPENDED
+    assert match.deadline is None
+    assert Action.objects.filter(match=match).order_by("-seq")[0].kind == ActionKind.SUSPEND
+
+
+@pytest.mark.django_db
 def test_the_position_is_read_and_the_split_settled_in_a_handful_of_round_trips() -> None:
     # given a rated match for a pot, abandoned and suspended, on a site whose house has
     # taken commission before (its account is there)

@@ -71,15 +71,17 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("default"), Queue("analysis"), Queue("review"))
 # The sweep that queues lost analyses again runs on default: on review it would wait behind
 # the very backlog it looks after; so does asking for a finished match's analysis, so that
-# the analysis is listed as queued at once. What follows a finished match (that request and
-# the fair-play scans) waits on default behind everything else there (a lower priority:
-# Redis hands a worker a queue's priority-0 messages first), so a burst of timeouts never
-# holds up the next deadline sweep or a tournament's next round (bench/bench_clocks.py).
+# the analysis is listed as queued at once. What follows a finished match (that request, the
+# fair-play scans, its "your turn" notices read) waits on default behind everything else
+# there (a lower priority: Redis hands a worker a queue's priority-0 messages first), so a
+# burst of timeouts never holds up the next deadline sweep or a tournament's next round
+# (bench/bench_clocks.py).
 AFTER_THE_FACT = {"queue": "default", "priority": 6}
 app.conf.task_routes = {
     "review.requeue": {"queue": "default"},
     "review.for_match": AFTER_THE_FACT,
     "fairplay.scan_*": AFTER_THE_FACT,
+    "lobby.read_turn_notices": AFTER_THE_FACT,
     "analysis.*": {"queue": "analysis"},
     "review.*": {"queue": "review"},
 }

@@ -21,8 +21,9 @@ after a commit is printed beside the figure. Whatever the match before queued el
 (its post-match analysis on the review worker, its fair-play scan) may still be running.
 
 Beside it, in the same run, the bare 2-ply evaluation of the same positions in a warm
-engine of this process: the baseline, so the ratio shows what the platform adds to the
-engine's own time. Any traceback or ERROR in a process's log fails the run (exit status 1).
+engine of this process, each just before its match's grace ends (so both see the machine
+as it is then): the baseline, so the ratio shows what the platform adds to the engine's
+own time. Any traceback or ERROR in a process's log fails the run (exit status 1).
 
 Run: ``.venv/bin/python bench/bench_adjudication.py [matches]`` (PostgreSQL on 127.0.0.1;
 ``redis-server`` installed: the script starts its own, and makes and drops its database).
@@ -157,17 +158,17 @@ def run(count: int, shape: Shape, redis_url: str) -> int:
         time.sleep(0.2)
     engine().start()
 
-    baseline = []
+    broker = redis.Redis.from_url(redis_url)
+    baseline, timings, sweeps, busy_after = [], [], [], []
     for match_id in match_ids:
+        analysis_worker_idle(broker)
+        # The baseline just before the match it is compared with, on the machine as it is
+        # then (the match before's analysis and scans running or not), not all at the start
+        # while the workers were idle.
         position = adjudication.position_of(Match.objects.get(pk=match_id))
         started = time.perf_counter()
         engine().evaluate(position.gnubg_id, EvalSettings(plies=2))
         baseline.append(time.perf_counter() - started)
-
-    broker = redis.Redis.from_url(redis_url)
-    timings, sweeps, busy_after = [], [], []
-    for match_id in match_ids:
-        analysis_worker_idle(broker)
         ends = timezone.now()
         Match.objects.filter(pk=match_id).update(grace_ends_1=ends, deadline=ends)
         # The sweep at the grace's end (beat's, a moment later, would find it the same way):

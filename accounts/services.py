@@ -20,6 +20,7 @@ from accounts.roles import Role
 from accounts.selectors import names_taken
 from accounts.sessions import sessions_end
 from accounts.tokens import tokens_revoke_all
+from config import rows
 from config.errors import DomainError
 
 
@@ -134,7 +135,7 @@ def logout_everywhere(*, user: User) -> tuple[int, int]:
     return sessions_end(user_id=user.pk), tokens_revoke_all(user=user)
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def rating_record_match(
     *,
     winner: User,
@@ -148,11 +149,15 @@ def rating_record_match(
     Locks both profiles in primary-key order. Recording the same ``match_id`` again
     returns the changes already made and moves nothing (``None`` is for results entered
     by hand and is never matched). ``played_at`` dates the change (now by default).
+
+    Part of the caller's transaction (no savepoint of its own: nothing here is refused
+    once the profiles are locked), its writes held with the caller's inside
+    ``config.rows.written_together``, as a match's settlement does.
     """
     if winner.pk == loser.pk:
         raise ValueError("a player cannot beat themselves")
     profiles = {
-        profile.user_id: profile
+        profile.user_id: rows.remember(profile)
         for profile in Profile.objects.select_for_update()
         .filter(user_id__in=[winner.pk, loser.pk])
         .order_by("pk")
@@ -178,18 +183,20 @@ def rating_record_match(
         before = profile.rating
         profile.rating = max(0.0, new_rating)
         profile.experience += match_length
-        profile.save(update_fields=["rating", "experience"])
+        rows.save_changed(profile)
         changes.append(
-            RatingChange.objects.create(
-                user_id=profile.user_id,
-                opponent=opponent,
-                match_id=match_id,
-                match_length=match_length,
-                won=is_winner,
-                rating_before=before,
-                rating_after=profile.rating,
-                experience_after=profile.experience,
-                created_at=played_at or timezone.now(),
+            rows.insert(
+                RatingChange(
+                    user_id=profile.user_id,
+                    opponent=opponent,
+                    match_id=match_id,
+                    match_length=match_length,
+                    won=is_winner,
+                    rating_before=before,
+                    rating_after=profile.rating,
+                    experience_after=profile.experience,
+                    created_at=played_at or timezone.now(),
+                )
             )
         )
     return changes[0], changes[1]

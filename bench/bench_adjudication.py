@@ -14,9 +14,16 @@ to the moment this process sees the settlement committed (polling every 2 ms); t
 part of it ends at the suspension's action. The sweep's own polling delay is not in it:
 ``bench_clocks.py`` measures that.
 
+Each grace ends once the analysis worker has finished the match before (its task, with the
+after-commit work the settlement queues, acknowledged to the broker), as abandoned games
+come one by one, not the instant the one before was settled; the time the worker stays busy
+after a commit is printed beside the figure. Whatever the match before queued elsewhere
+(its post-match analysis on the review worker, its fair-play scan) may still be running.
+
 Beside it, in the same run, the bare 2-ply evaluation of the same positions in a warm
-engine of this process: the baseline, so the ratio shows what the platform adds to the
-engine's own time. Any traceback or ERROR in a process's log fails the run (exit status 1).
+engine of this process, each just before its match's grace ends (so both see the machine
+as it is then): the baseline, so the ratio shows what the platform adds to the engine's
+own time. Any traceback or ERROR in a process's log fails the run (exit status 1).
 
 Run: ``.venv/bin/python bench/bench_adjudication.py [matches]`` (PostgreSQL on 127.0.0.1;
 ``redis-server`` installed: the script starts its own, and makes and drops its database).
@@ -25,6 +32,7 @@ Run: ``.venv/bin/python bench/bench_adjudication.py [matches]`` (PostgreSQL on 1
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import statistics
@@ -32,6 +40,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from benchdb import drop_database, fresh_database
 from shape import Process, Shape
@@ -52,6 +61,22 @@ def stop_as_compose_does(shape: Shape, process: Process, seconds: float = 60) ->
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.popen.wait(timeout=seconds)
     shape.stop(process)
+
+
+def analysis_in_hand(broker: Any) -> bool:
+    """Whether a message of the ``analysis`` queue is delivered and not yet acknowledged: an
+    adjudication being run, its after-commit work included (acknowledged when it returns)."""
+    return any(json.loads(raw)[2] == "analysis" for raw in broker.hvals("unacked"))
+
+
+def analysis_worker_idle(broker: Any) -> float:
+    """Wait until the analysis worker holds no adjudication; the seconds waited."""
+    began = time.monotonic()
+    while analysis_in_hand(broker):
+        if time.monotonic() - began > SETTLED_WITHIN:
+            raise TimeoutError(f"the analysis worker was still busy after {SETTLED_WITHIN:.0f} s")
+        time.sleep(0.002)
+    return time.monotonic() - began
 
 
 def abandoned_matches(count: int) -> list[int]:
@@ -100,15 +125,16 @@ def main(count: int) -> int:
     shape = Shape(database_url=DATABASE_URL, redis_url=redis.url())
     try:
         fresh_database(DATABASE)
-        return run(count, shape)
+        return run(count, shape, redis.url())
     finally:
         shape.stop_all()  # the workers stop before their database is dropped
         drop_database(DATABASE)
         redis.close()
 
 
-def run(count: int, shape: Shape) -> int:
+def run(count: int, shape: Shape, redis_url: str) -> int:
     import django
+    import redis
 
     django.setup()
     from django.db import connection
@@ -132,15 +158,17 @@ def run(count: int, shape: Shape) -> int:
         time.sleep(0.2)
     engine().start()
 
-    baseline = []
+    broker = redis.Redis.from_url(redis_url)
+    baseline, timings, sweeps, busy_after = [], [], [], []
     for match_id in match_ids:
+        analysis_worker_idle(broker)
+        # The baseline just before the match it is compared with, on the machine as it is
+        # then (the match before's analysis and scans running or not), not all at the start
+        # while the workers were idle.
         position = adjudication.position_of(Match.objects.get(pk=match_id))
         started = time.perf_counter()
         engine().evaluate(position.gnubg_id, EvalSettings(plies=2))
         baseline.append(time.perf_counter() - started)
-
-    timings, sweeps = [], []
-    for match_id in match_ids:
         ends = timezone.now()
         Match.objects.filter(pk=match_id).update(grace_ends_1=ends, deadline=ends)
         # The sweep at the grace's end (beat's, a moment later, would find it the same way):
@@ -154,8 +182,10 @@ def run(count: int, shape: Shape) -> int:
                 return 1
             time.sleep(0.002)
         timings.append(time.time() - ends.timestamp())  # seen committed, within 2 ms or so
+        busy_after.append(analysis_worker_idle(broker))
         suspended = Action.objects.get(match_id=match_id, kind=ActionKind.SUSPEND).created_at
         sweeps.append((suspended - ends).total_seconds())
+    broker.close()
     connection.close()
     engine().close()
     for worker in workers:  # before their database goes (main's finally)
@@ -170,6 +200,7 @@ def run(count: int, shape: Shape) -> int:
         ("grace end -> settlement committed", timings),
         ("  of which grace end -> suspended", sweeps),
         ("  and suspended -> settled", [t - s for t, s in zip(timings, sweeps, strict=True)]),
+        ("analysis worker busy after the commit", busy_after),
     ):
         print(f"{label:38} median {ms(values, 0.5):7.1f} ms   p95 {ms(values, 0.95):7.1f} ms")
     ratio = statistics.median(timings) / statistics.median(baseline)

@@ -1,7 +1,9 @@
 """When each periodic sweep last ran: a row per sweep (``config.models.Beat``).
 
 ``beat_mark`` records a run and answers how long it has been since the one before, which
-the deadline sweep reads as time the platform was away (``matches.pauses``); ``beat_ages``
+the deadline sweep reads as time the platform was away (``matches.pauses``); ``beat_kept_up``
+records a run in one statement when the one before was recent, as nearly every run finds
+it, so only a run after a gap locks the row and reads it; ``beat_ages``
 answers how long ago each sweep last ran, for ``/healthz`` and ``/metrics``.
 """
 
@@ -34,6 +36,18 @@ def beat_mark(name: str, *, now: datetime | None = None) -> timedelta | None:
     gap = moment - beat.ran_at
     Beat.objects.filter(name=name).update(ran_at=moment)
     return gap
+
+
+def beat_kept_up(name: str, *, within: timedelta, now: datetime | None = None) -> bool:
+    """Record that the sweep ``name`` runs now if its last run was less than ``within`` ago,
+    in one statement; False (nothing recorded) after a longer gap or before the first run:
+    then ``beat_mark`` it, in the transaction that acts on the gap.
+
+    A run that finds the row locked by one acting on a gap waits for it, and finds then
+    the run it recorded: recent. So the gap is still seen once.
+    """
+    moment = now or timezone.now()
+    return bool(Beat.objects.filter(name=name, ran_at__gt=moment - within).update(ran_at=moment))
 
 
 def beat_ages(*, now: datetime | None = None) -> dict[str, float]:

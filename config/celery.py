@@ -22,8 +22,8 @@ import threading
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import worker_process_shutdown, worker_ready
-from django.db import transaction
+from celery.signals import task_postrun, task_prerun, worker_process_shutdown, worker_ready
+from django.db import close_old_connections, transaction
 from kombu import Queue
 from prometheus_client import multiprocess
 
@@ -71,19 +71,36 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("default"), Queue("analysis"), Queue("review"))
 # The sweep that queues lost analyses again runs on default: on review it would wait behind
 # the very backlog it looks after; so does asking for a finished match's analysis, so that
-# the analysis is listed as queued at once. What follows a finished match (that request and
-# the fair-play scans) waits on default behind everything else there (a lower priority:
-# Redis hands a worker a queue's priority-0 messages first), so a burst of timeouts never
-# holds up the next deadline sweep or a tournament's next round (bench/bench_clocks.py).
+# the analysis is listed as queued at once. What follows a finished match (that request, the
+# fair-play scans, its "your turn" notices read) waits on default behind everything else
+# there (a lower priority: Redis hands a worker a queue's priority-0 messages first), so a
+# burst of timeouts never holds up the next deadline sweep or a tournament's next round
+# (bench/bench_clocks.py).
 AFTER_THE_FACT = {"queue": "default", "priority": 6}
 app.conf.task_routes = {
     "review.requeue": {"queue": "default"},
     "review.for_match": AFTER_THE_FACT,
     "fairplay.scan_*": AFTER_THE_FACT,
+    "lobby.read_turn_notices": AFTER_THE_FACT,
     "analysis.*": {"queue": "analysis"},
     "review.*": {"queue": "review"},
 }
 app.autodiscover_tasks()
+# Celery's Django fix-up closes every database connection before and after each task unless
+# told to reuse them, so each task opened a connection of its own (a PostgreSQL backend
+# started, the prepared statements prepared again: an adjudication's first read took 15 ms
+# on an idle machine) and DB_CONN_MAX_AGE did nothing in a worker. It is told to leave them
+# (it would close them after this many tasks), and Django's own rule runs around each task
+# instead, as around a request: a connection older than DB_CONN_MAX_AGE or one that failed
+# is closed, and one kept is checked (CONN_HEALTH_CHECKS) before the task's first query.
+app.conf.CELERY_DB_REUSE_MAX = 2**62
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _old_connections_closed(task: Task[..., Any] | None = None, **_: object) -> None:
+    if task is not None and not getattr(task.request, "is_eager", False):
+        close_old_connections()
 
 
 @worker_ready.connect

@@ -16,7 +16,8 @@ Where the notices come from:
   round's all at once, or the next match drawn); a challenge's players were told by its
   answer. Either way, both players stop seeking.
 * ``PlayerAwaited``: "your turn", when the player has no socket open to that match's board;
-  ``MatchFinished`` makes it read, as the match waits for nobody any more.
+  ``MatchFinished`` makes it read (a task, ``lobby.read_turn_notices``), as the match waits
+  for nobody any more.
 * ``TournamentStarted``, ``PlayerEliminated``, ``SwingWaiting`` (a swing's player left
   over), ``TournamentFinished`` (prizes and tickets).
 * ``DisputeDecided``: the player who filed the dispute and both players of the match.
@@ -35,7 +36,7 @@ from django.urls import reverse
 
 from accounts.commission import money
 from accounts.models import User
-from config.celery import enqueue_on_commit
+from config.celery import enqueue, enqueue_on_commit
 from disputes.events import DisputeDecided
 from disputes.models import Decision, Dispute
 from fairplay.events import SanctionApplied
@@ -63,6 +64,7 @@ from tournaments.models import Entry, Tournament
 
 TELL_STARTED_TASK = "lobby.tell_tournament_started"
 TELL_FINISHED_TASK = "lobby.tell_tournament_finished"
+READ_TURN_NOTICES_TASK = "lobby.read_turn_notices"
 
 logger = logging.getLogger(__name__)
 Event = TypeVar("Event")
@@ -235,9 +237,18 @@ def on_player_awaited(event: PlayerAwaited) -> None:
 
 @after_the_fact
 def on_match_finished(event: MatchFinished) -> None:
-    players = selectors.match_player_ids(match_id=event.match_id)
-    if players is not None:
-        notices_read_by_key(key=f"turn:{event.match_id}", user_ids=players)
+    # Queued like the rest of what follows a finished match: the worker or sweep that ended
+    # it (an adjudication waits behind the analysis worker's after-commit) moves on at once.
+    enqueue(READ_TURN_NOTICES_TASK, event.match_id)
+
+
+def turn_notices_read(*, match_id: int) -> int:
+    """A finished match waits for nobody: its players' "your turn" notice is read; returns
+    how many were marked."""
+    players = selectors.match_player_ids(match_id=match_id)
+    if players is None:
+        return 0
+    return notices_read_by_key(key=f"turn:{match_id}", user_ids=players)
 
 
 # ---------------------------------------------------------------- tournaments

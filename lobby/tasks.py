@@ -1,6 +1,7 @@
 """Celery tasks for notices: ids in, a call, safe to run twice (each notice has its key).
 
-Queued by name from ``lobby.subscribers`` when an event concerns a whole tournament field.
+Queued by name from ``lobby.subscribers`` when an event concerns a whole tournament field, or
+follows a finished match (which must not hold up whatever ended it).
 """
 
 from __future__ import annotations
@@ -20,3 +21,9 @@ def tell_tournament_started(tournament_id: int) -> int:
 def tell_tournament_finished(tournament_id: int) -> int:
     """Tell the champion and the prize winners; returns how many were told."""
     return subscribers.tell_tournament_finished(tournament_id=tournament_id)
+
+
+@shared_task(name=subscribers.READ_TURN_NOTICES_TASK, ignore_result=True)
+def read_turn_notices(match_id: int) -> int:
+    """Mark read the "your turn" notices of a finished match; returns how many were."""
+    return subscribers.turn_notices_read(match_id=match_id)

@@ -7,7 +7,12 @@ cubeful match winning chances (MWC), and any other match (a tournament's, or one
 no stake) is awarded to the player with the higher MWC. Evaluating happens before the
 transaction, so no lock is held while the engine thinks; the transaction re-checks that
 nobody settled the match meanwhile (compare-and-set on its status), so running twice
-does nothing the second time.
+does nothing the second time: an adjudication is only ever made in the transaction that
+finishes its match, so a match still suspended under the lock has none.
+
+What a player waits for is the engine's time and little more: the position is read in one
+statement, and the settlement's writes travel to the database together (the adjudication,
+the game, the log rows, the ratings and the match), in a handful of round trips.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from django.utils import timezone
 from accounts.models import User
 from analysis.engine import EvalSettings, Evaluation
 from analysis.splits import AbsencePolicy, tournament_award
+from config import rows
 from config.errors import Conflict, DomainError
 from matches import events, money
 from matches.engine import engine
@@ -35,7 +41,7 @@ from matches.models import (
     MatchKind,
     MatchStatus,
 )
-from matches.state import current_game, game_state, lock_match, match_gnubg_id
+from matches.state import current_game, game_state, lock_match, match_gnubg_id, match_read
 
 ADJUDICATION_PLIES = 2
 
@@ -70,8 +76,8 @@ def evaluate(match: Match, position: Position, plies: int) -> Evaluation:
 
 def adjudicate(*, match_id: int, plies: int = ADJUDICATION_PLIES) -> Adjudication | None:
     """Evaluate and settle a suspended match; None if it is not (or no longer) waiting."""
-    match = Match.objects.select_related("player_0", "player_1").get(pk=match_id)
-    if match.status != MatchStatus.SUSPENDED or match.adjudications.exists():
+    match = match_read(match_id)
+    if match is None or match.status != MatchStatus.SUSPENDED:
         return None
     position = position_of(match)
     evaluation = evaluate(match, position, plies)
@@ -81,34 +87,41 @@ def adjudicate(*, match_id: int, plies: int = ADJUDICATION_PLIES) -> Adjudicatio
 @transaction.atomic
 def _settle(*, match_id: int, position: Position, evaluation: Evaluation) -> Adjudication | None:
     match = lock_match(match_id)
-    if match.status != MatchStatus.SUSPENDED or match.adjudications.exists():
+    if match.status != MatchStatus.SUSPENDED:
         return None
     since = match.last_seq
-    decision = _decide(match, position, evaluation)
-    adjudication = Adjudication.objects.create(
-        match=match,
-        game_number=position.game_number,
-        absent_seat=position.absent_seat,
-        gnubg_id=position.gnubg_id,
-        plies=evaluation.settings.plies,
-        evaluation=evaluation.to_dict(),
-        decision=decision,
-    )
-    game = current_game(match)
-    game.finish_reason = FinishReason.ADJUDICATED
-    game.finished_at = timezone.now()
-    game.save(update_fields=["finish_reason", "finished_at"])
-    append_action(
-        match, kind=ActionKind.ADJUDICATION, game=game, seat=position.absent_seat, detail=decision
-    )
-    finish_match(
-        match,
-        winner_seat=decision.get("winner_seat"),
-        reason=FinishReason.ADJUDICATED,
-        moment=timezone.now(),
-        pay_pot=decision["kind"] != "pot",
-    )
-    match.save()
+    decision = _decide(match, position, evaluation)  # the money first: its own statement
+    with rows.written_together():
+        adjudication = rows.insert(
+            Adjudication(
+                match=match,
+                game_number=position.game_number,
+                absent_seat=position.absent_seat,
+                gnubg_id=position.gnubg_id,
+                plies=evaluation.settings.plies,
+                evaluation=evaluation.to_dict(),
+                decision=decision,
+            )
+        )
+        game = current_game(match)
+        game.finish_reason = FinishReason.ADJUDICATED
+        game.finished_at = timezone.now()
+        rows.save_changed(game)
+        append_action(
+            match,
+            kind=ActionKind.ADJUDICATION,
+            game=game,
+            seat=position.absent_seat,
+            detail=decision,
+        )
+        finish_match(
+            match,
+            winner_seat=decision.get("winner_seat"),
+            reason=FinishReason.ADJUDICATED,
+            moment=timezone.now(),
+            pay_pot=decision["kind"] != "pot",
+        )
+        rows.save_changed(match)
     events.publish_match(match, since=since)
     return adjudication
 

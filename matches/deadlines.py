@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from backgammon import turns
 from backgammon.turns import EndReason, Phase
-from config import metrics
+from config import metrics, rows
 from config.celery import enqueue, enqueue_on_commit
 from matches import clock, events
 from matches.lifecycle import end_game, finish_match, match_abort
@@ -218,12 +218,18 @@ def _sweep(match_id: int, moment: datetime) -> None:
     match = lock_match_unless_busy(match_id)
     if match is None:
         return
-    # One lock for the three checks; each handler saves what it changed.
+    # One lock for the three checks; each handler saves what it changed, its log rows
+    # travelling to the database with the match's row.
     due_at = match.deadline
-    if _no_show(match, moment) or _grace(match, moment) or _timeout(match, moment):
+    with rows.written_together():
+        handled = _no_show(match, moment) or _grace(match, moment) or _timeout(match, moment)
+    if handled:
         if due_at is not None:
             metrics.DEADLINE_LATENESS.observe((timezone.now() - due_at).total_seconds())
-        deadline_refresh(match_id=match_id)  # read afresh: a handler may have begun a game
+        # A match that left play (suspended, finished, aborted) has no deadline: the
+        # handler cleared it. One still played is read afresh: a handler may have begun a game.
+        if match.status == MatchStatus.PLAYING:
+            deadline_refresh(match_id=match_id)
         return
     logger.debug("match %s was due but nothing had expired", match_id)
     clock.refresh_deadline(match, waiting_state(match))

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.beats import beat_mark
+from config.beats import beat_kept_up, beat_mark
 from matches.models import Match, MatchConnection, MatchStatus
 
 logger = logging.getLogger(__name__)
@@ -36,11 +36,17 @@ INTERVAL = timedelta(seconds=1)
 _MOVED = ("turn_started_at", "grace_ends_0", "grace_ends_1", "show_up_by", "deadline")
 
 
-@transaction.atomic
 def pause_given_back(*, now: datetime | None = None) -> timedelta | None:
     """Note this sweep's run; after a pause, give its length back to every running match
     and to every open connection. Returns the time given back (None: no pause)."""
     moment = now or timezone.now()
+    if beat_kept_up(SWEEP, within=PAUSE, now=moment):  # one statement, as nearly every run
+        return None
+    return _after_a_gap(moment)
+
+
+@transaction.atomic
+def _after_a_gap(moment: datetime) -> timedelta | None:
     gap = beat_mark(SWEEP, now=moment)
     if gap is None or gap < PAUSE:
         return None

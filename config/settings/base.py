@@ -114,7 +114,8 @@ assert DATABASE_URL is not None
 # used under ASGI: every request runs on a thread of its own and leaves its connection
 # behind (config/asgi.py refuses them). A Celery worker's process runs one task at a time on
 # one thread, so it keeps one connection for DB_CONN_MAX_AGE seconds, checked before reuse
-# (a restarted PostgreSQL costs no task and needs no restart).
+# (a restarted PostgreSQL costs no task and needs no restart; config/celery.py keeps Celery's
+# Django fix-up from closing it after every task).
 DB_POOL_SIZE = env_int("DB_POOL_SIZE", 0, minimum=0)
 DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 10, minimum=1)
 _database = dj_database_url.parse(

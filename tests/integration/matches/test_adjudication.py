@@ -16,14 +16,16 @@ import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import ledger
 from accounts.commission import commission_cents
+from accounts.models import AccountKind, LedgerAccount, RatingChange
 from accounts.roles import Role
 from matches import adjudication, deadlines
 from matches.engine import engine
-from matches.models import Adjudication, FinishReason, Match, MatchStatus
+from matches.models import Action, ActionKind, Adjudication, FinishReason, Match, MatchStatus
 from matches.tasks import adjudicate_match, sweep_deadlines
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import Bot, board_left, start_match
@@ -97,6 +99,52 @@ def test_a_match_for_a_pot_is_split_by_match_winning_chances() -> None:
     shares = record.decision["shares_cents"]
     assert sum(shares) == 2000
     assert abs(shares[0] - mwc * 2000) <= 1
+    assert ledger.currency_total("FUN") == 0
+
+
+@pytest.mark.django_db
+def test_a_grace_running_out_is_swept_in_a_handful_of_round_trips() -> None:
+    # given a match whose player 1 left and whose grace has just run out
+    match_id, _ = _played_a_little(length=5, stake_cents=1000, currency="FUN")
+    board_left(match_id, Match.objects.get(pk=match_id).player(1))
+    past = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=match_id).update(grace_ends_1=past, deadline=past)
+
+    # when the sweeper's pass finds it due (the test's transaction makes the match's a savepoint)
+    with CaptureQueriesContext(connection) as sent:
+        deadlines.sweep_due(batch=10)
+
+    # then: the due matches, the lock, the suspension's log row with the match's row; the
+    # match, out of play, has no deadline to work out again
+    statements = [query["sql"] for query in sent.captured_queries]
+    assert len(statements) <= 5, "\n".join(str(sql)[:60] for sql in statements)
+    match = Match.objects.get(pk=match_id)
+    assert match.status == MatchStatus.SUSPENDED
+    assert match.deadline is None
+    assert Action.objects.filter(match=match).order_by("-seq")[0].kind == ActionKind.SUSPEND
+
+
+@pytest.mark.django_db
+def test_the_position_is_read_and_the_split_settled_in_a_handful_of_round_trips() -> None:
+    # given a rated match for a pot, abandoned and suspended, on a site whose house has
+    # taken commission before (its account is there)
+    match_id, _ = _played_a_little(length=5, stake_cents=1000, currency="FUN")
+    _abandon(match_id, 1)
+    LedgerAccount.objects.get_or_create(kind=AccountKind.HOUSE, currency="FUN")
+
+    # when it is adjudicated (the test's transaction makes the settlement's a savepoint)
+    with CaptureQueriesContext(connection) as sent:
+        adjudicate_match.apply(args=[match_id])
+
+    # then the position is two reads (the match with its game, the suspension), and the
+    # settlement the lock, the money, the writes travelling with the profiles' lock, the
+    # ratings already recorded, the rest of the writes: each player waits on round trips
+    statements = [query["sql"] for query in sent.captured_queries]
+    assert len(statements) <= 9, "\n".join(str(sql)[:60] for sql in statements)
+    match = Match.objects.get(pk=match_id)
+    assert match.status == MatchStatus.FINISHED
+    assert RatingChange.objects.filter(match_id=match_id).count() == 2
+    assert Action.objects.filter(match=match).order_by("-seq")[0].kind == ActionKind.MATCH_OVER
     assert ledger.currency_total("FUN") == 0
 
 

@@ -4,14 +4,17 @@ site's fault; a sweep on time changes nothing."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config.models import Beat
 from matches.models import ClockKind, ClockSettings, Match, MatchConnection, MatchStatus
-from matches.pauses import SWEEP
+from matches.pauses import SWEEP, pause_given_back
 from matches.tasks import sweep_deadlines
 from tests.integration.matches.test_clocks_and_presence import _backdate, _playing
 
@@ -74,3 +77,45 @@ def test_a_sweep_on_time_gives_nothing_back_and_a_timeout_lands() -> None:
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert Match.objects.get(pk=match.pk).finish_reason == "timeout"
+
+
+def test_a_sweep_on_time_notes_its_run_in_one_statement() -> None:
+    _sweep_last_ran(1)
+
+    with CaptureQueriesContext(connection) as sent:
+        given = pause_given_back()
+
+    assert given is None
+    assert len(sent.captured_queries) == 1
+    ran_at = Beat.objects.get(name=SWEEP).ran_at
+    assert timezone.now() - ran_at < timedelta(seconds=1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_at_once_after_a_pause_give_the_time_back_once() -> None:
+    # given a running clock and a sweep that last ran two minutes ago
+    match = _playing(clock=CLOCK)
+    deadline_before = Match.objects.get(pk=match.pk).deadline
+    _sweep_last_ran(120)
+    start = threading.Barrier(2)
+    given: list[timedelta | None] = []
+
+    # when two sweeps start at the same moment (beat queued two, two worker processes)
+    def sweep() -> None:
+        try:
+            start.wait()
+            given.append(pause_given_back())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then one of them gives the two minutes back, the other finds the first's run
+    assert len(given) == 2
+    assert given.count(None) == 1
+    moved = Match.objects.get(pk=match.pk).deadline - deadline_before
+    assert timedelta(seconds=118) <= moved <= timedelta(seconds=120)

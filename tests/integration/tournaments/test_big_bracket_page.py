@@ -84,7 +84,7 @@ def test_a_player_sees_their_own_path_and_a_refresh_keeps_the_rounds_opened() ->
 
 
 REGISTRATION_STATEMENTS = (
-    7  # BEGIN, the lock, the standing, the checks, the seat, the buy-in, COMMIT
+    6  # BEGIN, the lock, the checks with the standing, the seat, the buy-in, COMMIT
 )
 
 

@@ -203,26 +203,52 @@ def _serving_loop_of_this_thread() -> bool:
     )
 
 
+class _SendingLoop:
+    """A thread's kept event loop for its sends (``_sending_loop``), closed by this thread
+    when it is done with it: at ``_drop_sending_loop``, or when the thread ends and drops its
+    locals. Left to the garbage collector, the loop would be closed wherever a collection
+    happened to run, and channels-redis, which flushes a layer on a loop it used when that
+    loop closes, fails on a thread already running a loop ("Cannot run the event loop while
+    another loop is running")."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+
+    def close(self) -> None:
+        # A forked process leaves its parent's loop alone: its connections are the parent's.
+        if self.pid != os.getpid() or self.loop.is_closed() or self.loop.is_running():
+            return
+        try:
+            self.loop.close()
+        except Exception:  # a broken connection that would not close is left to be collected
+            logger.warning("the live sending loop did not close cleanly", exc_info=True)
+
+    def __del__(self) -> None:
+        self.close()
+
+
+_inherited: list[_SendingLoop] = []  # a parent's loops in a forked process, never closed
+
+
 def _sending_loop() -> asyncio.AbstractEventLoop:
     """This thread's event loop for its sends, run only while it sends; a forked process
     makes its own (the parent's connections are not its to use)."""
-    kept: tuple[int, asyncio.AbstractEventLoop] | None = getattr(_senders, "loop", None)
-    if kept is None or kept[0] != os.getpid():
-        kept = (os.getpid(), asyncio.new_event_loop())
-        _senders.loop = kept
-    return kept[1]
+    kept: _SendingLoop | None = getattr(_senders, "loop", None)
+    if kept is not None and kept.pid != os.getpid():
+        _inherited.append(kept)  # neither closed nor collected here
+        kept = None
+    if kept is None:
+        kept = _senders.loop = _SendingLoop()
+    return kept.loop
 
 
 def _drop_sending_loop() -> None:
     """Close this thread's sending loop; the layer closes its connections on it."""
-    kept: tuple[int, asyncio.AbstractEventLoop] | None = getattr(_senders, "loop", None)
+    kept: _SendingLoop | None = getattr(_senders, "loop", None)
     _senders.loop = None
-    if kept is None or kept[0] != os.getpid():
-        return
-    try:
-        kept[1].close()
-    except Exception:  # a broken connection that would not close is left to be collected
-        logger.warning("the live sending loop did not close cleanly", exc_info=True)
+    if kept is not None:
+        kept.close()
 
 
 def database_threads() -> ThreadPoolExecutor:

@@ -29,7 +29,7 @@ from accounts.models import (
     WalletAdjustment,
 )
 from accounts.wallet_adjustments import adjustment_under, same_request
-from config.errors import Conflict, Forbidden, NotFound
+from core.errors import Conflict, Forbidden, NotFound
 
 
 @dataclass(frozen=True)

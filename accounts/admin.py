@@ -17,7 +17,7 @@ from accounts.models import (
 )
 from accounts.names import display_name_cleaned, name_skeleton
 from accounts.services import password_change, require_names_free
-from config.errors import DomainError
+from core.errors import DomainError
 
 
 def _free(what: str, name: str, user_id: int | None) -> None:

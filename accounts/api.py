@@ -30,8 +30,8 @@ from accounts.tokens import (
     token_revoke,
     tokens_of,
 )
-from config.api import Api, refused_by_the_rules
-from config.errors import Forbidden
+from core.api import Api, refused_by_the_rules
+from core.errors import Forbidden
 
 WALLET_API_LINES = 100
 

@@ -62,7 +62,7 @@ from accounts.models import (
 )
 from accounts.standing import require_may_withdraw
 from accounts.wallet_adjustments import AdjustmentAsked, adjustment_key, post_adjustment
-from config.errors import Conflict, DomainError, Forbidden, InternalError
+from core.errors import Conflict, DomainError, Forbidden, InternalError
 
 __all__ = [
     "ADJUST_PERMISSION",

@@ -14,7 +14,7 @@ from accounts.ledger import (
 )
 from accounts.ledger_posting import player, post
 from accounts.models import LedgerTransaction, TransactionKind, User
-from config.errors import DomainError
+from core.errors import DomainError
 
 
 @_whole

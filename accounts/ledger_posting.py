@@ -57,8 +57,8 @@ from accounts.models import (
     TransactionKind,
     User,
 )
-from config.errors import Conflict, DomainError, InternalError
-from config.rows import prepared_cursor
+from core.errors import Conflict, DomainError, InternalError
+from core.rows import prepared_cursor
 
 
 class InsufficientFunds(DomainError):

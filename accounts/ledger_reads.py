@@ -53,7 +53,7 @@ def name_escrows(kind: str, namer: EscrowNamer) -> None:
     """Let the app that knows what escrows of ``kind`` hold money for name them in wallets.
 
     Matches and tournaments sit above accounts, so the app that reads them registers
-    ``namer`` in its ``AppConfig.ready``, as subscribers do on ``config.bus``.
+    ``namer`` in its ``AppConfig.ready``, as subscribers do on ``core.bus``.
     """
     _escrow_namers[kind] = namer
 

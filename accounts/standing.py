@@ -30,8 +30,8 @@ from accounts.events import AccountSighted
 from accounts.models import Block, BlockKind, Currency, Sighting, SightingKind, Standing, User
 from accounts.sessions import sessions_end
 from accounts.tokens import tokens_revoke_all
-from config import bus
-from config.errors import DomainError, Forbidden
+from core import bus
+from core.errors import DomainError, Forbidden
 
 SELF_EXCLUSION_DAYS = (1, 7, 30, 90, 180, 365, 1825)
 

@@ -21,7 +21,7 @@ from accounts.standing import (
     require_may_withdraw,
     standing_of,
 )
-from config.errors import Forbidden
+from core.errors import Forbidden
 
 
 @dataclass(frozen=True)

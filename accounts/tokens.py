@@ -20,7 +20,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from accounts.models import User
-from config.errors import Conflict, NotFound
+from core.errors import Conflict, NotFound
 
 TOKEN_ID_LENGTH = 16
 # A bound on the rows one player keeps; a program that logs in on every run reaches it

@@ -37,7 +37,7 @@ from accounts.standing import (
     SELF_EXCLUSION_DAYS,
 )
 from accounts.standing_now import standing_now
-from config.errors import DomainError, Forbidden, NotFound
+from core.errors import DomainError, Forbidden, NotFound
 
 WALLET_HISTORY_LINES = 100
 RATINGS_PER_PAGE = 25

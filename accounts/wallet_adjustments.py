@@ -25,7 +25,7 @@ from accounts.models import (
     User,
     WalletAdjustment,
 )
-from config.errors import Conflict
+from core.errors import Conflict
 
 
 @dataclass(frozen=True)

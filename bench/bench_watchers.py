@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 DATABASE = "crawford_bench_watchers"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-PER_ADDRESS = 16  # anonymous sockets of one kind an address may hold (config.sockets)
+PER_ADDRESS = 16  # anonymous sockets of one kind an address may hold (core.sockets)
 # PostgreSQL's backends report their statistics within ten seconds of going idle: a phase's
 # transactions are read that long after its last change (and before its first).
 SETTLE = 11.0
@@ -358,7 +358,7 @@ def setting_up(players: int, seekers: int) -> dict[str, Any]:
 def end_match(match_id: int, players: dict[int, Any]) -> None:
     """The player to act resigns a single game; the other accepts: a 1-point match ends."""
     from backgammon.game import ResultKind
-    from config.errors import DomainError
+    from core.errors import DomainError
     from matches.actions import PlayerAction
     from matches.models import Match
     from matches.play import action_submit

@@ -13,8 +13,8 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user
-from config.api import Api, refused_by_the_rules
-from config.errors import DomainError
+from core.api import Api, refused_by_the_rules
+from core.errors import DomainError
 from disputes import services
 from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState
 from disputes.selectors import can_see_evidence, dispute_queue, evidence, is_staff, visible_disputes

@@ -24,7 +24,7 @@ from accounts import ledger
 from accounts.commission import money as money_text
 from accounts.models import Currency, LedgerTransaction, User
 from analysis.splits import AbsencePolicy, tournament_award
-from config.errors import Conflict, DomainError, Forbidden, NotFound
+from core.errors import Conflict, DomainError, Forbidden, NotFound
 from disputes import events
 from disputes.models import (
     MATCH_CATEGORIES,

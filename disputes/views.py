@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Currency, User
 from accounts.viewers import request_user
-from config.errors import DomainError
+from core.errors import DomainError
 from disputes import services
 from disputes.api import adjustments_from
 from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.viewers import request_user
-from config.api import Api, refused_by_the_rules
-from config.errors import DomainError, Forbidden, NotFound
+from core.api import Api, refused_by_the_rules
+from core.errors import DomainError, Forbidden, NotFound
 from fairplay import appeals, sanctions
 from fairplay.models import Case, CaseKind, CaseState, SanctionKind
 from fairplay.selectors import case_data, case_queue, is_fairplay_staff

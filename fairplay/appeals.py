@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from accounts.models import Standing, User
 from accounts.standing import standing_restrict
-from config.errors import Conflict, NotFound
+from core.errors import Conflict, NotFound
 from disputes.appeals import appeal_file
 from disputes.events import DisputeDecided
 from disputes.models import Decision as DisputeDecision

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from accounts.models import Block, BlockKind
 from accounts.viewers import request_user
-from config.api import Api, JsonCharField, refused_by_the_rules
+from core.api import Api, JsonCharField, refused_by_the_rules
 from fairplay import conduct
 
 

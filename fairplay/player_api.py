@@ -14,7 +14,7 @@ from accounts.models import Currency, User
 from accounts.standing import SELF_EXCLUSION_DAYS, self_exclude
 from accounts.standing_now import standing_now
 from accounts.viewers import request_user
-from config.api import Api
+from core.api import Api
 
 RESTRICTIONS = ["closed", "suspended", "cooldown", "muted", "self_excluded"]
 ACTIONS = ["play", "seek", "register", "withdraw", "chat"]

@@ -37,8 +37,8 @@ from accounts.ledger_reads import balances
 from accounts.models import User
 from accounts.services import ratings_void
 from accounts.standing import standing_restrict
-from config import bus
-from config.errors import Conflict, DomainError, Forbidden, NotFound
+from core import bus
+from core.errors import Conflict, DomainError, Forbidden, NotFound
 from fairplay.events import SanctionApplied
 from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
 from fairplay.selectors import case_match_ids, is_fairplay_staff

@@ -50,7 +50,7 @@ from django.db.models import F, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.models import LedgerEntry, Sighting, SightingKind, User
-from config.errors import DomainError, NotFound
+from core.errors import DomainError, NotFound
 from fairplay.cases import case_report
 from fairplay.models import AccountLink, Case, CaseKind, CaseState
 from matches.models import Match

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, JsonBooleanField, refused_by_the_rules
+from core.api import Api, JsonBooleanField, refused_by_the_rules
 from lobby import seeks, selectors
 from lobby.models import NoticeKind, Seek
 from lobby.notifications import notices_read

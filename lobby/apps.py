@@ -7,7 +7,7 @@ class LobbyConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.ledger_reads import name_escrows
-        from config import bus
+        from core import bus
         from disputes.events import DisputeDecided
         from fairplay.events import SanctionApplied
         from lobby import (

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from accounts.models import Currency, User
-from config.errors import DomainError
+from core.errors import DomainError
 from lobby.seeks import MAX_RATING
 from matches.clock import (
     CLOCK_PRESETS,

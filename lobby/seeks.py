@@ -26,8 +26,8 @@ from accounts import ledger
 from accounts.commission import money
 from accounts.models import Currency, User
 from accounts.standing import require_may_seek, require_not_blocked
-from config.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
-from config.rows import among
+from core.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
+from core.rows import among
 from lobby import events
 from lobby.models import Seek
 from lobby.selectors import creator_blocked_either_way

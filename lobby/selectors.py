@@ -20,7 +20,7 @@ from accounts.commission import money
 from accounts.ledger_reads import EscrowName, balances
 from accounts.models import Block, BlockKind, Profile, User
 from accounts.selectors import top_rated_players
-from config.rows import among
+from core.rows import among
 from disputes.models import Dispute
 from lobby.models import NoticeKind, Notification, Seek
 from lobby.terms import LOG_IN_TO_TAKE, clock_of, range_text, rating_words, refusal, terms_text

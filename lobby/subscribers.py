@@ -36,7 +36,7 @@ from django.urls import reverse
 
 from accounts.commission import money
 from accounts.models import User
-from config.celery import enqueue, enqueue_on_commit
+from core.tasks import enqueue, enqueue_on_commit
 from disputes.events import DisputeDecided
 from disputes.models import Decision, Dispute
 from fairplay.events import SanctionApplied

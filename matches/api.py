@@ -18,10 +18,10 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user, request_viewer
-from config import rows
-from config.api import Api, JsonBooleanField, refused_by_the_rules
-from config.errors import DomainError, NotFound
-from config.metrics import action_timed
+from core import rows
+from core.api import Api, JsonBooleanField, refused_by_the_rules
+from core.errors import DomainError, NotFound
+from core.metrics import action_timed
 from matches.actions import LEVEL_NAMES, RESIGN_LEVELS, PlayerAction
 from matches.clock import (
     CLOCK_PRESETS,

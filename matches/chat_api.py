@@ -14,8 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, JsonCharField, refused_by_the_rules
-from config.errors import NotFound
+from core.api import Api, JsonCharField, refused_by_the_rules
+from core.errors import NotFound
 from matches.chat import MAX_LENGTH, REFUSED_WORD, ChatTooFast, chat_line, chat_recent, chat_send
 from matches.models import ChatRoom, Match
 from matches.selectors import visible_matches

@@ -34,7 +34,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from backgammon.turns import GameState, Phase
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import (
     DEFAULT_CLOCK,
     ClockKind,

@@ -31,8 +31,8 @@ from django.utils import timezone
 
 from backgammon import turns
 from backgammon.turns import EndReason, Phase
-from config import metrics, rows
-from config.celery import enqueue, enqueue_on_commit
+from core import metrics, rows
+from core.tasks import enqueue, enqueue_on_commit
 from matches import clock, events
 from matches.lifecycle import end_game, finish_match, match_abort
 from matches.log import append_action, player_has_acted

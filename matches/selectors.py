@@ -25,7 +25,7 @@ from backgammon.matchid import MatchId
 from backgammon.moves import legal_plays, legal_positions
 from backgammon.notation import format_plays
 from backgammon.turns import GameState, Phase, game_points
-from config import rows
+from core import rows
 from matches.actions import PlayerAction, allowed
 from matches.models import Action, Game, Match, MatchConnection, MatchStatus
 from matches.move_list import move_list, move_rows

@@ -11,8 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, refused_by_the_rules
-from config.errors import Conflict, DomainError, Forbidden, NotFound
+from core.api import Api, refused_by_the_rules
+from core.errors import Conflict, DomainError, Forbidden, NotFound
 from matches.models import MatchStatus
 from matches.selectors import visible_matches
 from reviews.models import AnalysisStatus

@@ -46,9 +46,9 @@ from accounts.performance import performance_record
 from analysis.engine import EngineError, InvalidMatchError
 from backgammon.errors import BackgammonError
 from backgammon.matfile import format_mat, parse_mat
-from config import bus
-from config.celery import enqueue
-from config.errors import DomainError
+from core import bus
+from core.errors import DomainError
+from core.tasks import enqueue
 from matches.engine import engine
 from matches.events import MatchFinished
 from matches.models import Game, Match

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import Match, MatchStatus
 from matches.selectors import board_model, visible_matches
 from reviews.models import Analysis, AnalysisStatus

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 LIMIT = 500
-APPS = ("accounts", "matches", "tournaments", "disputes", "lobby", "config")
+APPS = ("accounts", "matches", "tournaments", "disputes", "lobby", "config", "core")
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -17,8 +17,8 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, refused_by_the_rules
-from config.errors import DomainError
+from core.api import Api, refused_by_the_rules
+from core.errors import DomainError
 from tournaments import bracket, selectors, services, standings_reads, swing_reads
 from tournaments.errors import TournamentInvalid
 from tournaments.models import TournamentFormat

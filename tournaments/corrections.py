@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from config.errors import Conflict, InternalError
+from core.errors import Conflict, InternalError
 from matches.lifecycle import match_cancel
 from matches.models import Match, MatchStatus
 from matches.state import lock_match

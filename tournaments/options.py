@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import Currency, User
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.clock import check_clock
 from matches.creation import MAX_MATCH_LENGTH
 from matches.models import ClockSettings

@@ -24,10 +24,10 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
-from config import rows
-from config.celery import enqueue_on_commit
-from config.errors import InternalError, NotFound
-from config.rows import update_many
+from core import rows
+from core.errors import InternalError, NotFound
+from core.rows import update_many
+from core.tasks import enqueue_on_commit
 from matches.creation import Pair, matches_create_for_tournament
 from matches.models import ClockSettings, Match, MatchStatus
 from tournaments import events, swing

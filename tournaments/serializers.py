@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency
-from config.api import JsonBooleanField
+from core.api import JsonBooleanField
 from matches.api import ClockSerializer
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments import selectors

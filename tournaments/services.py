@@ -26,9 +26,9 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.models import User
 from accounts.standing import require_may_register, require_standing_may_register
-from config import rows
-from config.celery import enqueue_on_commit
-from config.errors import Conflict, DomainError, Forbidden, InternalError
+from core import rows
+from core.errors import Conflict, DomainError, Forbidden, InternalError
+from core.tasks import enqueue_on_commit
 from tournaments import events, scheduler, swing
 from tournaments.formats.base import FormatError
 from tournaments.formats.sit_and_go import should_start

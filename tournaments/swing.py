@@ -26,8 +26,8 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from config.errors import InternalError
-from config.rows import update_many
+from core.errors import InternalError
+from core.rows import update_many
 from matches.creation import Pair, SwingTerms, matches_create_for_tournament
 from matches.models import Adjudication, ClockSettings, Match, MatchStatus
 from tournaments import events

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from config.api import JsonBooleanField
+from core.api import JsonBooleanField
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments.formats.swing import MAX_CPP, MAX_LEVELS, CppRaise
 from tournaments.swing_options import MAX_RAISE_MINUTES, MAX_STARTING_CHIPS

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import Match
 from reviews.selectors import pr_table
 from tournaments import bracket, selectors, services, standings_reads, swing_reads

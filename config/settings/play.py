@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from config.env import SettingError, env_bool, env_int, env_list, env_str
+from core.env import SettingError, env_bool, env_int, env_list, env_str
 
 # Post-match analysis (the reviews app): every finished match is analysed by GNU Backgammon
 # at this depth (0 to 4 plies) on the ``review`` queue. 2 ply keeps up with about 190

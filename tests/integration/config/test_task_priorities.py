@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from config.celery import app, registered
+from config.celery import app
+from core.tasks import registered
 from tests.private_services import PrivateRedis
 
 

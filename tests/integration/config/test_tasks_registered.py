@@ -55,7 +55,7 @@ def test_threads_asking_for_tasks_at_once_in_a_fresh_process_each_find_theirs() 
         import django
 
         django.setup()
-        from config.celery import registered
+        from core.tasks import registered
 
         names = {TASK_NAMES!r}
         start = threading.Barrier(len(names))

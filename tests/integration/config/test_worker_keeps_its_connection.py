@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 from django.db import connection
 
-from config.celery import registered
+from core.tasks import registered
 from tests.workers import start_worker, stop_worker, wait_until_workers_idle
 
 

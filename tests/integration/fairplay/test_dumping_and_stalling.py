@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import RatingChange, Standing, User
 from accounts.standing import require_may_seek
-from config.errors import Forbidden
+from core.errors import Forbidden
 from fairplay import dumping
 from fairplay.models import Case, CaseKind
 from matches import creation

@@ -12,7 +12,7 @@ from accounts.ledger_reads import balance, currency_total, house_balance
 from accounts.models import Profile, RatingChange, Standing
 from accounts.selectors import rating_history, recent_results
 from accounts.standing import require_may_chat, require_may_play
-from config.errors import Forbidden
+from core.errors import Forbidden
 from fairplay import dumping
 from fairplay.models import Case, CaseKind, CaseState, Sanction
 from lobby.models import NoticeKind, Notification, Seek

@@ -19,7 +19,7 @@ from accounts import ledger
 from accounts.models import Currency, Standing, User
 from accounts.roles import Role
 from accounts.standing import _geoip_reader, standing_restrict
-from config.errors import Conflict, Forbidden
+from core.errors import Conflict, Forbidden
 from lobby.models import Seek
 from lobby.seeks import SeekTerms, play_now, seek_accept, seek_post
 from matches import creation

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import override_settings
 
-from config import live
+from core import live
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import quick_play, start_match
 from tests.integration.matches.sockets import latest_state, next_frame, open_socket

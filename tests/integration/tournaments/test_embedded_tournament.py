@@ -11,7 +11,7 @@ from tests.embedded import embedded_env, prepare
 SCRIPT = """
 from accounts.roles import Role
 from accounts.services import user_create
-from config.errors import Conflict
+from core.errors import Conflict
 from lobby.selectors import board_open
 from matches.models import Match
 from tournaments import services

@@ -11,7 +11,7 @@ from typing import Any
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from config.sockets import nesting, shorten
+from core.sockets import nesting, shorten
 
 MAX_BODY_BYTES = 256 * 1024
 MAX_DEPTH = 32

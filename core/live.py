@@ -38,7 +38,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from config.outages import outage_of
+from core.outages import outage_of
 
 Result = TypeVar("Result")
 Send = tuple[str, dict[str, Any]]

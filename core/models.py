@@ -2,9 +2,9 @@
 
 A *deferred task* is one that could not be queued because the broker (Redis) was away when
 its transaction committed: it is kept here and queued as soon as the broker takes tasks
-again (``config.celery``), so no task asked for is lost to a Redis outage.
+again (``core.tasks``), so no task asked for is lost to a Redis outage.
 
-A *beat* is the last time a periodic sweep ran (``config.beats``): ``/healthz`` reports a
+A *beat* is the last time a periodic sweep ran (``core.beats``): ``/healthz`` reports a
 sweep that has stopped, and the deadline sweep learns from the gap since its last run that
 the platform was away, and gives that time back to every running clock
 (``matches.pauses``).

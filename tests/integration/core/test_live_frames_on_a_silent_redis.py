@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from django.test import override_settings
 
-from config import live
+from core import live
 
 pytestmark = pytest.mark.asyncio
 

@@ -5,12 +5,12 @@ no connection free within ``DB_POOL_TIMEOUT``, a broker that takes no task. Noth
 client did caused it and trying again soon will work, so every such failure of a request
 becomes ``503 Service Unavailable`` with ``Retry-After``: JSON ``{"detail", "unavailable"}``
 for the API, a short page for the rest. Three places turn it into that answer, whichever
-layer the failure reached: the API's exception handler (``config.api``), the error
+layer the failure reached: the API's exception handler (``core.api``), the error
 handler Django calls for anything else a view or a middleware raised (``server_error``,
-``handler500``), and the sockets' error frames (``config.sockets``).
+``handler500``), and the sockets' error frames (``core.sockets``).
 
 Rate limits are counted in Redis; when Redis is away they cannot be counted, and the
-request is refused with this 503 rather than let through uncounted (``config.throttles``):
+request is refused with this 503 rather than let through uncounted (``core.throttles``):
 the limits hold during an outage, and a client retries after ``Retry-After``.
 
 After a database outage the connections still waiting in a web process's pool are dead;

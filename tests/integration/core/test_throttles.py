@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.throttles import (
+from core.throttles import (
     client_address,
     rate_of,
     throttle,

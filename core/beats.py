@@ -1,4 +1,4 @@
-"""When each periodic sweep last ran: a row per sweep (``config.models.Beat``).
+"""When each periodic sweep last ran: a row per sweep (``core.models.Beat``).
 
 ``beat_mark`` records a run and answers how long it has been since the one before, which
 the deadline sweep reads as time the platform was away (``matches.pauses``); ``beat_kept_up``
@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from config.models import Beat
+from core.models import Beat
 
 
 def beat_mark(name: str, *, now: datetime | None = None) -> timedelta | None:

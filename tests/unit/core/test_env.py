@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from config.env import (
+from core.env import (
     DATABASE_SCHEMES,
     REDIS_SCHEMES,
     SettingError,

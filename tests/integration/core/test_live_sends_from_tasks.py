@@ -14,7 +14,7 @@ import pytest
 from channels.layers import get_channel_layer
 from django.test import override_settings
 
-from config import live
+from core import live
 from tests.private_services import PrivateRedis
 
 pytestmark = pytest.mark.asyncio

@@ -1,4 +1,4 @@
-"""``config.rows.written_together``: writes held and sent in one message with the next
+"""``core.rows.written_together``: writes held and sent in one message with the next
 statement, each still reading its own result; and a player's action as four statements."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.db import connection, models, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Profile
-from config import rows
+from core import rows
 from lobby.models import NoticeKind, Notification
 from matches import presence
 from matches.actions import PlayerAction

@@ -25,7 +25,7 @@ work (``session_checked``), so an action costs one trip to a database thread, no
 
 When the database or Redis is away, a message is answered with an error frame saying so
 (status 503), and a socket that cannot be set up closes with 1013 ("try again later"),
-so the page reconnects when they are back (``config.outages``).
+so the page reconnects when they are back (``core.outages``).
 
 ``SameOriginValidator`` accepts a browser's socket only from a page of this site: the
 ``Origin`` header's scheme, host and port must be the request's own (``ws`` goes with
@@ -52,10 +52,10 @@ from django.db import transaction
 from django.http.request import validate_host
 from django.utils.module_loading import import_string
 
-from config import live
-from config.metrics import OPEN_SOCKETS
-from config.outages import message as outage_message
-from config.outages import noticed, outage_of
+from core import live
+from core.metrics import OPEN_SOCKETS
+from core.outages import message as outage_message
+from core.outages import noticed, outage_of
 
 logger = logging.getLogger(__name__)
 Result = TypeVar("Result")
@@ -160,7 +160,7 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         That clean-up runs on the process's one synchronous thread, so every frame and
         every group message of every socket queued behind the others there, although no
         handler touches the database on that thread: database work goes through
-        ``config.live.run`` or ``database_sync_to_async``, whose threads close stale
+        ``core.live.run`` or ``database_sync_to_async``, whose threads close stale
         connections before and after each call.
         """
         handler = getattr(self, get_handler_name(message), None)
@@ -253,7 +253,7 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         return False
 
     def session_checked(self, work: Callable[..., Result]) -> Callable[..., Result]:
-        """``work`` for ``config.live.run``, checking the socket's session first, on the
+        """``work`` for ``core.live.run``, checking the socket's session first, on the
         same database thread: ``SessionEnded`` when it has ended, and ``work`` is not run."""
         if self._session is None:
             return work

@@ -1,4 +1,4 @@
-"""``config.rows.Columns.build``: the rows of the match lock are the instances the ORM
+"""``core.rows.Columns.build``: the rows of the match lock are the instances the ORM
 would make of them, down to a field whose type reads its value through a descriptor of its
 own (a profile's country), and ``save_changed`` writes only what changed since."""
 
@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django_countries.fields import Country
 
 from accounts.models import Profile, User
-from config import rows
+from core import rows
 from matches.models import Game, Match
 from matches.state import current_game, lock_match
 from tests.factories import UserFactory

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from config import live
+from core import live
 
 
 def test_a_thread_that_ends_closes_the_loop_it_kept_for_its_sends() -> None:

@@ -16,10 +16,10 @@ from rest_framework.utils import html
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config import outages
-from config.errors import DomainError
-from config.outages import noticed, outage_of
-from config.sockets import shorten
+from core import outages
+from core.errors import DomainError
+from core.outages import noticed, outage_of
+from core.sockets import shorten
 
 # Messages that repeat what the client sent ('"GOLD" is not a valid choice.') are cut to
 # this many characters, so a megabyte sent is not a megabyte echoed.
@@ -28,7 +28,7 @@ MESSAGE_LIMIT = 200
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Turn a domain error into HTTP 400 with its message, and a database or Redis outage
-    into 503 with ``Retry-After`` (``config.outages``); leave the rest to DRF.
+    into 503 with ``Retry-After`` (``core.outages``); leave the rest to DRF.
 
     DRF's own errors keep their shape but always carry a top-level "detail" so a
     client can show one sentence. Every message is cut to ``MESSAGE_LIMIT`` characters.

@@ -13,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import ledger
-from accounts.adjustment_approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.device import device_sent, log_in_seen
+from accounts.ledger.approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.models import (
     MAX_AMOUNT_CENTS,
     AdjustmentDirection,

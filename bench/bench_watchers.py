@@ -316,7 +316,7 @@ def setting_up(players: int, seekers: int) -> dict[str, Any]:
     from accounts.roles import Role
     from accounts.services import user_create
     from tournaments import services
-    from tournaments.options import TournamentSettings
+    from tournaments.settings.general import TournamentSettings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     rng = random.Random(29)

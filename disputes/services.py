@@ -21,8 +21,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import money as money_text
 from accounts.models import Currency, LedgerTransaction, User
+from accounts.money import money_text
 from analysis.splits import AbsencePolicy, tournament_award
 from core.errors import Conflict, DomainError, Forbidden, NotFound
 from disputes import events

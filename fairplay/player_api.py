@@ -11,8 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import Currency, User
-from accounts.standing import SELF_EXCLUSION_DAYS, self_exclude
-from accounts.standing_now import standing_now
+from accounts.standing import SELF_EXCLUSION_DAYS, self_exclude, standing_now
 from accounts.viewers import request_user
 from core.api import Api
 

@@ -6,7 +6,7 @@ class LobbyConfig(AppConfig):
     verbose_name = "Lobby"
 
     def ready(self) -> None:
-        from accounts.ledger_reads import name_escrows
+        from accounts.ledger.reads import name_escrows
         from core import bus
         from disputes.events import DisputeDecided
         from fairplay.events import SanctionApplied

@@ -19,10 +19,9 @@ from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from core.api import Api, refused_by_the_rules
 from core.errors import DomainError
-from tournaments import bracket, selectors, services, standings_reads, swing_reads
+from tournaments import bracket, reads, selectors, services
 from tournaments.errors import TournamentInvalid
 from tournaments.models import TournamentFormat
-from tournaments.options import TournamentSettings
 from tournaments.serializers import (
     TournamentBracketOutputSerializer,
     TournamentEditInputSerializer,
@@ -34,6 +33,8 @@ from tournaments.serializers import (
     TournamentSettingsInputSerializer,
     TournamentStandingsOutputSerializer,
 )
+from tournaments.settings.general import TournamentSettings
+from tournaments.swing import reads as swing_reads
 
 
 def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
@@ -264,7 +265,7 @@ class TournamentStandingsApi(Api):
                 "rows": (
                     swing_reads.swing_standings(tournament)
                     if tournament.format == TournamentFormat.SWING
-                    else standings_reads.tournament_standings(tournament)
+                    else reads.tournament_standings(tournament)
                 ),
             }
         )

@@ -11,9 +11,9 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, Q, QuerySet
 
-from accounts import ledger_reads
-from accounts.commission import format_buy_in
+from accounts.ledger import reads as ledger_reads
 from accounts.models import Standing, User
+from accounts.money import format_buy_in
 from core.rows import columns, prepared_cursor, table
 from matches.models import Match
 from tournaments.formats.base import FormatError

@@ -12,15 +12,6 @@ from core.api import JsonBooleanField
 from matches.api import ClockSerializer
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments import selectors
-from tournaments.format_options import (
-    DEFAULT_CONSOLATION_THROUGH,
-    DEFAULT_LAST_CHANCE_REENTRY,
-    MAX_CONSOLATION_ROUND,
-    MAX_GROUP_SIZE,
-    MAX_PAID_PLACES,
-    MAX_SWISS_ROUNDS,
-    switched,
-)
 from tournaments.formats.base import Flight
 from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.models import (
@@ -29,14 +20,23 @@ from tournaments.models import (
     TournamentAbandonPolicy,
     TournamentFormat,
 )
-from tournaments.options import (
+from tournaments.settings.by_format import (
+    DEFAULT_CONSOLATION_THROUGH,
+    DEFAULT_LAST_CHANCE_REENTRY,
+    MAX_CONSOLATION_ROUND,
+    MAX_GROUP_SIZE,
+    MAX_PAID_PLACES,
+    MAX_SWISS_ROUNDS,
+    switched,
+)
+from tournaments.settings.general import (
     MAX_CHECK_IN_MINUTES,
     MAX_ENTRANTS,
     MAX_ROUND_MINUTES,
     MAX_SHOW_UP_SECONDS,
     MIN_SHOW_UP_SECONDS,
 )
-from tournaments.swing_serializers import (
+from tournaments.swing.serializers import (
     SwingOutputSerializer,
     SwingSettingsInputSerializer,
     SwingStandingFields,

@@ -60,7 +60,7 @@ FAIRPLAY = {
 # Play money each new player starts with, in cents (100000 is 1,000.00 FUN).
 CRAWFORD_FUN_GRANT_CENTS = env_int("CRAWFORD_FUN_GRANT_CENTS", 100_000, minimum=0)
 # A staff adjustment of real money above this many cents moves only once a second staff
-# member approves it (accounts.adjustment_approvals); 0: every real-money adjustment does.
+# member approves it (accounts.ledger.approvals); 0: every real-money adjustment does.
 CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS = env_int(
     "CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS", 100_000, minimum=0
 )

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import commission_cents
 from accounts.models import LedgerTransaction, TransactionKind
+from accounts.money import commission_cents
 from analysis.splits import pot_split
 from core.errors import Conflict, DomainError, Forbidden
 from disputes import services

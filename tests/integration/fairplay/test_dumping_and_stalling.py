@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import RatingChange, Standing, User
 from accounts.standing import require_may_seek
 from core.errors import Forbidden
-from fairplay import dumping
+from fairplay.detectors import dumping
 from fairplay.models import Case, CaseKind
 from matches import creation
 from matches.models import ClockKind, ClockSettings, FinishReason, Match

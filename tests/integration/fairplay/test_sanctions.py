@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.ledger_reads import balance, currency_total, house_balance
+from accounts.ledger.reads import balance, currency_total, house_balance
 from accounts.models import Profile, RatingChange, Standing
 from accounts.selectors import rating_history, recent_results
 from accounts.standing import require_may_chat, require_may_play
 from core.errors import Forbidden
-from fairplay import dumping
+from fairplay.detectors import dumping
 from fairplay.models import Case, CaseKind, CaseState, Sanction
 from lobby.models import NoticeKind, Notification, Seek
 from matches.models import Match, MatchStatus

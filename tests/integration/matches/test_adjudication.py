@@ -20,8 +20,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import commission_cents
 from accounts.models import AccountKind, LedgerAccount, RatingChange
+from accounts.money import commission_cents
 from accounts.roles import Role
 from matches import adjudication, deadlines
 from matches.engine import engine

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts import ledger_reads
+from accounts.ledger import reads as ledger_reads
 from accounts.models import User
 from accounts.standing import standing_restrict
 from core.errors import Forbidden

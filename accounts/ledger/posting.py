@@ -47,7 +47,6 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Value, When
 from django.utils import timezone
 
-from accounts.commission import money
 from accounts.models import (
     KINDS_WITH_BALANCE,
     AccountKind,
@@ -57,6 +56,7 @@ from accounts.models import (
     TransactionKind,
     User,
 )
+from accounts.money import money_text
 from core.errors import Conflict, DomainError, InternalError
 from core.rows import prepared_cursor
 
@@ -478,12 +478,12 @@ def _require_balanced(moved: dict[AccountRef, int]) -> None:
 def _shortfall_message(ref: AccountRef, have: int, needed: int, actor: User | None) -> str:
     if ref.kind == AccountKind.ESCROW:
         return (
-            f"The escrow {ref.escrow_ref} holds {money(have)} {ref.currency}; "
-            f"this needs {money(needed)}."
+            f"The escrow {ref.escrow_ref} holds {money_text(have)} {ref.currency}; "
+            f"this needs {money_text(needed)}."
         )
     if actor is not None and actor.pk == ref.user_id:
         whose = "Your"
     else:
         username = User.objects.values_list("username", flat=True).get(pk=ref.user_id)
         whose = f"{username}'s"
-    return f"{whose} {ref.currency} balance is {money(have)}; this needs {money(needed)}."
+    return f"{whose} {ref.currency} balance is {money_text(have)}; this needs {money_text(needed)}."

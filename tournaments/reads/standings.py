@@ -20,13 +20,14 @@ from typing import Any
 
 from accounts.models import User
 from matches.models import Match
-from tournaments import draw_rows, scheduler
+from tournaments import draw_rows
 from tournaments.bracket import BracketRound, BracketSlot
 from tournaments.formats.base import BYE, Draw, Flight, PairingKey, Placing
 from tournaments.formats.round_robin import ROUND_ROBIN_TIEBREAKS, RoundRobin
 from tournaments.formats.standings import StandingRow, Tiebreak, standings
 from tournaments.formats.swiss import Swiss
 from tournaments.models import Pairing, Tournament
+from tournaments.settings.pure import tournament_format
 
 
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
@@ -36,7 +37,7 @@ def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
     draw, rows = draw_rows.stored_draw(tournament)
     if not draw.pairings:
         return []
-    fmt = scheduler.tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
+    fmt = tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
     margins = _margins(tournament, rows)
     table: list[tuple[int | None, StandingRow, tuple[Tiebreak, ...]]] = []
     if isinstance(fmt, Swiss):

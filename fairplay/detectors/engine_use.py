@@ -14,7 +14,7 @@ sign; they never open a case alone (a player may simply be quick and steady).
 
 The rating a window is measured against is the one the player had before its first
 rated match: the results the window itself won cannot raise the bar it is judged by. The
-arithmetic and its assumptions are in :mod:`fairplay.engine_fit`; this module reads the
+arithmetic and its assumptions are in :mod:`fairplay.detectors.engine_fit`; this module reads the
 rows and writes the case, and scanning the same analysis again finds the same case.
 """
 
@@ -28,7 +28,7 @@ from django.db.models import OuterRef, Q, Subquery
 
 from accounts.models import PerformanceRecord, RatingChange, User
 from fairplay.cases import case_report
-from fairplay.engine_fit import (
+from fairplay.detectors.engine_fit import (
     FitPoint,
     MatchFigures,
     PrFit,

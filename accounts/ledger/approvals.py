@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import ledger
+from accounts.ledger.adjustments import adjustment_under, same_request
 from accounts.models import (
     AdjustmentApproval,
     AdjustmentDirection,
@@ -28,7 +29,6 @@ from accounts.models import (
     User,
     WalletAdjustment,
 )
-from accounts.wallet_adjustments import adjustment_under, same_request
 from core.errors import Conflict, Forbidden, NotFound
 
 

@@ -1,134 +1,40 @@
-"""The one module that moves money (its reads, in ``accounts.ledger_reads``, are here too).
-
-Every movement is a ledger transaction whose entries sum to zero per currency (see
-``accounts.models`` for the accounts). Amounts are integer cents.
-
-Each write:
-
-* takes an idempotency ``key``: calling again with the same key returns the original
-  transaction and moves nothing. The key is unique in the database; when two callers
-  insert the same key at once, the second waits for the first, then gets its
-  transaction (or, if the first rolled back, goes ahead itself);
-* runs in the caller's transaction, or in one of its own when there is none. A refusal
-  (``DomainError``) is raised before anything is written, so the caller may catch it and
-  go on; a failure later in the caller's block undoes the movement with the rest;
-* locks, in primary-key order, every player and escrow account it touches, checks that
-  none would go below zero (a refusal a player can understand, ``InsufficientFunds``),
-  then writes the transaction, the entries and the cached balances. The database refuses
-  a negative balance on its own (a check constraint) and, on PostgreSQL, entries that do
-  not sum to zero (a trigger). How, in how few statements: ``accounts.ledger_posting``.
-
-The house and external accounts keep no cached balance and are never locked: their
-balance is the sum of their entries (``house_balance``).
-"""
+"""The ledger's named movements: grants, stakes into escrow, settlements, refunds,
+prizes, money games' payments, buy-ins and compensations. Each is one posting
+(``accounts.ledger.posting``) under an idempotency key; the package's docstring gives the rules
+every one of them keeps."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-from typing import ParamSpec, TypeVar
+from collections.abc import Sequence
 
 from django.conf import settings
-from django.db import connection, transaction
 
-from accounts.commission import money
-from accounts.ledger_posting import (
-    InsufficientFunds,
-    Leg,
-    escrow,
-    external,
-    house,
-    player,
-    post,
-    ref_of,
+from accounts.ledger.posting import Leg, escrow, external, house, player, post, ref_of
+from accounts.ledger.reads import seats
+from accounts.ledger.rules import (
+    all_or_nothing,
+    display_name,
+    known_currency,
+    require_amount,
+    require_reason,
+    require_staff,
 )
-from accounts.ledger_reads import (
-    HistoryLine,
-    balance,
-    balances,
-    currency_total,
-    escrow_balance,
-    history,
-    house_balance,
-    seats,
-)
-from accounts.models import (
-    MAX_AMOUNT_CENTS,
-    AdjustmentDirection,
-    Currency,
-    LedgerTransaction,
-    TransactionKind,
-    User,
-)
-from accounts.standing import require_may_withdraw
-from accounts.wallet_adjustments import AdjustmentAsked, adjustment_key, post_adjustment
-from core.errors import Conflict, DomainError, Forbidden, InternalError
-
-__all__ = [
-    "ADJUST_PERMISSION",
-    "Conflict",
-    "Forbidden",
-    "HistoryLine",
-    "InsufficientFunds",
-    "TournamentFull",
-    "adjustment_key",
-    "balance",
-    "balances",
-    "check_adjustment",
-    "compensate",
-    "currency_total",
-    "deposit",
-    "escrow_balance",
-    "escrow_stake",
-    "grant",
-    "history",
-    "house_balance",
-    "prize_payout",
-    "refund",
-    "settle_match",
-    "tournament_buy_in",
-    "transfer_between_players",
-    "withdraw",
-]
-
-ADJUST_PERMISSION = "accounts.adjust_wallets"
-
-P = ParamSpec("P")
-R = TypeVar("R")
+from accounts.models import Currency, LedgerTransaction, TransactionKind, User
+from core.errors import Conflict, DomainError, InternalError
 
 
 class TournamentFull(Conflict):
     """Every seat of the tournament is taken; nothing was moved."""
 
 
-def _whole(write: Callable[P, R]) -> Callable[P, R]:
-    """Make ``write`` all or nothing, on SQLite as on PostgreSQL.
-
-    On PostgreSQL a posting already is: one statement, or a transaction of its own
-    (a savepoint inside the caller's) where it takes several, with every refusal raised
-    before the first write; and a statement that fails dooms the caller's transaction,
-    so nothing half-done is ever committed. SQLite lets a transaction go on after a failed
-    statement, so there each write runs in ``transaction.atomic``.
-    """
-
-    @functools.wraps(write)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        if connection.vendor == "postgresql":
-            return write(*args, **kwargs)
-        with transaction.atomic():
-            return write(*args, **kwargs)
-
-    return run
-
-
 # Writes ----------------------------------------------------------------------------
 
 
-@_whole
+@all_or_nothing
 def grant(*, user: User, key: str, amount_cents: int | None = None) -> LedgerTransaction:
     """Give a new player their play money (``CRAWFORD_FUN_GRANT_CENTS`` unless told)."""
     amount = settings.CRAWFORD_FUN_GRANT_CENTS if amount_cents is None else amount_cents
-    _require_amount(amount)
+    require_amount(amount)
     return post(
         key=key,
         kind=TransactionKind.GRANT,
@@ -138,63 +44,13 @@ def grant(*, user: User, key: str, amount_cents: int | None = None) -> LedgerTra
     ).transaction
 
 
-@_whole
-def deposit(
-    *,
-    user: User,
-    currency: str,
-    amount_cents: int,
-    reason: str,
-    staff: User,
-    key: str,
-    approved_by: User | None = None,
-) -> LedgerTransaction:
-    """Staff put money into a player's wallet, with a reason; audited."""
-    asked = check_adjustment(
-        user=user,
-        currency=currency,
-        amount_cents=amount_cents,
-        direction=AdjustmentDirection.DEPOSIT,
-        reason=reason,
-        staff=staff,
-        approved_by=approved_by,
-    )
-    return post_adjustment(asked, key=key)
-
-
-@_whole
-def withdraw(
-    *,
-    user: User,
-    currency: str,
-    amount_cents: int,
-    reason: str,
-    staff: User,
-    key: str,
-    approved_by: User | None = None,
-) -> LedgerTransaction:
-    """Staff take money out of a player's wallet, with a reason; audited. Nothing is paid
-    out of a suspended account until its review is over (``accounts.standing``)."""
-    require_may_withdraw(user)
-    asked = check_adjustment(
-        user=user,
-        currency=currency,
-        amount_cents=amount_cents,
-        direction=AdjustmentDirection.WITHDRAW,
-        reason=reason,
-        staff=staff,
-        approved_by=approved_by,
-    )
-    return post_adjustment(asked, key=key)
-
-
-@_whole
+@all_or_nothing
 def escrow_stake(
     *, user: User, currency: str, amount_cents: int, escrow_ref: str, key: str
 ) -> LedgerTransaction:
     """A player puts a stake into a match's (or tournament's) escrow."""
-    currency = _currency(currency)
-    _require_amount(amount_cents)
+    currency = known_currency(currency)
+    require_amount(amount_cents)
     return post(
         key=key,
         kind=TransactionKind.STAKE,
@@ -208,7 +64,7 @@ def escrow_stake(
     ).transaction
 
 
-@_whole
+@all_or_nothing
 def escrow_stakes(
     *, users: Sequence[User], currency: str, amount_cents: int, escrow_ref: str, key: str
 ) -> LedgerTransaction:
@@ -216,8 +72,8 @@ def escrow_stakes(
     accounts are locked together, in primary-key order, so two matches between the same
     players that start at once never wait on each other in a circle. A shortfall names the
     player whose balance is short (the caller knows who reads it)."""
-    currency = _currency(currency)
-    _require_amount(amount_cents)
+    currency = known_currency(currency)
+    require_amount(amount_cents)
     legs = [(player(user.pk, currency), -amount_cents) for user in users]
     return post(
         key=key,
@@ -229,7 +85,7 @@ def escrow_stakes(
     ).transaction
 
 
-@_whole
+@all_or_nothing
 def settle_match(
     *,
     escrow_ref: str,
@@ -250,7 +106,7 @@ def settle_match(
     )
 
 
-@_whole
+@all_or_nothing
 def refund(
     *,
     escrow_ref: str,
@@ -273,7 +129,7 @@ def refund(
     )
 
 
-@_whole
+@all_or_nothing
 def prize_payout(
     *, escrow_ref: str, currency: str, payouts: dict[int, int], key: str
 ) -> LedgerTransaction:
@@ -289,7 +145,7 @@ def prize_payout(
     )
 
 
-@_whole
+@all_or_nothing
 def transfer_between_players(
     *,
     payer: User,
@@ -300,8 +156,8 @@ def transfer_between_players(
     key: str,
 ) -> LedgerTransaction:
     """Settle a money game directly: the loser pays, the winner gets it less commission."""
-    currency = _currency(currency)
-    _require_amount(amount_cents)
+    currency = known_currency(currency)
+    require_amount(amount_cents)
     if payer.pk == payee.pk:
         raise DomainError("A player cannot pay themselves.")
     if not 0 <= commission_cents <= amount_cents:
@@ -309,7 +165,7 @@ def transfer_between_players(
     return post(
         key=key,
         kind=TransactionKind.TRANSFER,
-        memo=f"Money game: {_name(payer)} paid {_name(payee)}",
+        memo=f"Money game: {display_name(payer)} paid {display_name(payee)}",
         legs=[
             (player(payer.pk, currency), -amount_cents),
             (player(payee.pk, currency), amount_cents - commission_cents),
@@ -319,7 +175,7 @@ def transfer_between_players(
     ).transaction
 
 
-@_whole
+@all_or_nothing
 def tournament_buy_in(
     *,
     user: User,
@@ -337,10 +193,10 @@ def tournament_buy_in(
     player holds a seat from their buy-in until a ``refund`` from this escrow (or a
     correction of the buy-in).
     """
-    currency = _currency(currency)
+    currency = known_currency(currency)
     if buy_in_cents < 0 or fee_cents < 0:
         raise DomainError("A buy-in and a fee cannot be negative.")
-    _require_amount(buy_in_cents + fee_cents)
+    require_amount(buy_in_cents + fee_cents)
     pool = escrow(escrow_ref, currency)
 
     def check_seats() -> None:
@@ -369,13 +225,13 @@ def tournament_buy_in(
     ).transaction
 
 
-@_whole
+@all_or_nothing
 def compensate(
     *, transaction: LedgerTransaction, reason: str, staff: User, key: str
 ) -> LedgerTransaction:
     """Staff reverse a transaction with entries of the opposite sign, with a reason."""
-    _require_staff(staff)
-    reason = _require_reason(reason)
+    require_staff(staff)
+    reason = require_reason(reason)
     original = transaction
     legs = [
         (ref_of(entry.account), -entry.amount)
@@ -406,80 +262,15 @@ def _release(
     commission_cents: int,
     key: str,
 ) -> LedgerTransaction:
-    currency = _currency(currency)
+    currency = known_currency(currency)
     fee_back = commission_cents < 0 and kind == TransactionKind.REFUND  # the house gives back
     if (commission_cents < 0 and not fee_back) or any(c < 0 for c in payouts.values()):
         raise DomainError("A payout cannot be negative.")
     total = sum(payouts.values()) + commission_cents
-    _require_amount(total)
+    require_amount(total)
     legs: list[Leg] = [(escrow(escrow_ref, currency), -total)]
     legs.extend((player(user_id, currency), cents) for user_id, cents in payouts.items())
     legs.append((house(currency), commission_cents))
     return post(
         key=key, kind=kind, memo=memo, escrow_ref=escrow_ref, legs=legs, actor=None
     ).transaction
-
-
-def check_adjustment(
-    *,
-    user: User,
-    currency: str,
-    amount_cents: int,
-    direction: AdjustmentDirection,
-    reason: str,
-    staff: User,
-    approved_by: User | None = None,
-) -> AdjustmentAsked:
-    """A staff adjustment as asked, once it is one that may be made.
-
-    Nobody adjusts their own wallet, nor approves their own request: money a staff member
-    could move to themselves alone is money the site could lose without anyone noticing.
-    """
-    _require_staff(staff)
-    if user.pk == staff.pk:
-        raise DomainError("Staff cannot adjust their own wallet: another staff member must do it.")
-    if approved_by is not None:
-        _require_staff(approved_by)
-        if approved_by.pk in (staff.pk, user.pk):
-            raise Forbidden("A second staff member approves, not the one who asked or the owner.")
-    _require_amount(amount_cents)
-    return AdjustmentAsked(
-        user=user,
-        currency=_currency(currency),
-        amount_cents=amount_cents,
-        direction=direction,
-        reason=_require_reason(reason),
-        staff=staff,
-        approved_by=approved_by,
-    )
-
-
-def _name(user: User) -> str:
-    return user.profile.display_name
-
-
-def _currency(currency: str) -> str:
-    if currency not in Currency.values:
-        raise DomainError(
-            f"Unknown currency {currency[:12]!r}: use one of {', '.join(Currency.values)}."
-        )
-    return currency
-
-
-def _require_amount(amount_cents: int) -> None:
-    if amount_cents <= 0:
-        raise DomainError("The amount must be at least 0.01.")
-    if amount_cents > MAX_AMOUNT_CENTS:
-        raise DomainError(f"The amount must be at most {money(MAX_AMOUNT_CENTS)}.")
-
-
-def _require_reason(reason: str) -> str:
-    reason = reason.strip()
-    if not reason:
-        raise DomainError("Give a reason: it is kept in the audit log.")
-    return reason
-
-
-def _require_staff(staff: User) -> None:
-    if not staff.has_perm(ADJUST_PERMISSION):
-        raise Forbidden("Only staff who may adjust wallets can do this.")

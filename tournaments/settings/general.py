@@ -9,7 +9,7 @@ format itself is asked (``tournaments.formats``) whether it can be run as set.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,9 +21,7 @@ from core.errors import DomainError
 from matches.clock import check_clock
 from matches.creation import MAX_MATCH_LENGTH
 from matches.models import ClockSettings
-from tournaments import scheduler
 from tournaments.errors import TournamentInvalid
-from tournaments.format_options import format_values
 from tournaments.formats.base import FormatError
 from tournaments.formats.satellite import TargetTournament, plan_satellite
 from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
@@ -36,6 +34,9 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.selectors import seated_count
+from tournaments.settings.by_format import format_values
+from tournaments.settings.pure import tournament_format
+from tournaments.settings.refusals import Refusals, Refuse
 
 MAX_ENTRANTS = 8192
 # A Sit & Go created without a number of seats starts when eight have sat down.
@@ -66,7 +67,7 @@ class TournamentSettings:
     round_minutes: int | None = None
     starts_at: datetime | None = None
     check_in_minutes: int | None = None
-    # the formats' own settings (``tournaments.format_options``)
+    # the formats' own settings (``tournaments.settings.by_format``)
     flight_lengths: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     flight_clocks: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
     grand_final_reset: bool = True
@@ -77,7 +78,7 @@ class TournamentSettings:
     consolation_through_round: int | None = None
     last_chance_reenters_at: int | None = None
     prize_table: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
-    # swing (``tournaments.swing_options``)
+    # swing (``tournaments.settings.swing``)
     starting_chips: int | None = None
     cpp_levels: tuple[int, ...] = ()
     cpp_start: int | None = None
@@ -133,25 +134,12 @@ def settings_of(tournament: Tournament) -> TournamentSettings:
     )
 
 
-class _Refusals:
-    """Every field's problems, gathered in one pass."""
-
-    def __init__(self) -> None:
-        self.errors: dict[str, list[str]] = {}
-
-    def __call__(self, field: str, message: str) -> None:
-        self.errors.setdefault(field, []).append(message)
-
-
-Refuse = Callable[[str, str], None]
-
-
 def check_settings(
     settings: TournamentSettings, *, organizer: User, tournament: Tournament | None
 ) -> dict[str, Any]:
     """The model fields for ``settings`` of ``organizer``'s tournament, or TournamentInvalid
     with every field's problem."""
-    refuse = _Refusals()
+    refuse = Refusals()
     if settings.format == TournamentFormat.SIT_AND_GO and settings.seats is None:
         settings = dataclasses.replace(settings, seats=DEFAULT_SIT_AND_GO_SEATS)
     name = settings.name.strip()
@@ -352,6 +340,6 @@ def _check_format(
         **formats_own,
     )
     try:
-        scheduler.tournament_format(probe, pool_cents=0)
+        tournament_format(probe, pool_cents=0)
     except FormatError as refusal:
         refuse(FORMAT_FIELD.get(settings.format, "round_lengths"), str(refusal))

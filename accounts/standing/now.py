@@ -12,7 +12,7 @@ from functools import partial
 from django.utils import timezone
 
 from accounts.models import Currency, User
-from accounts.standing import (
+from accounts.standing.checks import (
     barred_region,
     require_may_chat,
     require_may_play,

@@ -1,6 +1,6 @@
 """Engine assistance, the arithmetic: a player's window of analysed matches set against what
 the platform's own players of their rating do. Plain values in, frozen dataclasses out, no
-database: :mod:`fairplay.engine_use` reads the rows and opens the case.
+database: :mod:`fairplay.detectors.engine_use` reads the rows and opens the case.
 
 Terms:
 

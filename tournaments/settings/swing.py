@@ -11,14 +11,12 @@ field by field with ``format_options``' ``refuse``; the pure schedule is
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments.formats.base import FormatError
 from tournaments.formats.swing import MAX_LEVELS, CppRaise, CppSchedule
-
-Refuse = Callable[[str, str], None]
+from tournaments.settings.refusals import Refuse
 
 MAX_STARTING_CHIPS = 1_000_000_000
 MAX_RAISE_MINUTES = 24 * 60

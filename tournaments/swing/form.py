@@ -9,7 +9,7 @@ from django import forms
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments.formats.swing import MAX_CPP, CppRaise
 from tournaments.models import Tournament, TournamentFormat
-from tournaments.swing_options import MAX_RAISE_MINUTES, MAX_STARTING_CHIPS
+from tournaments.settings.swing import MAX_RAISE_MINUTES, MAX_STARTING_CHIPS
 
 SWING = TournamentFormat.SWING
 SHOWN = {"data-shown-for": SWING}

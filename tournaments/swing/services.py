@@ -48,7 +48,7 @@ from tournaments.formats.swing import (
     payout,
 )
 from tournaments.models import Entry, EntryStatus, SwingGame, SwingSeat, Tournament
-from tournaments.swing_reads import current_level, schedule
+from tournaments.swing.reads import current_level, schedule
 
 SETTLED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ABORTED, MatchStatus.CANCELLED)
 

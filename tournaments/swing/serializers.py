@@ -7,7 +7,7 @@ from rest_framework import serializers
 from core.api import JsonBooleanField
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments.formats.swing import MAX_CPP, MAX_LEVELS, CppRaise
-from tournaments.swing_options import MAX_RAISE_MINUTES, MAX_STARTING_CHIPS
+from tournaments.settings.swing import MAX_RAISE_MINUTES, MAX_STARTING_CHIPS
 
 
 class SwingSettingsInputSerializer(serializers.Serializer):

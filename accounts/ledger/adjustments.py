@@ -5,7 +5,7 @@ the same key with the same request answers the original adjustment; with another
 it is refused (409), never answered with another request's result.
 
 Real money above ``CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS`` waits for a second staff
-member first (``accounts.adjustment_approvals``); the key then names the request too.
+member first (``accounts.ledger.approvals``); the key then names the request too.
 """
 
 from __future__ import annotations
@@ -16,8 +16,15 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
-from accounts.commission import money
-from accounts.ledger_posting import external, player, post
+from accounts.ledger.posting import external, player, post
+from accounts.ledger.rules import (
+    all_or_nothing,
+    display_name,
+    known_currency,
+    require_amount,
+    require_reason,
+    require_staff,
+)
 from accounts.models import (
     AdjustmentDirection,
     LedgerTransaction,
@@ -25,7 +32,9 @@ from accounts.models import (
     User,
     WalletAdjustment,
 )
-from core.errors import Conflict
+from accounts.money import money_text
+from accounts.standing import require_may_withdraw
+from core.errors import Conflict, DomainError, Forbidden
 
 
 @dataclass(frozen=True)
@@ -126,7 +135,7 @@ def same_request(earlier: WalletAdjustment, asked: str) -> LedgerTransaction:
     if earlier.request_hash and earlier.request_hash != asked:
         raise Conflict(
             "That key was already used for another adjustment of this wallet (a"
-            f" {earlier.get_direction_display().lower()} of {money(earlier.amount_cents)}"
+            f" {earlier.get_direction_display().lower()} of {money_text(earlier.amount_cents)}"
             f" {earlier.currency}): send a new key for a new adjustment."
         )
     return earlier.transaction
@@ -134,3 +143,122 @@ def same_request(earlier: WalletAdjustment, asked: str) -> LedgerTransaction:
 
 def request_hash(**asked: object) -> str:
     return hashlib.sha256(json.dumps(asked, sort_keys=True).encode()).hexdigest()
+
+
+def check_adjustment(
+    *,
+    user: User,
+    currency: str,
+    amount_cents: int,
+    direction: AdjustmentDirection,
+    reason: str,
+    staff: User,
+    approved_by: User | None = None,
+) -> AdjustmentAsked:
+    """A staff adjustment as asked, once it is one that may be made.
+
+    Nobody adjusts their own wallet, nor approves their own request: money a staff member
+    could move to themselves alone is money the site could lose without anyone noticing.
+    """
+    require_staff(staff)
+    if user.pk == staff.pk:
+        raise DomainError("Staff cannot adjust their own wallet: another staff member must do it.")
+    if approved_by is not None:
+        require_staff(approved_by)
+        if approved_by.pk in (staff.pk, user.pk):
+            raise Forbidden("A second staff member approves, not the one who asked or the owner.")
+    require_amount(amount_cents)
+    return AdjustmentAsked(
+        user=user,
+        currency=known_currency(currency),
+        amount_cents=amount_cents,
+        direction=direction,
+        reason=require_reason(reason),
+        staff=staff,
+        approved_by=approved_by,
+    )
+
+
+@all_or_nothing
+def deposit(
+    *,
+    user: User,
+    currency: str,
+    amount_cents: int,
+    reason: str,
+    staff: User,
+    key: str,
+    approved_by: User | None = None,
+) -> LedgerTransaction:
+    """Staff put money into a player's wallet, with a reason; audited."""
+    asked = check_adjustment(
+        user=user,
+        currency=currency,
+        amount_cents=amount_cents,
+        direction=AdjustmentDirection.DEPOSIT,
+        reason=reason,
+        staff=staff,
+        approved_by=approved_by,
+    )
+    return post_adjustment(asked, key=key)
+
+
+@all_or_nothing
+def withdraw(
+    *,
+    user: User,
+    currency: str,
+    amount_cents: int,
+    reason: str,
+    staff: User,
+    key: str,
+    approved_by: User | None = None,
+) -> LedgerTransaction:
+    """Staff take money out of a player's wallet, with a reason; audited. Nothing is paid
+    out of a suspended account until its review is over (``accounts.standing``)."""
+    require_may_withdraw(user)
+    asked = check_adjustment(
+        user=user,
+        currency=currency,
+        amount_cents=amount_cents,
+        direction=AdjustmentDirection.WITHDRAW,
+        reason=reason,
+        staff=staff,
+        approved_by=approved_by,
+    )
+    return post_adjustment(asked, key=key)
+
+
+@all_or_nothing
+def correct_between_players(
+    *,
+    payer: User,
+    payee: User,
+    currency: str,
+    amount_cents: int,
+    reason: str,
+    staff: User,
+    key: str,
+) -> LedgerTransaction:
+    """Staff move money from one player's wallet to another's with a reason: the
+    correction of money that should never have moved (dumped chips going back)."""
+    require_staff(staff)
+    currency = known_currency(currency)
+    reason = require_reason(reason)
+    require_amount(amount_cents)
+    if payer.pk == payee.pk:
+        raise DomainError("A correction moves money between two different players.")
+    return post(
+        key=key,
+        kind=TransactionKind.COMPENSATION,
+        memo=(
+            f"Correction by {staff.username}, "
+            f"{display_name(payer)} to {display_name(payee)}: {reason}"
+        ),
+        legs=[
+            (player(payer.pk, currency), -amount_cents),
+            (player(payee.pk, currency), amount_cents),
+        ],
+        created_by=staff,
+        actor=staff,
+    ).transaction

@@ -1,6 +1,6 @@
 """The settings that belong to some formats only: flights, rounds, groups and the prize table.
 
-``tournaments.options`` checks what every tournament has; this module knows which format
+``tournaments.settings.general`` checks what every tournament has; this module knows which format
 takes which of the others, which flights each format plays (so which flights may have their
 own match lengths, clock and prizes), and turns those settings into the model's fields, or
 refuses them field by field with the same ``refuse`` as ``options``.
@@ -21,9 +21,9 @@ from matches.creation import MAX_MATCH_LENGTH
 from tournaments.formats.base import Flight
 from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.models import TournamentFormat
-from tournaments.swing_options import SWING_DEFAULTS, swing_values
+from tournaments.settings.refusals import Refuse
+from tournaments.settings.swing import SWING_DEFAULTS, swing_values
 
-Refuse = Callable[[str, str], None]
 ClockCheck = Callable[[dict[str, Any] | None, Refuse], dict[str, Any]]
 
 MAX_SWISS_ROUNDS = 30

@@ -12,6 +12,8 @@ import pytest
 from config.celery import app, registered
 from tests.private_services import PrivateRedis
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def broker() -> Iterator[str]:

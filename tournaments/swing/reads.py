@@ -229,7 +229,8 @@ def chip_chart(tournament: Tournament, now: datetime | None = None) -> list[Char
     step lines on a ``CHART_WIDTH`` × ``CHART_HEIGHT`` box: time across, chips up, the
     top being every chip in play."""
     history = chip_history(tournament)
-    start, total = history["start"], history["total"]
+    start: datetime = history["start"]
+    total: int = history["total"]
     if start is None or not total:
         return []
     end = (

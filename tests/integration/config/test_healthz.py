@@ -18,7 +18,7 @@ from core.models import Beat
 from matches.tasks import sweep_deadlines
 from tests.workers import start_worker, stop_worker
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ from config.celery import app
 from core.tasks import registered
 from tests.private_services import PrivateRedis
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def broker() -> Iterator[str]:

@@ -15,8 +15,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from config.celery import app
 from tests.workers import start_worker, stop_worker
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[3]
 TASK_NAMES = [

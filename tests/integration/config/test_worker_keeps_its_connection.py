@@ -12,6 +12,8 @@ from django.db import connection
 from core.tasks import registered
 from tests.workers import start_worker, stop_worker, wait_until_workers_idle
 
+pytestmark = pytest.mark.slow
+
 
 def _other_backends() -> set[tuple[int, datetime]]:
     """The connections to the test database other than this test's own: (pid, started)."""

@@ -17,7 +17,7 @@ from django.test import override_settings
 from core import live
 from tests.private_services import PrivateRedis
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -278,7 +278,7 @@ def test_a_suspension_withdraws_the_players_open_invitations_and_seeks() -> None
     assert Seek.objects.get(pk=seek.json()["id"]).cancelled_at is not None
     # Dora's invitation is answered, so she cannot be left waiting for Carl
     accept = api_for(carl).post(f"/api/matches/{received.json()['id']}/accept/")
-    assert accept.status_code in (403, 409)
+    assert (accept.status_code, accept.json()["detail"]) == (409, "This challenge was declined.")
     suspended = Sanction.objects.get(case=case, kind="suspend")
     assert sorted(suspended.outcome["invitations_withdrawn"]) == sorted(
         [received.json()["id"], sent.json()["id"]]

@@ -31,6 +31,8 @@ from tests.factories import UserFactory
 from tests.integration.matches.helpers import Bot, board_left, start_match
 from tests.workers import queue_paused, start_worker
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[3]
 
 

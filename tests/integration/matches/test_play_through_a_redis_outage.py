@@ -16,7 +16,7 @@ from tests.integration.matches.helpers import quick_play, start_match
 from tests.integration.matches.sockets import latest_state, next_frame, open_socket
 from tests.private_services import PrivateRedis
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.embedded import embedded_env, prepare
+
+pytestmark = pytest.mark.slow
 
 SCRIPT = """
 from accounts.roles import Role

@@ -474,7 +474,7 @@ def board_for_view(board: Board) -> dict[str, Any]:
 
 
 def board_model(gnubg: str | None) -> dict[str, Any]:
-    """A ``static/js/board.js`` BoardModel of a GNUBG ID, seat 0 at the bottom (the
+    """A ``static/js/lib/board.js`` BoardModel of a GNUBG ID, seat 0 at the bottom (the
     starting position for None)."""
     if not gnubg:
         board, ids = Board.initial(), MatchId()

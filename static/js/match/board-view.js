@@ -5,7 +5,7 @@
 
 import { renderBoard, startingPosition } from "../lib/board.js";
 import { diceToPlay, pipCounts } from "../lib/moves.js";
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 import { bottomSeat, colourOf, currentGame, nameOf } from "./seats.js";
 import { dropAttempt, isMoving, pick, putBack } from "./turn.js";
 

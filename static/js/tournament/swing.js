@@ -1,19 +1,10 @@
 // A swing's CPP countdown: the element naming the next level's time (data-level-at, an
-// ISO date-time) says how long is left. Looked up on every tick, as the live fragment is
-// fetched again whenever the swing changes.
+// ISO date-time on the server's clock) says how long is left. Looked up on every tick, as
+// the live fragment is fetched again whenever the swing changes.
 
-function left(seconds) {
-  if (seconds <= 0) return "any moment now";
-  const minutes = Math.floor(seconds / 60);
-  const rest = String(Math.floor(seconds % 60)).padStart(2, "0");
-  return minutes ? `in ${minutes} min ${rest} s` : `in ${Math.ceil(seconds)} s`;
-}
+import { countDown, msUntil, spanText } from "../lib/countdown.js";
 
-function tick() {
-  for (const element of document.querySelectorAll("[data-level-at]")) {
-    element.textContent = left((Date.parse(element.dataset.levelAt) - Date.now()) / 1000);
-  }
-}
-
-tick();
-setInterval(tick, 1000);
+countDown("[data-level-at]", (element) => {
+  const left = msUntil(element.dataset.levelAt);
+  element.textContent = left > 0 ? `in ${spanText(left)}` : "any moment now";
+});

@@ -19,7 +19,7 @@ bracket on after each result), on a database of its own and a Redis started for 
 * Lobby: ``--lobby-watchers`` sockets on ``/ws/lobby/``; seeks posted at ``--seek-rate`` a
   minute, each cancelled when the next is posted, first with one socket, then with all:
   latency, transactions and CPU a change. Each socket does with a frame what the play
-  lobby's page does (``static/js/seeks.js``): it keeps the list's seek ids, adds a posted
+  lobby's page does (``static/js/lobby/seeks.js``): it keeps the list's seek ids, adds a posted
   seek from the frame, drops one taken or cancelled, and fetches the list (``/play/seeks/``)
   only where the page would: a frame it cannot apply, or a seek gone from a list that had
   more open seeks than it showed. Those fetches are made, and counted.
@@ -206,7 +206,7 @@ SEEKS_SHOWN = 50  # lobby.selectors.SEEKS_SHOWN
 @dataclass
 class LobbyPage:
     """What one play lobby page keeps of its list, and when it fetches the list again: as
-    ``static/js/seeks.js`` does (the watchers are visitors, so nobody's seek is blocked)."""
+    ``static/js/lobby/seeks.js`` does (the watchers are visitors, so nobody's seek is blocked)."""
 
     seeks: list[int] = field(default_factory=list)  # newest first
     complete: bool = True  # the lobby is empty when the sockets open

@@ -10,7 +10,7 @@ Terms:
 * *take rules*: that rule for one seek, as data: the checks in the order they are asked,
   each with the words that refuse a player who fails it. ``refusal`` applies them here;
   the play lobby's page applies the same list, sent in the seek's live frame, to its viewer
-  (``static/js/seeks.js``), so which checks there are, their order and their words live
+  (``static/js/lobby/seeks.js``), so which checks there are, their order and their words live
   here alone. A refusal's ``{rating}`` and ``{balance}`` are the player's own figures,
   written by ``rating_words`` and ``money``.
 

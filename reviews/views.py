@@ -97,7 +97,7 @@ def _page(request: HttpRequest, analysis: Analysis | None, match: Match | None) 
 
 
 def _page_data(data: dict[str, Any], my_seat: int | None) -> dict[str, Any]:
-    """What static/js/analysis.js draws: each decision with its board (seat 0 below)."""
+    """What static/js/analysis/analysis.js draws: each decision with its board (seat 0 below)."""
     return {
         "id": data["id"],
         "status": data["status"],

@@ -65,7 +65,7 @@ FLIGHT_LENGTH_FIELDS = {
 
 def shown_for(*formats: str, **attrs: str) -> dict[str, str]:
     """Widget attributes: the form shows the field only while one of ``formats`` is chosen
-    (``static/js/forms.js``)."""
+    (``static/js/site/forms.js``)."""
     return {"data-shown-for": " ".join(formats), **attrs}
 
 

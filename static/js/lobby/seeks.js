@@ -4,11 +4,11 @@
 // its own viewer's part from what it was served (#seek-viewer: id, rating, balances and
 // their words, players blocked either way): Cancel on their own seek, Play when every rule
 // holds, otherwise the first failing rule's words; the server checks again on Play.
-// The list is fetched again (live-fragment.js) when the socket comes back, as a change may
+// The list is fetched again (lib/live-fragment.js) when the socket comes back, as a change may
 // have been missed, and when a seek goes from a list that had more open seeks than it
 // showed (data-complete="no"), as the next older one may belong in it now.
 // data-updated counts the frames applied, for the page and its tests.
-import { followLive } from "./live-fragment.js";
+import { followLive } from "../lib/live-fragment.js";
 
 function holds(rule, viewer) {
   if (rule.rule === "not_own") return rule.creator !== viewer.id;

@@ -1,9 +1,9 @@
 // The analysis page: step through every decision on a board with GNU Backgammon's
 // candidates, the errors list with its filters, and the course of the match as a graph.
 // Before the analysis is done, the page follows its progress over the /ws/me/ socket
-// (static/js/notices.js passes the frames on) and reloads when it is.
+// (static/js/notices/ passes the frames on) and reloads when it is.
 
-import { renderBoard } from "./board.js";
+import { renderBoard } from "../lib/board.js";
 
 const progress = document.getElementById("analysis-progress");
 if (progress) {

@@ -11,7 +11,7 @@
 // (its data-from: "winner:<flight>:<round>:<position>" or "loser:...") and those its winner
 // and its loser go to (the slots whose data-from names its data-key). The listeners sit on
 // the live root, so they outlive every fetched fragment.
-import { followLive } from "./live-fragment.js";
+import { followLive } from "../lib/live-fragment.js";
 
 const LIT = ["slot-lit", "slot-feeds", "slot-winner-to", "slot-loser-to"];
 

@@ -1,7 +1,7 @@
 // Step through a disputed match: the server sends every position after an action as a
-// BoardModel (seat 0 at the bottom); this draws one at a time with static/js/board.js.
+// BoardModel (seat 0 at the bottom); this draws one at a time with static/js/lib/board.js.
 
-import { renderBoard } from "./board.js";
+import { renderBoard } from "../lib/board.js";
 
 const steps = JSON.parse(document.getElementById("replay-steps").textContent);
 const svg = document.getElementById("replay-board");

@@ -1,11 +1,11 @@
 """Money reads the same on a page whatever wrote it: the browser's lib/money.js writes cents
-as the server does (``accounts.commission.money``, the ``money`` template filter)."""
+as the server does (``accounts.money.money_text``, the ``money`` template filter)."""
 
 from __future__ import annotations
 
 import pytest
 
-from accounts.commission import money
+from accounts.money import money_text
 from tests.browser.base import BrowserTestCase
 
 pytestmark = pytest.mark.slow
@@ -26,5 +26,5 @@ class MoneyWrittenAlike(BrowserTestCase):
 
         written = page.evaluate(WRITTEN_IN_THE_BROWSER, AMOUNTS)
 
-        assert written["plain"] == [money(cents) for cents in AMOUNTS]
-        assert written["withCurrency"] == f"{money(1050)} FUN"
+        assert written["plain"] == [money_text(cents) for cents in AMOUNTS]
+        assert written["withCurrency"] == f"{money_text(1050)} FUN"

@@ -88,4 +88,5 @@ def tokens_revoke_all(*, user: User) -> int:
 
 
 def _live(user: User) -> QuerySet[Any]:
-    return AuthToken.objects.filter(user=user).exclude(expiry__lte=timezone.now())
+    live: QuerySet[Any] = AuthToken.objects.filter(user=user).exclude(expiry__lte=timezone.now())
+    return live

@@ -82,7 +82,7 @@ class Api(APIView):
     or one given twice, is a 400 naming it. ``self.query`` holds the validated values.
     """
 
-    query_serializer: type[serializers.Serializer] | None = None
+    query_serializer: type[serializers.Serializer[Any]] | None = None
     query: dict[str, Any]
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
@@ -91,7 +91,7 @@ class Api(APIView):
 
 
 def checked_query(
-    request: Request, serializer_class: type[serializers.Serializer] | None
+    request: Request, serializer_class: type[serializers.Serializer[Any]] | None
 ) -> dict[str, Any]:
     known = set(serializer_class().fields) if serializer_class is not None else set()
     params = request.query_params
@@ -147,7 +147,8 @@ NO_NUL = r"^[^\u0000]*$"
 NOT_BLANK = rf"^[^\u0000]*[^\u0000{_STRIPPED}][^\u0000]*$"
 
 
-class TextRequestField(OpenApiSerializerFieldExtension):
+# drf-spectacular's extension base is untyped.
+class TextRequestField(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
     """drf-spectacular: a text field of a request body carries ``NO_NUL`` or ``NOT_BLANK``
     as its pattern, so a request the schema allows is one DRF takes."""
 
@@ -164,7 +165,7 @@ class TextRequestField(OpenApiSerializerFieldExtension):
         return {**schema, "pattern": NOT_BLANK if blank_refused else NO_NUL}
 
 
-class JsonTextRequestField(TextRequestField):
+class JsonTextRequestField(TextRequestField):  # type: ignore[no-untyped-call]
     """The same patterns for ``JsonCharField``, which the schema already gives as a string."""
 
     target_class = JsonCharField

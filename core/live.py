@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import orjson
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -162,7 +162,8 @@ async def run(work: Callable[..., Result], /, **kwargs: Any) -> Result:
     await send_all(sends)
     if error is not None:
         raise error
-    return result
+    # Without an error the result is what ``work`` returned, None included.
+    return cast(Result, result)
 
 
 def _send_now(sends: list[Send]) -> None:

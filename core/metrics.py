@@ -83,7 +83,7 @@ def registry() -> CollectorRegistry:
 
         return REGISTRY
     collected = CollectorRegistry()
-    multiprocess.MultiProcessCollector(collected)
+    multiprocess.MultiProcessCollector(collected)  # type: ignore[no-untyped-call]
     return collected
 
 
@@ -101,7 +101,7 @@ def forget_dead_processes() -> None:
     for path in folder.glob("gauge_live*_*.db"):
         pid = path.stem.rsplit("_", 1)[-1]
         if pid.isdigit() and not _alive(int(pid)):
-            multiprocess.mark_process_dead(int(pid), str(folder))
+            multiprocess.mark_process_dead(int(pid), str(folder))  # type: ignore[no-untyped-call]
 
 
 def _alive(pid: int) -> bool:

@@ -352,7 +352,7 @@ def whole_number(value: Any, name: str, *, low: int = 0, high: int = 2**31 - 1) 
     """``value`` as an integer in ``low..high``, or ``FrameError`` naming the field."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise FrameError(f'"{name}" must be a whole number from {low} to {high:,}')
-    return value
+    return int(value)
 
 
 def text(value: Any, name: str, *, limit: int, required: bool = True) -> str | None:

@@ -5,7 +5,8 @@ The tournament's matches are ordinary matches of the match API (``/api/matches/<
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -35,6 +36,8 @@ from tournaments.serializers import (
 )
 from tournaments.settings.general import TournamentSettings
 from tournaments.swing import reads as swing_reads
+
+F = TypeVar("F", bound=Callable[..., Response])
 
 
 def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
@@ -314,9 +317,9 @@ class _TournamentActionApi(Api):
 
 def _action_schema(
     operation_id: str,
-    request: type[serializers.Serializer] | None = None,
+    request: type[serializers.Serializer[Any]] | None = None,
     refusals: tuple[str, ...] = (),
-) -> Any:
+) -> Callable[[F], F]:
     return extend_schema(
         request=request,
         responses={200: TournamentOutputSerializer},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from core.api import JsonBooleanField
@@ -10,7 +12,7 @@ from tournaments.formats.swing import MAX_CPP, MAX_LEVELS, CppRaise
 from tournaments.settings.swing import MAX_RAISE_MINUTES, MAX_STARTING_CHIPS
 
 
-class SwingSettingsInputSerializer(serializers.Serializer):
+class SwingSettingsInputSerializer(serializers.Serializer[dict[str, Any]]):
     """A swing's settings; the other formats leave them out."""
 
     starting_chips = serializers.IntegerField(
@@ -63,7 +65,7 @@ class SwingSettingsInputSerializer(serializers.Serializer):
     )
 
 
-class SwingOutputSerializer(serializers.Serializer):
+class SwingOutputSerializer(serializers.Serializer[dict[str, Any]]):
     starting_chips = serializers.IntegerField()
     cpp_levels = serializers.ListField(child=serializers.IntegerField())
     cpp_step = serializers.IntegerField()
@@ -81,7 +83,7 @@ class SwingOutputSerializer(serializers.Serializer):
     next_when = serializers.CharField(help_text="When the next level comes, in words.")
 
 
-class SwingStandingFields(serializers.Serializer):
+class SwingStandingFields(serializers.Serializer[dict[str, Any]]):
     """A swing's standing row: chips, and the game being played (if any)."""
 
     chips = serializers.IntegerField(required=False, help_text="Swing: chips held now.")

@@ -2,9 +2,9 @@
 
 Every list the plan marks with ``<!-- checked: NAME -->`` (a table, or a fenced block for the
 layout) is read here and compared with the code: the folders on disk, the models, the
-import-linter contracts, the domain events and their subscribers, the Celery queues,
-routes, tasks and beat entries, the WebSocket paths and frames. A change that makes one of
-them false fails here until the plan says what the code now does.
+import-linter contracts, mypy's stricter sets, the domain events and their subscribers, the
+Celery queues, routes, tasks and beat entries, the WebSocket paths and frames. A change that
+makes one of them false fails here until the plan says what the code now does.
 """
 
 from __future__ import annotations
@@ -130,6 +130,18 @@ def test_the_forbidden_imports_are_the_import_contracts() -> None:
     }
 
     assert described == forbidden
+
+
+def test_the_stricter_typing_sets_are_mypys() -> None:
+    overrides = PYPROJECT["tool"]["mypy"]["overrides"]
+    in_code = {
+        "strict" if override.get("disallow_untyped_calls") else "typed": set(override["module"])
+        for override in overrides
+        if override.get("disallow_untyped_defs")
+    }
+
+    assert {kind: names(modules) for kind, modules in checked("typing")} == in_code
+    assert len(in_code) == len(overrides), "an override the plan does not describe"
 
 
 def _dataclasses_of(module_name: str) -> list[type[Any]]:

@@ -28,6 +28,12 @@ def subscribe(event_type: type[Event], handler: Callable[[Event], None]) -> None
         handlers.append(handler)
 
 
+def subscriptions() -> dict[type[Any], tuple[Callable[[Any], None], ...]]:
+    """Every event type subscribed to, with its handlers in the order they run (the house
+    plan, ``docs/architecture.md``, lists them and a test holds it to this)."""
+    return {event_type: tuple(handlers) for event_type, handlers in _handlers.items()}
+
+
 def publish_on_commit(event: object) -> None:
     """Hand ``event`` to its subscribers once the current transaction commits."""
     handlers = tuple(_handlers.get(type(event), ()))

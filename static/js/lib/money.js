@@ -1,4 +1,4 @@
-// Money as players read it, as the server writes it (accounts.commission.money and the
+// Money as players read it, as the server writes it (accounts.money.money_text and the
 // `money` template filter): integer cents, never a float.
 
 /** 123456 -> "1,234.56"; -5 -> "-0.05". */

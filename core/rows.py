@@ -35,7 +35,7 @@ from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttrib
 from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
 
-from core.bulk import PLAIN, column_source
+from core.bulk import PLAIN, column_source, prepared
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -317,7 +317,7 @@ def _column_values(
     if isinstance(target, PLAIN) and not isinstance(field, models.JSONField):
         return [getattr(row, field.attname) for row in of]
     database = connections[connection.alias]  # once, not through the proxy for every value
-    return [field.get_db_prep_save(field.pre_save(row, adding), database) for row in of]
+    return list(prepared(field, [field.pre_save(row, adding) for row in of], database))
 
 
 def for_update_of(alias: str, *, skip_locked: bool = False) -> str:

@@ -35,6 +35,8 @@ from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttrib
 from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
 
+from core.bulk import PLAIN, column_source, prepared
+
 Row = TypeVar("Row", bound=models.Model)
 
 _LOADED = "_loaded_values"
@@ -235,8 +237,9 @@ def insert(row: Row) -> Row:
 def insert_many(new_rows: Sequence[models.Model]) -> None:
     """Insert new rows of one model, setting their keys, as ``bulk_create`` does but in one
     statement however many, and without its per-value query building (which costs more than
-    the database's work): on PostgreSQL each column travels as one array, unnested into
-    rows. A foreign key to a row saved since the object was made is taken from that row."""
+    the database's work): on PostgreSQL each column travels as one JSON array taken apart
+    into rows (``core.bulk``). A foreign key to a row saved since the object was made is
+    taken from that row."""
     if not new_rows:
         return
     model = type(new_rows[0])
@@ -251,10 +254,12 @@ def insert_many(new_rows: Sequence[models.Model]) -> None:
     name = connection.ops.quote_name
     listed = ", ".join(name(field.column) for field in fields)
     with connection.cursor() as cursor:
+        source, params = column_source(
+            fields, [_column_values(field, new_rows, adding=True) for field in fields]
+        )
         cursor.execute(
-            f"INSERT INTO {table(model)} ({listed}) SELECT * FROM {_unnested(fields)}"  # noqa: S608
-            f" RETURNING {name(primary.column)}",
-            [_column_values(field, new_rows, adding=True) for field in fields],
+            f"INSERT INTO {table(model)} ({listed}) {source} RETURNING {name(primary.column)}",
+            params,
         )
         keys = [key for (key,) in cursor.fetchall()]
     for row, key in zip(new_rows, keys, strict=True):
@@ -265,7 +270,8 @@ def insert_many(new_rows: Sequence[models.Model]) -> None:
 
 def update_many(saved: Sequence[models.Model], field_names: Sequence[str]) -> None:
     """Write ``field_names`` of saved rows of one model, each its own values, in one
-    ``UPDATE`` from the columns' arrays unnested (``bulk_update`` on other databases)."""
+    ``UPDATE`` from the columns sent as ``core.bulk`` sends them (``bulk_update`` on other
+    databases)."""
     if not saved:
         return
     model = type(saved[0])
@@ -284,11 +290,14 @@ def update_many(saved: Sequence[models.Model], field_names: Sequence[str]) -> No
     columns = [primary, *fields]
     assignments = ", ".join(f"{name(f.column)} = v.{name(f.column)}" for f in fields)
     named = ", ".join(name(field.column) for field in columns)
+    source, params = column_source(
+        columns, [_column_values(field, saved, adding=False) for field in columns]
+    )
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table(model)} AS t SET {assignments}"  # noqa: S608
-            f" FROM {_unnested(columns)} AS v({named}) WHERE t.{key} = v.{key}",
-            [_column_values(field, saved, adding=False) for field in columns],
+            f" FROM ({source}) AS v({named}) WHERE t.{key} = v.{key}",
+            params,
         )
 
 
@@ -301,22 +310,14 @@ def among(values: Collection[Any], sql_type: str = "bigint") -> Any:
     return RawSQL(f"SELECT unnest(%s::{sql_type}[])", [list(values)])
 
 
-# Fields whose values go to the database as they are (no conversion, no pre-save step).
-_PLAIN = (models.IntegerField, models.CharField, models.TextField, models.BooleanField)
-
-
-def _unnested(fields: Sequence[models.Field[Any, Any]]) -> str:
-    return "unnest(" + ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields) + ")"
-
-
 def _column_values(
     field: models.Field[Any, Any], of: Sequence[models.Model], *, adding: bool
 ) -> list[Any]:
     target = field.target_field if isinstance(field, models.ForeignKey) else field
-    if isinstance(target, _PLAIN) and not isinstance(field, models.JSONField):
+    if isinstance(target, PLAIN) and not isinstance(field, models.JSONField):
         return [getattr(row, field.attname) for row in of]
     database = connections[connection.alias]  # once, not through the proxy for every value
-    return [field.get_db_prep_save(field.pre_save(row, adding), database) for row in of]
+    return list(prepared(field, [field.pre_save(row, adding) for row in of], database))
 
 
 def for_update_of(alias: str, *, skip_locked: bool = False) -> str:

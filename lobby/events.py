@@ -44,10 +44,9 @@ def publish_notice(notice: Notification) -> None:
     )
 
 
-def publish_notices(notices: list[Notification]) -> None:
-    """``publish_notice`` for many players at once: their unread counts read in one query,
-    the frames sent together."""
-    frames = [(notice.user_id, notice_data(notice)) for notice in notices]
+def publish_notices(frames: list[tuple[int, dict[str, Any]]]) -> None:
+    """``publish_notice`` for many players at once, each notice given by its player's id and
+    its ``notice_data``: their unread counts read in one query, the frames sent together."""
 
     def send() -> None:
         unread = unread_counts(user_ids={user_id for user_id, _ in frames})

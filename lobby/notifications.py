@@ -14,10 +14,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core import rows
+from core.bulk import insert_values
 from core.rows import among
 from lobby import events
 from lobby.models import Notification
+from lobby.selectors import notice_fields
 
 
 def notify(
@@ -78,22 +79,30 @@ def notify_many(notices: Sequence[Notice]) -> int:
         ).values_list("user_id", "key")
     )
     fresh = {
-        (notice.user_id, notice.key): Notification(
-            user_id=notice.user_id,
-            kind=notice.kind,
-            key=notice.key,
-            text=notice.text,
-            url=notice.url,
-            data=notice.data,
-        )
+        (notice.user_id, notice.key): notice
         for notice in notices
         if (notice.user_id, notice.key) not in used
     }
+    # Written from their values: a round's thousands of notices are never made instances.
+    created = [(notice, timezone.now()) for notice in fresh.values()]
     try:
         with transaction.atomic():
-            created = list(fresh.values())
-            rows.insert_many(created)
-            events.publish_notices(created)
+            keys = insert_values(
+                Notification,
+                ("user_id", "kind", "key", "text", "url", "data", "created_at"),
+                [(n.user_id, n.kind, n.key, n.text, n.url, n.data, at) for n, at in created],
+            )
+            events.publish_notices(
+                [
+                    (
+                        notice.user_id,
+                        notice_fields(
+                            key, notice.kind, notice.text, notice.url, notice.data, at, read=False
+                        ),
+                    )
+                    for key, (notice, at) in zip(keys, created, strict=True)
+                ]
+            )
     except IntegrityError:  # the same notices were being written at the same time
         told = [notify(**asdict(notice)) for notice in notices]
         return sum(notice is not None for notice in told)

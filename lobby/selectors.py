@@ -96,14 +96,36 @@ def home_page(*, viewer: User | None) -> HomePage:
 
 def notice_data(notice: Notification) -> dict[str, Any]:
     """A notice as the bell, the socket and the API show it."""
+    return notice_fields(
+        notice.pk,
+        notice.kind,
+        notice.text,
+        notice.url,
+        notice.data,
+        notice.created_at,
+        read=notice.read_at is not None,
+    )
+
+
+def notice_fields(
+    notice_id: int,
+    kind: str,
+    text: str,
+    url: str,
+    data: dict[str, Any],
+    created_at: datetime,
+    *,
+    read: bool,
+) -> dict[str, Any]:
+    """``notice_data`` of a notice known by its values (one written without an instance)."""
     return {
-        "id": notice.pk,
-        "kind": notice.kind,
-        "text": notice.text,
-        "url": notice.url,
-        "data": notice.data,
-        "created_at": notice.created_at.isoformat(),
-        "read": notice.read_at is not None,
+        "id": notice_id,
+        "kind": kind,
+        "text": text,
+        "url": url,
+        "data": data,
+        "created_at": created_at.isoformat(),
+        "read": read,
     }
 
 

@@ -72,6 +72,9 @@ MAX_RESERVE_SECONDS = 24 * 3600
 MIN_CORRESPONDENCE_SECONDS = 3600
 MAX_CORRESPONDENCE_SECONDS = 14 * 24 * 3600
 RESIGNATION_ANSWER = timedelta(seconds=60)
+# Each choice type's values, listed once: a round's start checks its clock for every match.
+_CLOCK_KINDS = frozenset(ClockKind.values)
+_TIMEOUTS_LOSE = frozenset(TimeoutLoses.values)
 
 
 def clock_words(settings: ClockSettings, *, money: bool = False) -> str:
@@ -101,9 +104,9 @@ def _duration(seconds: int) -> str:
 
 def check_clock(settings: ClockSettings) -> None:
     """Refuse a time control that cannot be played, saying why."""
-    if settings.kind not in ClockKind.values:
+    if settings.kind not in _CLOCK_KINDS:
         raise DomainError(f"The clock must be one of {', '.join(ClockKind.values)}")
-    if settings.timeout_loses not in TimeoutLoses.values:
+    if settings.timeout_loses not in _TIMEOUTS_LOSE:
         raise DomainError('A timeout loses "match" or "game"')
     if settings.kind == ClockKind.NONE:
         return

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
 
+from core.bulk import insert_values
 from core.errors import InternalError
-from core.rows import insert_many
 from tournaments.formats.base import BYE, Draw, Flight, LoserOf, PairingKey, Side, WinnerOf
 from tournaments.formats.base import Pairing as DrawPairing
 from tournaments.models import Pairing, Tournament
@@ -27,27 +28,61 @@ def store_pairings(
     tournament: Tournament, draw: Draw, pairings: Sequence[DrawPairing]
 ) -> list[Pairing]:
     """Insert a row for each of ``pairings`` of ``draw`` (new slots); returns the rows."""
+    values = _values(tournament, draw, pairings)
+    made = []
+    for key, row in zip(insert_values(Pairing, _STORED, values), values, strict=True):
+        pairing = Pairing(pk=key, **dict(zip(_STORED, row, strict=True)))
+        pairing._state.adding, pairing._state.db = False, DEFAULT_DB_ALIAS
+        made.append(pairing)
+    return made
+
+
+def store_draw(tournament: Tournament, draw: Draw) -> None:
+    """Insert a row for every pairing of a first ``draw``, as ``store_pairings`` does but
+    making no instance of them: the start has thousands and needs none."""
+    insert_values(Pairing, _STORED, _values(tournament, draw, draw.pairings))
+
+
+# The columns a new pairing's row is written with; the others take their defaults.
+_STORED = (
+    "tournament_id",
+    "flight",
+    "round",
+    "position",
+    "top_id",
+    "top_bye",
+    "top_source",
+    "bottom_id",
+    "bottom_bye",
+    "bottom_source",
+    "match_length",
+    "winner_id",
+    "decided_at",
+)
+
+
+def _values(
+    tournament: Tournament, draw: Draw, pairings: Sequence[DrawPairing]
+) -> list[tuple[object, ...]]:
     now = timezone.now()
-    new_rows = [
-        Pairing(
-            tournament=tournament,
-            flight=pairing.key.flight.value,
-            round=pairing.key.round,
-            position=pairing.key.position,
-            top_id=pairing.top if isinstance(pairing.top, int) else None,
-            top_bye=pairing.top is BYE,
-            top_source=source_text(draw.source(pairing.key, "top")),
-            bottom_id=pairing.bottom if isinstance(pairing.bottom, int) else None,
-            bottom_bye=pairing.bottom is BYE,
-            bottom_source=source_text(draw.source(pairing.key, "bottom")),
-            match_length=pairing.match_length,
-            winner_id=pairing.winner,
-            decided_at=now if pairing.winner is not None else None,
+    return [
+        (
+            tournament.pk,
+            pairing.key.flight.value,
+            pairing.key.round,
+            pairing.key.position,
+            pairing.top if isinstance(pairing.top, int) else None,
+            pairing.top is BYE,
+            source_text(draw.source(pairing.key, "top")),
+            pairing.bottom if isinstance(pairing.bottom, int) else None,
+            pairing.bottom is BYE,
+            source_text(draw.source(pairing.key, "bottom")),
+            pairing.match_length,
+            pairing.winner,
+            now if pairing.winner is not None else None,
         )
         for pairing in pairings
     ]
-    insert_many(new_rows)
-    return new_rows
 
 
 def key_text(key: PairingKey) -> str:

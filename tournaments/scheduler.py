@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
+from accounts.models import Profile
 from core import rows
 from core.errors import InternalError, NotFound
 from core.rows import update_many
@@ -31,7 +32,7 @@ from core.tasks import enqueue_on_commit
 from matches.creation import Pair, matches_create_for_tournament
 from matches.models import ClockSettings, Match, MatchStatus
 from tournaments import events
-from tournaments.draw_rows import store_pairings, stored_draw, write_changes
+from tournaments.draw_rows import store_draw, stored_draw, write_changes
 from tournaments.endings import finish_tournament
 from tournaments.formats.base import (
     Draw,
@@ -101,9 +102,14 @@ def draw_bracket(tournament: Tournament, entries: Sequence[Entry]) -> Draw:
     """Lay out the first draw among ``entries`` and store every pairing row."""
     pool = sum(entry.paid_cents for entry in entries)
     fmt = tournament_format(tournament, pool_cents=pool)
+    # The ratings alone, not every entrant's user and profile made instances.
+    ratings = dict(
+        Profile.objects.filter(
+            user_id__in=rows.among([entry.user_id for entry in entries])
+        ).values_list("user_id", "rating")
+    )
     entrants = [
-        Entrant(entry.user_id, rating=entry.user.profile.rating, seed=entry.seed)
-        for entry in entries
+        Entrant(entry.user_id, rating=ratings[entry.user_id], seed=entry.seed) for entry in entries
     ]
     draw = fmt.initial_draw(entrants, random.Random(tournament.draw_seed))
     # The draw ranks the field first with the same random state; keep each entry's seed.
@@ -112,7 +118,7 @@ def draw_bracket(tournament: Tournament, entries: Sequence[Entry]) -> Draw:
     for entry in entries:
         entry.drawn_seed = seeds.get(entry.user_id)
     update_many(entries, ["drawn_seed"])
-    store_pairings(tournament, draw, draw.pairings)
+    store_draw(tournament, draw)
     return draw
 
 

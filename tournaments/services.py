@@ -270,9 +270,7 @@ def _start(tournament: Tournament) -> None:
         ):
             _leave(tournament, entry)
     entries = list(
-        Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED)
-        .select_related("user__profile")
-        .order_by("pk")
+        Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED).order_by("pk")
     )
     if len(entries) < 2:
         raise Conflict(

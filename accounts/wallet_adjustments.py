@@ -14,7 +14,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from accounts.commission import money
 from accounts.ledger_posting import external, player, post
@@ -26,6 +26,8 @@ from accounts.models import (
     WalletAdjustment,
 )
 from config.errors import Conflict
+from core import locks
+from core.locks import Lock
 
 
 @dataclass(frozen=True)
@@ -113,9 +115,7 @@ def adjustment_under(key: str) -> WalletAdjustment | None:
     same key one after the other, so the second finds the first's adjustment and compares
     the requests, rather than racing it into the ledger. Other keys never wait on it.
     """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [key])
+    locks.advisory(Lock.ADJUSTMENT_KEY, key)
     return (
         WalletAdjustment.objects.select_related("transaction").filter(transaction__key=key).first()
     )

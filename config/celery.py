@@ -162,10 +162,13 @@ def send_deferred(batch: int = 500) -> int:
     Each row goes in the transaction that deletes it: one the broker refuses again stays.
     """
     from config.models import DeferredTask
+    from core import locks
+    from core.locks import Lock
 
     sent = 0
     with transaction.atomic():
-        waiting = list(DeferredTask.objects.select_for_update(skip_locked=True)[:batch])
+        kept = DeferredTask.objects.all()
+        waiting = list(locks.select(Lock.DEFERRED_TASK, kept, skip_locked=True)[:batch])
         for task in waiting:
             registered(task.name).delay(*task.args)
             sent += 1

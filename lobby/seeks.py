@@ -28,6 +28,8 @@ from accounts.models import Currency, User
 from accounts.standing import require_may_seek, require_not_blocked
 from config.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
 from config.rows import among
+from core import locks
+from core.locks import Lock
 from lobby import events
 from lobby.models import Seek
 from lobby.selectors import creator_blocked_either_way
@@ -238,7 +240,7 @@ def seeks_withdraw(*, user_ids: Iterable[int]) -> int:
     """Cancel the open seeks of players whose match just started; returns how many."""
     with transaction.atomic():
         ids = list(
-            Seek.objects.select_for_update()
+            locks.select(Lock.SEEK, Seek.objects.all())
             .filter(_open(), creator_id__in=among(list(user_ids)))
             .values_list("pk", flat=True)
         )
@@ -251,7 +253,7 @@ def seeks_withdraw(*, user_ids: Iterable[int]) -> int:
 def _locked(seek_id: int) -> Seek:
     # Only the seek's row is locked, not the creator's rows joined to it.
     seek = (
-        Seek.objects.select_for_update(of=("self",))
+        locks.select(Lock.SEEK, Seek.objects.all(), seek_id, of=("self",))
         .select_related("creator__profile")
         .filter(pk=seek_id)
         .first()

@@ -49,6 +49,8 @@ from backgammon.matfile import format_mat, parse_mat
 from config import bus
 from config.celery import enqueue
 from config.errors import DomainError
+from core import locks
+from core.locks import Lock
 from matches.engine import engine
 from matches.events import MatchFinished
 from matches.models import Game, Match
@@ -178,7 +180,7 @@ def analysis_run(analysis_id: int) -> bool:
         _holding(analysis.pk, attempt).update(status=AnalysisStatus.QUEUED)
         raise
     with transaction.atomic():
-        if not _holding(analysis.pk, attempt).select_for_update().exists():
+        if not locks.select(Lock.ANALYSIS, _holding(analysis.pk, attempt), analysis.pk).exists():
             return False  # taken over while this run was silent: the other run finishes it
         analysis.result = result_of(result, analysis.players)
         analysis.status = AnalysisStatus.DONE
@@ -288,7 +290,7 @@ def followers(analysis: Analysis) -> tuple[int, ...]:
 def _claim(analysis_id: int) -> Analysis | None:
     with transaction.atomic():
         analysis = (
-            Analysis.objects.select_for_update(skip_locked=True)
+            locks.select(Lock.ANALYSIS, Analysis.objects.all(), analysis_id, skip_locked=True)
             .filter(pk=analysis_id, status=AnalysisStatus.QUEUED)
             .first()
         )

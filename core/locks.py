@@ -41,8 +41,9 @@ The order, and why each kind sits where it does:
   its transaction, or one made from the dispute or case whose lock its transaction took
   first, so whoever else waits on that key is the same request again, waiting before it
   holds anything.
-- ``WALLET``: ledger accounts, locked last, in primary-key order inside each posting's one
-  statement (``accounts.ledger``).
+- ``WALLET``: ledger accounts, in primary-key order inside each posting's one statement
+  (``accounts.ledger``). Their keys are not known before the statement, so the recorder
+  checks the kind only, not the order of accounts across two postings.
 - ``RATING_CHANGE``, then ``PROFILE``: the rating history and the profiles whose ratings a
   match moves. A finished match pays its pot, then rates its players, under its lock; a
   voided series gives its money back, then its rating points.
@@ -55,8 +56,10 @@ The recorder: with ``CRAWFORD_LOCK_ORDER_CHECKS`` on (the test suite turns it on
 lock taken here is noted for the transaction that takes it, and one taken out of order
 raises ``LockOrderError`` at once, naming both. A test's own transaction (pytest-django's
 atomic block around each test) is not the code's: each outermost block the code opens
-inside it counts as a transaction, as it is one in production. Off, the check costs one
-settings read per lock.
+inside it counts as a transaction, as it is one in production. A lock held already, or on
+a row the transaction inserted itself (``made``), is taken again at any point: it waits for
+nobody. A savepoint rolled back forgets what the transaction held before it (the check
+grows laxer there, never wrong). Off, the check costs one settings read per lock.
 """
 
 from __future__ import annotations

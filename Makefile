@@ -1,5 +1,6 @@
-# Crawford: `make run` serves the embedded set-up, `make test` runs the whole suite.
-.PHONY: run test lint format venv bench faults
+# Crawford: `make run` serves the embedded set-up, `make test` runs the whole suite
+# (`make test-fast` all but its slow tests).
+.PHONY: run test test-fast lint format venv bench faults
 
 VENV := .venv/bin
 HOST ?= 127.0.0.1
@@ -19,12 +20,21 @@ run:
 # a time); each claims a Redis database and a test database of its own
 # (scripts/test_slot.py). TEST_PROCESSES=0 runs it in this one process.
 TEST_PROCESSES ?= 2
-test:
+define run_suite
 	@scripts/setup.sh test
 	@eval "$$($(VENV)/python scripts/test_slot.py claim $$(( $(TEST_PROCESSES) > 1 ? $(TEST_PROCESSES) : 1 )))" && \
 	  trap '$(VENV)/python scripts/test_slot.py release $$CRAWFORD_TEST_SLOT' EXIT && \
 	  echo "Test run in slots $$CRAWFORD_TEST_SLOT: $$CRAWFORD_TEST_REDIS_URLS, $$CRAWFORD_TEST_DATABASE" && \
-	  $(VENV)/pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
+	  $(VENV)/pytest -n $(TEST_PROCESSES) --dist loadfile $(1) $(PYTEST_ARGS)
+endef
+
+test:
+	$(call run_suite,)
+
+# The suite without the tests marked slow: those that start Celery workers, Redis or
+# PostgreSQL servers of their own, the embedded server or a browser.
+test-fast:
+	$(call run_suite,-m "not slow")
 
 lint:
 	@scripts/setup.sh venv

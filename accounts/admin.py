@@ -1,4 +1,4 @@
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin
@@ -17,7 +17,7 @@ from accounts.models import (
 )
 from accounts.names import display_name_cleaned, name_skeleton
 from accounts.services import password_change, require_names_free
-from config.errors import DomainError
+from core.errors import DomainError
 
 
 def _free(what: str, name: str, user_id: int | None) -> None:
@@ -68,13 +68,20 @@ class ProfileByStaffForm(forms.ModelForm[Profile]):
         return name
 
 
-class ProfileInline(admin.StackedInline):
+# The stubs make the admin's password form generic; Django's class is not, at run time.
+if TYPE_CHECKING:
+    _PasswordChangeForm = AdminPasswordChangeForm[User]
+else:
+    _PasswordChangeForm = AdminPasswordChangeForm
+
+
+class ProfileInline(admin.StackedInline[Profile, User]):
     model = Profile
     form = ProfileByStaffForm
     can_delete = False
 
 
-class PasswordSetByStaffForm(AdminPasswordChangeForm):
+class PasswordSetByStaffForm(_PasswordChangeForm):
     """Staff setting a player's password go through the same service as the player does,
     so the player's API tokens stop working with the old password."""
 
@@ -84,7 +91,7 @@ class PasswordSetByStaffForm(AdminPasswordChangeForm):
 
 
 @admin.register(User)
-class CrawfordUserAdmin(UserAdmin):
+class CrawfordUserAdmin(UserAdmin[User]):
     inlines = [ProfileInline]
     list_display = ("username", "email", "is_staff", "is_active", "date_joined")
     change_password_form = PasswordSetByStaffForm
@@ -103,7 +110,7 @@ class CrawfordUserAdmin(UserAdmin):
 
 
 @admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
+class ProfileAdmin(admin.ModelAdmin[Profile]):
     form = ProfileByStaffForm
     list_display = ("display_name", "user", "country", "rating", "experience")
     search_fields = ("display_name", "user__username")
@@ -114,7 +121,7 @@ class ProfileAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
     """Money and ratings are written by services only; the admin site just shows them."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -134,7 +141,7 @@ class LedgerAccountAdmin(ReadOnlyAdmin):
     search_fields = ("user__username", "escrow_ref")
 
 
-class LedgerEntryInline(admin.TabularInline):
+class LedgerEntryInline(admin.TabularInline[LedgerEntry, LedgerTransaction]):
     model = LedgerEntry
     extra = 0
     can_delete = False

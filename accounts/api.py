@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
@@ -13,10 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import ledger
-from accounts.adjustment_approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.device import device_sent, log_in_seen
+from accounts.ledger.approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.models import (
     MAX_AMOUNT_CENTS,
+    AdjustmentApproval,
     AdjustmentDirection,
     ApprovalState,
     Currency,
@@ -30,8 +32,8 @@ from accounts.tokens import (
     token_revoke,
     tokens_of,
 )
-from config.api import Api, refused_by_the_rules
-from config.errors import Forbidden
+from core.api import Api, refused_by_the_rules
+from core.errors import Forbidden
 
 WALLET_API_LINES = 100
 
@@ -48,13 +50,13 @@ class TokenObtainApi(Api):
     permission_classes = [AllowAny]
     throttle_scope = "login"
 
-    class TokenInputSerializer(serializers.Serializer):
+    class TokenInputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(
             style={"input_type": "password"}, trim_whitespace=False, max_length=4096
         )
 
-    class TokenOutputSerializer(serializers.Serializer):
+    class TokenOutputSerializer(serializers.Serializer[Any]):
         token = serializers.CharField(help_text="The secret; shown this once.")
         id = serializers.CharField(source="token_id", help_text="Names the token in the list.")
         expiry = serializers.DateTimeField()
@@ -90,7 +92,7 @@ class TokenListApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class TokenRowSerializer(serializers.Serializer):
+    class TokenRowSerializer(serializers.Serializer[Any]):
         id = serializers.CharField(source="token_id")
         created = serializers.DateTimeField()
         expiry = serializers.DateTimeField()
@@ -132,7 +134,7 @@ class LogoutAllApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class LogoutAllOutputSerializer(serializers.Serializer):
+    class LogoutAllOutputSerializer(serializers.Serializer[Any]):
         revoked = serializers.IntegerField(help_text="How many tokens were revoked.")
         sessions = serializers.IntegerField(help_text="How many browser sessions ended.")
 
@@ -153,7 +155,7 @@ class MeApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class MeOutputSerializer(serializers.Serializer):
+    class MeOutputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField()
         role = serializers.CharField()
         display_name = serializers.CharField(source="profile.display_name")
@@ -170,12 +172,12 @@ class MeApi(Api):
         return Response(self.MeOutputSerializer(request.user).data)
 
 
-class WalletBalancesSerializer(serializers.Serializer):
+class WalletBalancesSerializer(serializers.Serializer[dict[str, Any]]):
     FUN = serializers.IntegerField(help_text="Play money, in cents.")
     REAL = serializers.IntegerField(help_text="Real money, in cents.")
 
 
-class WalletHistoryLineSerializer(serializers.Serializer):
+class WalletHistoryLineSerializer(serializers.Serializer[dict[str, Any]]):
     transaction_id = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     currency = serializers.CharField()
@@ -194,7 +196,7 @@ class WalletHistoryLineSerializer(serializers.Serializer):
     )
 
 
-class WalletQuerySerializer(serializers.Serializer):
+class WalletQuerySerializer(serializers.Serializer[dict[str, Any]]):
     currency = serializers.ChoiceField(choices=Currency.choices, required=False)
 
 
@@ -204,7 +206,7 @@ class WalletApi(Api):
     permission_classes = [IsAuthenticated]
     query_serializer = WalletQuerySerializer
 
-    class WalletOutputSerializer(serializers.Serializer):
+    class WalletOutputSerializer(serializers.Serializer[Any]):
         balances = WalletBalancesSerializer()
         history = WalletHistoryLineSerializer(many=True)
 
@@ -225,7 +227,7 @@ class WalletApi(Api):
         return Response(self.WalletOutputSerializer(wallet).data)
 
 
-class ApprovalOutputSerializer(serializers.Serializer):
+class ApprovalOutputSerializer(serializers.Serializer[AdjustmentApproval]):
     """A real-money adjustment that waits for, or had, a second staff member's decision."""
 
     id = serializers.IntegerField()
@@ -255,7 +257,7 @@ class WalletAdjustApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class WalletAdjustInputSerializer(serializers.Serializer):
+    class WalletAdjustInputSerializer(serializers.Serializer[Any]):
         currency = serializers.ChoiceField(choices=Currency.choices)
         amount_cents = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT_CENTS)
         direction = serializers.ChoiceField(choices=AdjustmentDirection.choices)
@@ -268,7 +270,7 @@ class WalletAdjustApi(Api):
             " absent.",
         )
 
-    class WalletAdjustOutputSerializer(serializers.Serializer):
+    class WalletAdjustOutputSerializer(serializers.Serializer[Any]):
         transaction_id = serializers.IntegerField(source="transaction.pk")
         username = serializers.CharField(source="user.username")
         currency = serializers.CharField()
@@ -325,7 +327,9 @@ class WalletApprovalsApi(Api):
     )
     def get(self, request: Request) -> Response:
         _staff(request)
-        return Response(ApprovalOutputSerializer(pending_approvals(), many=True).data)
+        return Response(
+            [ApprovalOutputSerializer(approval).data for approval in pending_approvals()]
+        )
 
 
 class WalletApprovalApproveApi(Api):
@@ -353,7 +357,7 @@ class WalletApprovalRejectApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class RejectInputSerializer(serializers.Serializer):
+    class RejectInputSerializer(serializers.Serializer[Any]):
         reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
 
     @extend_schema(

@@ -1,6 +1,6 @@
 """Pages for getting in: sign-up, log-in, password change, and the answers to too many tries.
 
-Log-in and sign-up are rate limited per address (``config.throttles``, scopes ``login``
+Log-in and sign-up are rate limited per address (``core.throttles``, scopes ``login``
 and ``signup``; the log-in form shares its budget with ``POST /api/auth/token/``), and
 repeated failed log-ins lock out the account and the address (django-axes, which calls
 ``locked_out`` for the answer). Both answers are 429 with ``Retry-After``.
@@ -25,9 +25,9 @@ from django.views.decorators.http import require_POST
 from accounts.forms import SignUpForm
 from accounts.models import User
 from accounts.services import logout_everywhere, password_change, user_create
-from config.errors import DomainError
-from config.sockets import sessions_changed
-from config.throttles import address_of, retry_after, throttle
+from core.errors import DomainError
+from core.sockets import sessions_changed
+from core.throttles import address_of, retry_after, throttle
 
 
 def signup(request: HttpRequest) -> HttpResponse:

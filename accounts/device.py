@@ -25,7 +25,7 @@ from rest_framework.request import Request
 
 from accounts.models import User
 from accounts.standing import sighting_record
-from config.throttles import UNKNOWN_ADDRESS, client_address
+from core.throttles import UNKNOWN_ADDRESS, client_address
 
 DEVICE_COOKIE = "crawford_device"
 DEVICE_COOKIE_SECONDS = 2 * 365 * 24 * 60 * 60

@@ -1,4 +1,4 @@
-"""What accounts tell the apps above them (through ``config.bus``), after commit."""
+"""What accounts tell the apps above them (through ``core.bus``), after commit."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from accounts.models import MAX_AMOUNT_CENTS, AdjustmentDirection, Currency, Profile, User
+from accounts.money import cents_of
 from accounts.names import display_name_cleaned
 
 
@@ -79,7 +80,7 @@ class WalletAdjustForm(forms.Form):
 
     @property
     def amount_cents(self) -> int:
-        return int(self.cleaned_data["amount"] * 100)
+        return cents_of(self.cleaned_data["amount"])
 
 
 class RatingSearchForm(forms.Form):

@@ -29,7 +29,7 @@ def experience_factor(experience: int) -> float:
 def upset_probability(rating_difference: float, match_length: int) -> float:
     """The chance that the lower-rated player wins a match of this length."""
     exponent = abs(rating_difference) * math.sqrt(match_length) / 2000
-    return 1.0 / (10.0**exponent + 1.0)
+    return 1.0 / (math.pow(10.0, exponent) + 1.0)
 
 
 def fibs_update(

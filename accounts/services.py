@@ -20,9 +20,8 @@ from accounts.roles import Role
 from accounts.selectors import names_taken
 from accounts.sessions import sessions_end
 from accounts.tokens import tokens_revoke_all
-from config import rows
-from config.errors import DomainError
-from core import locks
+from core import locks, rows
+from core.errors import DomainError
 from core.locks import Lock
 
 
@@ -152,7 +151,7 @@ def rating_record_match(
 
     Part of the caller's transaction (no savepoint of its own: nothing here is refused
     once the profiles are locked), its writes held with the caller's inside
-    ``config.rows.written_together``, as a match's settlement does.
+    ``core.rows.written_together``, as a match's settlement does.
     """
     if winner.pk == loser.pk:
         raise ValueError("a player cannot beat themselves")

@@ -5,7 +5,7 @@ there is no way to find a player's sessions. This engine (``SESSION_ENGINE =
 "accounts.sessions"``) stores the same sessions with the player's id beside them, indexed.
 Then a password change, "log out everywhere", a suspension or a closed account ends every
 session of the player (``sessions_end``) in one statement, and tells every open socket of
-theirs to check its own session at once (``config.sockets.sessions_changed``): one whose
+theirs to check its own session at once (``core.sockets.sessions_changed``): one whose
 session is gone closes with 4401 within a moment. A socket also checks its session before
 every message it takes (``session_is_live``, named by ``CRAWFORD_SOCKET_SESSION_CHECK``).
 """
@@ -20,7 +20,7 @@ from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from config.sockets import sessions_changed
+from core.sockets import sessions_changed
 
 
 class Session(AbstractBaseSession):

@@ -20,7 +20,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from accounts.models import User
-from config.errors import Conflict, NotFound
+from core.errors import Conflict, NotFound
 
 TOKEN_ID_LENGTH = 16
 # A bound on the rows one player keeps; a program that logs in on every run reaches it
@@ -88,4 +88,5 @@ def tokens_revoke_all(*, user: User) -> int:
 
 
 def _live(user: User) -> QuerySet[Any]:
-    return AuthToken.objects.filter(user=user).exclude(expiry__lte=timezone.now())
+    live: QuerySet[Any] = AuthToken.objects.filter(user=user).exclude(expiry__lte=timezone.now())
+    return live

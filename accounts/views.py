@@ -18,10 +18,10 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from accounts import ledger
-from accounts.adjustment_approvals import adjustment_approve, adjustment_ask, adjustment_reject
-from accounts.commission import money
 from accounts.forms import ProfileForm, RatingSearchForm, WalletAdjustForm
+from accounts.ledger.approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.models import AdjustmentDirection, Block, Currency, Profile, User
+from accounts.money import money_text
 from accounts.selectors import (
     LEADERBOARD_MIN_DECISIONS,
     pending_approvals,
@@ -35,9 +35,9 @@ from accounts.selectors import (
 from accounts.services import profile_update
 from accounts.standing import (
     SELF_EXCLUSION_DAYS,
+    standing_now,
 )
-from accounts.standing_now import standing_now
-from config.errors import DomainError, Forbidden, NotFound
+from core.errors import DomainError, Forbidden, NotFound
 
 WALLET_HISTORY_LINES = 100
 RATINGS_PER_PAGE = 25
@@ -115,7 +115,7 @@ def wallet_adjust(request: HttpRequest, username: str) -> HttpResponse:
         except DomainError as error:
             form.add_error(None, str(error))
         else:
-            what = f"{money(form.amount_cents)} {form.cleaned_data['currency']}"
+            what = f"{money_text(form.amount_cents)} {form.cleaned_data['currency']}"
             if asked.approval is not None:
                 messages.info(
                     request,
@@ -149,7 +149,7 @@ def wallet_approval_approve(request: HttpRequest, approval_id: int) -> HttpRespo
         messages.error(request, str(error))
         return redirect("wallet-approvals")
     direction = AdjustmentDirection(approval.direction)
-    what = f"{money(approval.amount_cents)} {approval.currency}"
+    what = f"{money_text(approval.amount_cents)} {approval.currency}"
     messages.success(request, f"Approved: {_moved(direction, what, approval.user)}.")
     return redirect("wallet-of", username=approval.user.username)
 
@@ -214,7 +214,8 @@ def _wallet_page(
         "form": form,
         "adjustments": wallet_adjustments(user=owner) if may_adjust else [],
         "approvals": pending_approvals(user=owner) if may_adjust else [],
-        "approval_threshold": f"{money(settings.CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS)} REAL",
+        "approval_threshold": money_text(settings.CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS)
+        + " REAL",
     }
     return render(request, "accounts/wallet.html", context, status=status)
 
@@ -242,7 +243,7 @@ def _wallet_csv(request: HttpRequest, owner: User) -> HttpResponse:
 
 def _plain_amount(cents: int) -> str:
     """Money for spreadsheets: no thousands separators, a point before the cents."""
-    return money(cents).replace(",", "")
+    return money_text(cents).replace(",", "")
 
 
 def _currency_filter(request: HttpRequest) -> str | None:

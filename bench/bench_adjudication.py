@@ -141,7 +141,7 @@ def run(count: int, shape: Shape, redis_url: str) -> int:
     from django.utils import timezone
 
     from analysis.engine import EvalSettings
-    from config.models import Beat
+    from core.models import Beat
     from matches import adjudication
     from matches.engine import engine
     from matches.models import Action, ActionKind, Match, MatchStatus

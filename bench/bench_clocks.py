@@ -184,7 +184,7 @@ def run(args: argparse.Namespace, shape: Shape) -> int:
     from django.db.models import Count
     from django.utils import timezone
 
-    from config.models import Beat
+    from core.models import Beat
     from fairplay.models import Case
     from matches.models import Action, ActionKind, Match, MatchStatus
     from reviews.models import Analysis, AnalysisStatus

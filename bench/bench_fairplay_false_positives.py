@@ -4,7 +4,7 @@ The population is the demo's (``make run``: the sixteen rated players of
 lobby/management/commands/load_demo.py, 1342 to 1872). The demo has ratings and results but
 no analysed matches, so there is nothing of theirs to scan: this script SIMULATES people
 of those ratings, many careers for each demo player, and judges every window of every
-career with the detector's own arithmetic (fairplay.engine_fit: the fit, the window, the
+career with the detector's own arithmetic (fairplay.detectors.engine_fit: the fit, the window, the
 thresholds of settings.FAIRPLAY). Nothing touches a database.
 
 How a simulated person plays. These are assumptions, not measurements, chosen to be less
@@ -28,7 +28,7 @@ change them with the options:
   than on anything else here: no data of real players' agreement were at hand.
 
 Each career plays ``--history`` matches that go into the platform's fit (fitted once, over
-every career: what ``fairplay.engine_use.pr_fit`` would read), then ``--matches`` more,
+every career: what ``fairplay.detectors.engine_use.pr_fit`` would read), then ``--matches`` more,
 its window judged after each one once it is full. Printed: the fit, then for each demo
 player the windows judged and flagged and the careers flagged at least once, at the
 default thresholds; then the same totals at neighbouring thresholds and with the prior
@@ -63,7 +63,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from fairplay.engine_fit import (  # noqa: E402
+from fairplay.detectors.engine_fit import (  # noqa: E402
     PRIOR,
     FitPoint,
     MatchFigures,

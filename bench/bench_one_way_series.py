@@ -4,7 +4,7 @@ The population is the demo's sixteen rated players (1342 to 1872). The demo's pa
 not played each other often enough to be judged, so this script SIMULATES pairs of them
 playing a run of one-point to eleven-point matches inside the detector's window, and
 judges the series after every match with the detector's own arithmetic
-(``fairplay.dumping.one_way_series`` and ``settings.FAIRPLAY``). Nothing touches a
+(``fairplay.detectors.dumping.one_way_series`` and ``settings.FAIRPLAY``). Nothing touches a
 database.
 
 Assumptions, not measurements:
@@ -46,7 +46,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from accounts.ratings import upset_probability  # noqa: E402
-from fairplay.dumping import one_way_series  # noqa: E402
+from fairplay.detectors.dumping import one_way_series  # noqa: E402
 from lobby.management.commands.load_demo import DEMO_PLAYERS  # noqa: E402
 
 DEMO_LENGTHS = (1, 3, 5, 5, 7, 9, 11)

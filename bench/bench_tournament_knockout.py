@@ -96,7 +96,7 @@ def main(count: int) -> None:
     from tournaments import services
     from tournaments.formats.base import Entrant
     from tournaments.formats.knockout import Knockout, KnockoutOptions
-    from tournaments.options import TournamentSettings
+    from tournaments.settings.general import TournamentSettings
 
     # Real password hashing is a fifth of a second per user and not what is measured here.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -19,7 +19,7 @@ bracket on after each result), on a database of its own and a Redis started for 
 * Lobby: ``--lobby-watchers`` sockets on ``/ws/lobby/``; seeks posted at ``--seek-rate`` a
   minute, each cancelled when the next is posted, first with one socket, then with all:
   latency, transactions and CPU a change. Each socket does with a frame what the play
-  lobby's page does (``static/js/seeks.js``): it keeps the list's seek ids, adds a posted
+  lobby's page does (``static/js/lobby/seeks.js``): it keeps the list's seek ids, adds a posted
   seek from the frame, drops one taken or cancelled, and fetches the list (``/play/seeks/``)
   only where the page would: a frame it cannot apply, or a seek gone from a list that had
   more open seeks than it showed. Those fetches are made, and counted.
@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 DATABASE = "crawford_bench_watchers"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-PER_ADDRESS = 16  # anonymous sockets of one kind an address may hold (config.sockets)
+PER_ADDRESS = 16  # anonymous sockets of one kind an address may hold (core.sockets)
 # PostgreSQL's backends report their statistics within ten seconds of going idle: a phase's
 # transactions are read that long after its last change (and before its first).
 SETTLE = 11.0
@@ -206,7 +206,7 @@ SEEKS_SHOWN = 50  # lobby.selectors.SEEKS_SHOWN
 @dataclass
 class LobbyPage:
     """What one play lobby page keeps of its list, and when it fetches the list again: as
-    ``static/js/seeks.js`` does (the watchers are visitors, so nobody's seek is blocked)."""
+    ``static/js/lobby/seeks.js`` does (the watchers are visitors, so nobody's seek is blocked)."""
 
     seeks: list[int] = field(default_factory=list)  # newest first
     complete: bool = True  # the lobby is empty when the sockets open
@@ -316,7 +316,7 @@ def setting_up(players: int, seekers: int) -> dict[str, Any]:
     from accounts.roles import Role
     from accounts.services import user_create
     from tournaments import services
-    from tournaments.options import TournamentSettings
+    from tournaments.settings.general import TournamentSettings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     rng = random.Random(29)
@@ -358,7 +358,7 @@ def setting_up(players: int, seekers: int) -> dict[str, Any]:
 def end_match(match_id: int, players: dict[int, Any]) -> None:
     """The player to act resigns a single game; the other accepts: a 1-point match ends."""
     from backgammon.game import ResultKind
-    from config.errors import DomainError
+    from core.errors import DomainError
     from matches.actions import PlayerAction
     from matches.models import Match
     from matches.play import action_submit

@@ -323,7 +323,7 @@ class WebSocket:
 
 
 def _headers(port: int, cookie: str) -> dict[str, str]:
-    # The page's own origin: scheme, host and port (config.sockets checks all three).
+    # The page's own origin: scheme, host and port (core.sockets checks all three).
     return {"Origin": f"http://{HOST}:{port}", "Cookie": cookie}
 
 

@@ -28,7 +28,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.embedded import EmbeddedBeat  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.sockets import SameOriginValidator  # noqa: E402
+from core.sockets import SameOriginValidator  # noqa: E402
 
 application = EmbeddedBeat(
     ProtocolTypeRouter(

@@ -14,7 +14,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from config import consumers as ping_messages
-from config.sockets import TOO_MANY
+from core.sockets import TOO_MANY
 from lobby import asyncapi as lobby_messages
 from lobby.consumers import NOT_LOGGED_IN
 from matches import asyncapi as match_messages

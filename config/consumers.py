@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from config.sockets import JsonSocket
+from core.sockets import JsonSocket
 
 NOT_LOGGED_IN = 4401
 

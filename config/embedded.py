@@ -20,7 +20,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from config.celery import registered
+from core.tasks import registered
 
 logger = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ health check, which a restart of that process could fix (an outage elsewhere cou
 
 GET /metrics: Prometheus's text format, for a scraper that sends ``Authorization: Bearer
 <CRAWFORD_METRICS_TOKEN>`` (unset: 404, no figures at all). Besides the web processes'
-own figures (``config.metrics``), each scrape reads the state of the whole site: tasks
+own figures (``core.metrics``), each scrape reads the state of the whole site: tasks
 waiting on each queue and held by workers, tasks kept while the broker was away, the
 analysis backlog, the age of each sweep and the matches being played.
 """
@@ -39,11 +39,11 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
 from analysis.gnubg_process import GNUBG_EXECUTABLE
-from config.beats import beat_ages
 from config.celery import app as celery_app
-from config.metrics import forget_dead_processes, registry
-from config.models import DeferredTask
-from config.outages import outage_of
+from core.beats import beat_ages
+from core.metrics import forget_dead_processes, registry
+from core.models import DeferredTask
+from core.outages import outage_of
 from matches.models import Match, MatchStatus
 from reviews.models import Analysis, AnalysisStatus
 

@@ -42,6 +42,6 @@ urlpatterns = [
     path("metrics", metrics, name="metrics"),
 ]
 
-handler404 = "config.api.not_found"
+handler404 = "core.api.not_found"
 # A database or Redis outage is a 503 with Retry-After; anything else, a 500 (a bug).
-handler500 = "config.outages.server_error"
+handler500 = "core.outages.server_error"

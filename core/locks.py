@@ -9,7 +9,7 @@ primary key).
 
 The order, and why each kind sits where it does:
 
-- ``BEAT``: a sweep's row (``config.beats``). The deadline sweep that finds the platform
+- ``BEAT``: a sweep's row (``core.beats``). The deadline sweep that finds the platform
   was away holds it while it gives time back to every running match, so it comes before
   the matches those writes wait on.
 - ``NAME``: the advisory lock on a name's confusable skeleton, held from the check that
@@ -72,7 +72,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import QuerySet
 
-from config.errors import InternalError
+from core.errors import InternalError
 
 Key = int | str
 _Rows = TypeVar("_Rows", bound=QuerySet[Any])

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from disputes.models import AuditEntry, Dispute
 
 
-class AuditEntryInline(admin.TabularInline):
+class AuditEntryInline(admin.TabularInline[AuditEntry, Dispute]):
     model = AuditEntry
     extra = 0
     can_delete = False
@@ -20,7 +20,7 @@ class AuditEntryInline(admin.TabularInline):
 
 
 @admin.register(Dispute)
-class DisputeAdmin(admin.ModelAdmin):
+class DisputeAdmin(admin.ModelAdmin[Dispute]):
     """Decisions are taken on the dispute page, where their effects are applied; here
     staff only look disputes up."""
 
@@ -38,7 +38,7 @@ class DisputeAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(admin.ModelAdmin[AuditEntry]):
     list_display = ("created_at", "dispute", "actor", "action", "what")
     list_filter = ("action",)
     search_fields = ("actor__username", "what", "reason")

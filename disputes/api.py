@@ -13,14 +13,14 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user
-from config.api import Api, refused_by_the_rules
-from config.errors import DomainError
+from core.api import Api, refused_by_the_rules
+from core.errors import DomainError
 from disputes import services
 from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState
 from disputes.selectors import can_see_evidence, dispute_queue, evidence, is_staff, visible_disputes
 
 
-class DisputeOutputSerializer(serializers.Serializer):
+class DisputeOutputSerializer(serializers.Serializer[dict[str, Any]]):
     """A dispute; ``evidence`` for staff and the tournament's organizer, else null."""
 
     id = serializers.IntegerField()
@@ -75,7 +75,7 @@ def _visible(viewer: User, dispute_id: int) -> Dispute:
     return dispute
 
 
-class DisputeQuerySerializer(serializers.Serializer):
+class DisputeQuerySerializer(serializers.Serializer[dict[str, Any]]):
     state = serializers.ChoiceField(
         choices=[*DisputeState.values, "undecided"],
         required=False,
@@ -94,7 +94,7 @@ class DisputeListCreateApi(Api):
     permission_classes = [IsAuthenticated]
     query_serializer = DisputeQuerySerializer
 
-    class DisputeCreateInputSerializer(serializers.Serializer):
+    class DisputeCreateInputSerializer(serializers.Serializer[dict[str, Any]]):
         match = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
         category = serializers.ChoiceField(
             choices=[value for value, _ in MATCH_CATEGORIES],
@@ -172,7 +172,7 @@ class DisputeAssignApi(Api):
         return Response(dispute_data(dispute, viewer=viewer, with_evidence=False))
 
 
-class DisputeAdjustmentInputSerializer(serializers.Serializer):
+class DisputeAdjustmentInputSerializer(serializers.Serializer[dict[str, Any]]):
     user = serializers.CharField(max_length=150)
     currency = serializers.ChoiceField(choices=Currency.choices)
     amount_cents = serializers.IntegerField(
@@ -188,7 +188,7 @@ class DisputeDecideApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class DisputeDecideInputSerializer(serializers.Serializer):
+    class DisputeDecideInputSerializer(serializers.Serializer[dict[str, Any]]):
         decision = serializers.ChoiceField(choices=Decision.values)
         reason = serializers.CharField(max_length=2000)
         plies = serializers.IntegerField(required=False, min_value=1, max_value=4)

@@ -1,6 +1,6 @@
 """What disputes tell the world, always after the transaction commits.
 
-A domain event (``config.bus``) for the apps above: a dispute was decided. The lobby
+A domain event (``core.bus``) for the apps above: a dispute was decided. The lobby
 subscribes and tells the player who filed it and both players of the match, on their
 notification channel (``/ws/me/``) and in their notices; fair play subscribes to apply a
 decided appeal of one of its cases.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from config import bus
+from core import bus
 from disputes.models import Dispute
 
 

@@ -19,8 +19,8 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from accounts.commission import money
 from accounts.models import LedgerEntry, User
+from accounts.money import money_text
 from disputes.models import AuditEntry, Dispute, DisputeCategory, DisputeState
 from matches.models import Action, ActionKind, ChatMessage, Match
 from matches.money import escrow_ref
@@ -291,7 +291,7 @@ def _ledger(match: Match) -> list[dict[str, Any]]:
                 "account": account.user.username if account.user else str(account),
                 "currency": account.currency,
                 "amount_cents": entry.amount,
-                "amount": money(entry.amount),
+                "amount": money_text(entry.amount),
             }
         )
     return list(transactions.values())

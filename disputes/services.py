@@ -21,11 +21,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import money as money_text
 from accounts.models import Currency, LedgerTransaction, User
+from accounts.money import money_text
 from analysis.splits import AbsencePolicy, tournament_award
-from config.errors import Conflict, DomainError, Forbidden, NotFound
 from core import locks
+from core.errors import Conflict, DomainError, Forbidden, NotFound
 from core.locks import Lock
 from disputes import events
 from disputes.models import (

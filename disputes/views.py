@@ -3,8 +3,6 @@ the player's own disputes, and the audit log."""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied
@@ -13,8 +11,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import Currency, User
+from accounts.money import NotAnAmount, cents_from_text
 from accounts.viewers import request_user
-from config.errors import DomainError
+from core.errors import DomainError
 from disputes import services
 from disputes.api import adjustments_from
 from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState
@@ -197,9 +196,9 @@ def _adjustment_rows(request: HttpRequest) -> list[dict[str, object]]:
         if not user or not amount.strip():
             continue
         try:
-            cents = int((Decimal(amount.strip()) * 100).to_integral_value())
-        except InvalidOperation:
-            raise DomainError(f"{amount!r} is not an amount such as 12.50 or -3.00.") from None
+            cents = cents_from_text(amount)
+        except NotAnAmount as error:
+            raise DomainError(str(error)) from None
         rows.append({"user": user, "currency": currency, "amount_cents": cents})
     return rows
 

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.viewers import request_user
-from config.api import Api, refused_by_the_rules
-from config.errors import DomainError, Forbidden, NotFound
+from core.api import Api, refused_by_the_rules
+from core.errors import DomainError, Forbidden, NotFound
 from fairplay import appeals, sanctions
 from fairplay.models import Case, CaseKind, CaseState, SanctionKind
 from fairplay.selectors import case_data, case_queue, is_fairplay_staff
@@ -21,7 +21,7 @@ from fairplay.selectors import case_data, case_queue, is_fairplay_staff
 ORDER_KINDS = [kind for kind in SanctionKind.values if kind != SanctionKind.LIFT]
 
 
-class CaseOutputSerializer(serializers.Serializer):
+class CaseOutputSerializer(serializers.Serializer[dict[str, Any]]):
     """A fair-play case; ``evidence`` and ``log`` for staff only."""
 
     id = serializers.IntegerField()
@@ -48,7 +48,7 @@ class CaseOutputSerializer(serializers.Serializer):
     log = serializers.ListField(child=serializers.DictField(), required=False)
 
 
-class CaseQuerySerializer(serializers.Serializer):
+class CaseQuerySerializer(serializers.Serializer[dict[str, Any]]):
     state = serializers.ChoiceField(
         choices=[*CaseState.values, "undecided"], required=False, help_text="undecided: not decided"
     )
@@ -126,7 +126,7 @@ class CaseAssignApi(Api):
         return Response(case_data(case, with_evidence=False))
 
 
-class OrderInputSerializer(serializers.Serializer):
+class OrderInputSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField(choices=ORDER_KINDS)
     user = serializers.CharField(
         max_length=150, required=False, help_text="A username in the case; the subject if left out."
@@ -141,7 +141,7 @@ class CaseDecideApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class CaseDecideInputSerializer(serializers.Serializer):
+    class CaseDecideInputSerializer(serializers.Serializer[dict[str, Any]]):
         decision = serializers.ChoiceField(choices=list(sanctions.Decision.ALL))
         reason = serializers.CharField(max_length=sanctions.REASON_LIMIT)
         sanctions = serializers.ListField(
@@ -198,7 +198,7 @@ class CaseAppealApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class CaseAppealInputSerializer(serializers.Serializer):
+    class CaseAppealInputSerializer(serializers.Serializer[dict[str, Any]]):
         text = serializers.CharField(
             max_length=sanctions.REASON_LIMIT,
             error_messages={"blank": "Say why the decision is wrong: staff read it first."},

@@ -24,8 +24,8 @@ from django.utils import timezone
 
 from accounts.models import Standing, User
 from accounts.standing import standing_restrict
-from config.errors import Conflict, NotFound
 from core import locks
+from core.errors import Conflict, NotFound
 from core.locks import Lock
 from disputes.appeals import appeal_file
 from disputes.events import DisputeDecided

@@ -26,8 +26,8 @@ from django.utils import timezone
 
 from accounts.models import Block, User
 from accounts.standing import block_remove, block_set
-from config.errors import Conflict, DomainError, NotFound
 from core import locks
+from core.errors import Conflict, DomainError, NotFound
 from core.locks import Lock
 from fairplay.cases import case_report
 from fairplay.models import Case, CaseKind, CaseState, ChatReport

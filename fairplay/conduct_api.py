@@ -13,11 +13,11 @@ from rest_framework.response import Response
 
 from accounts.models import Block, BlockKind
 from accounts.viewers import request_user
-from config.api import Api, JsonCharField, refused_by_the_rules
+from core.api import Api, JsonCharField, refused_by_the_rules
 from fairplay import conduct
 
 
-class BlockOutputSerializer(serializers.Serializer):
+class BlockOutputSerializer(serializers.Serializer[dict[str, Any]]):
     player = serializers.CharField(help_text="The username of the player muted or blocked.")
     name = serializers.CharField(help_text="Their display name.")
     kind = serializers.ChoiceField(
@@ -43,7 +43,7 @@ class PlayerBlockApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class BlockInputSerializer(serializers.Serializer):
+    class BlockInputSerializer(serializers.Serializer[dict[str, Any]]):
         kind = serializers.ChoiceField(choices=BlockKind.choices)
 
     @extend_schema(
@@ -78,7 +78,7 @@ class MyBlocksApi(Api):
         return Response([block_data(b) for b in conduct.blocks_of(owner=request_user(request))])
 
 
-class ChatReportOutputSerializer(serializers.Serializer):
+class ChatReportOutputSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     message = serializers.IntegerField(help_text="The chat line reported.")
     note = serializers.CharField(allow_blank=True)
@@ -93,7 +93,7 @@ class ChatReportApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class ChatReportInputSerializer(serializers.Serializer):
+    class ChatReportInputSerializer(serializers.Serializer[dict[str, Any]]):
         note = JsonCharField(
             max_length=conduct.NOTE_LIMIT,
             required=False,

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import BlockKind
 from accounts.viewers import request_user
-from config.errors import DomainError
+from core.errors import DomainError
 from fairplay import conduct
 
 DONE = {

@@ -1,4 +1,4 @@
-"""What fair play tells the apps above it (through ``config.bus``)."""
+"""What fair play tells the apps above it (through ``core.bus``)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.commission import money
+from accounts.money import money_text
 
 # Facts and columns in the order a reader wants them; anything else follows, A to Z.
 ORDER = [
@@ -124,9 +124,10 @@ def _cell(key: str, value: Any) -> Cell:
 
 def _money(value: Any) -> str:
     if isinstance(value, int):
-        return money(value)
+        return money_text(value)
     if isinstance(value, dict):
-        return ", ".join(f"{money(cents)} {currency}" for currency, cents in value.items()) or "–"
+        amounts = [f"{money_text(cents)} {currency}" for currency, cents in value.items()]
+        return ", ".join(amounts) or "–"
     return _text("", value)
 
 

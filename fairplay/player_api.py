@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -11,16 +12,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import Currency, User
-from accounts.standing import SELF_EXCLUSION_DAYS, self_exclude
-from accounts.standing_now import standing_now
+from accounts.standing import SELF_EXCLUSION_DAYS, self_exclude, standing_now
 from accounts.viewers import request_user
-from config.api import Api
+from core.api import Api
 
 RESTRICTIONS = ["closed", "suspended", "cooldown", "muted", "self_excluded"]
 ACTIONS = ["play", "seek", "register", "withdraw", "chat"]
 
 
-class RestrictionSerializer(serializers.Serializer):
+class RestrictionSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField(
         choices=RESTRICTIONS,
         help_text="closed: for good; suspended, muted: by staff; cooldown: after abandoned "
@@ -31,7 +31,7 @@ class RestrictionSerializer(serializers.Serializer):
     refuses = serializers.CharField(help_text="What it keeps the player from, in words.")
 
 
-class PermissionSerializer(serializers.Serializer):
+class PermissionSerializer(serializers.Serializer[dict[str, Any]]):
     action = serializers.ChoiceField(choices=ACTIONS)
     currency = serializers.ChoiceField(
         choices=Currency.choices, allow_null=True, help_text="None: not about a currency."
@@ -42,7 +42,7 @@ class PermissionSerializer(serializers.Serializer):
     )
 
 
-class StandingOutputSerializer(serializers.Serializer):
+class StandingOutputSerializer(serializers.Serializer[dict[str, Any]]):
     restrictions = RestrictionSerializer(many=True, help_text="Those in force now.")
     permissions = PermissionSerializer(many=True)
     barred_region = serializers.CharField(
@@ -82,7 +82,7 @@ class SelfExclusionApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class SelfExclusionInputSerializer(serializers.Serializer):
+    class SelfExclusionInputSerializer(serializers.Serializer[dict[str, Any]]):
         days = serializers.ChoiceField(
             choices=SELF_EXCLUSION_DAYS,
             error_messages={

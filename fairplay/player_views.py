@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.standing import self_exclude
 from accounts.viewers import request_user
-from config.errors import DomainError
+from core.errors import DomainError
 
 
 @login_required

@@ -13,7 +13,7 @@ sanctions, each applied through the services that own what it changes:
 * ``reverse``: the money that flowed from the case's subject to the other player over the
   case's matches goes back, as ledger corrections (as much as the receiver still holds);
 * ``void_ratings``: the rating changes of the case's matches are undone for both sides;
-* ``link``: the accounts are marked as one person's (``fairplay.shared_accounts``).
+* ``link``: the accounts are marked as one person's (``fairplay.detectors.shared_accounts``).
 
 A decided case may be appealed once by its subject, as a dispute (``fairplay.appeals``).
 Every step is a ``CaseEvent``, and the player is told through ``SanctionApplied``.
@@ -31,15 +31,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import money as money_text
-from accounts.ledger_corrections import correct_between_players
-from accounts.ledger_reads import balances
+from accounts.ledger.adjustments import correct_between_players
+from accounts.ledger.reads import balances
 from accounts.models import Standing, User
+from accounts.money import money_text
 from accounts.services import ratings_void
 from accounts.standing import standing_restrict
-from config import bus
-from config.errors import Conflict, DomainError, Forbidden, NotFound
-from core import locks
+from core import bus, locks
+from core.errors import Conflict, DomainError, Forbidden, NotFound
 from core.locks import Lock
 from fairplay.events import SanctionApplied
 from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
@@ -197,7 +196,7 @@ def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]
         outcome = {"rating_changes_voided": [change.pk for change in voided]}
         text = f"The rating changes of {len(voided)} results were voided: {reason}"
     else:  # LINK
-        from fairplay.shared_accounts import link_accounts
+        from fairplay.detectors.shared_accounts import link_accounts
 
         people = [case.subject_id, *case.others.values_list("pk", flat=True)]
         outcome = {"linked": link_accounts(staff=staff, user_ids=people, reason=reason)}
@@ -260,7 +259,7 @@ def _withdraw_invitations(user: User) -> list[int]:
 
 def _reverse(case: Case, staff: User, reason: str) -> dict[str, Any]:
     """Move back what the case's subject lost to each other player over the case's matches."""
-    from fairplay.dumping import money_between
+    from fairplay.detectors.dumping import money_between
 
     moved: list[dict[str, Any]] = []
     match_ids = case_match_ids(case)

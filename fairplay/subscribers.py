@@ -4,8 +4,8 @@ decided appeal (a dispute about a case) is applied to the case at once."""
 from __future__ import annotations
 
 from accounts.events import AccountSighted
-from config import bus
-from config.celery import enqueue
+from core import bus
+from core.tasks import enqueue
 from disputes.events import DisputeDecided
 from fairplay import appeals
 from matches.events import MatchFinished

@@ -9,7 +9,8 @@ from __future__ import annotations
 from celery import shared_task
 
 from accounts.standing import sightings_prune
-from fairplay import appeals, dumping, engine_use, shared_accounts, stalling
+from fairplay import appeals
+from fairplay.detectors import dumping, engine_use, shared_accounts, stalling
 from fairplay.subscribers import SCAN_ANALYSIS, SCAN_MATCH, SCAN_SIGHTINGS
 
 

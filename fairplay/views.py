@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.viewers import request_user
-from config.errors import DomainError
+from core.errors import DomainError
 from fairplay import appeals, evidence, sanctions
 from fairplay.models import Case, CaseKind, CaseState, SanctionKind
 from fairplay.selectors import case_data, case_queue, cases_of, is_fairplay_staff

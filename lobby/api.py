@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, JsonBooleanField, refused_by_the_rules
+from core.api import Api, JsonBooleanField, refused_by_the_rules
 from lobby import seeks, selectors
 from lobby.models import NoticeKind, Seek
 from lobby.notifications import notices_read
@@ -38,7 +38,7 @@ MAX_PAGE = 100
 # ---------------------------------------------------------------- notices
 
 
-class NoticeOutputSerializer(serializers.Serializer):
+class NoticeOutputSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=NoticeKind.choices)
     text = serializers.CharField(help_text="One sentence for the player.")
@@ -46,9 +46,9 @@ class NoticeOutputSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     read = serializers.BooleanField()
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         # A field named "data" cannot be declared on the class: it would hide Serializer.data.
-        fields: dict[str, serializers.Field] = super().get_fields()
+        fields: dict[str, serializers.Field[Any, Any, Any, Any]] = super().get_fields()
         fields["data"] = serializers.DictField(
             help_text="Ids the notice is about (match_id, tournament_id, dispute_id) and, for "
             "a match ready, show_up_by: when both players must be at the board."
@@ -61,14 +61,14 @@ class NotificationListApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class NotificationQuerySerializer(serializers.Serializer):
+    class NotificationQuerySerializer(serializers.Serializer[dict[str, Any]]):
         unread = serializers.BooleanField(default=False, help_text="Only the unread ones.")
         before = serializers.IntegerField(
             required=False, min_value=1, max_value=MAX_ID, help_text="Notices older than this id."
         )
         limit = serializers.IntegerField(default=50, min_value=1, max_value=MAX_PAGE)
 
-    class NotificationListOutputSerializer(serializers.Serializer):
+    class NotificationListOutputSerializer(serializers.Serializer[dict[str, Any]]):
         unread = serializers.IntegerField()
         notifications = NoticeOutputSerializer(many=True)
 
@@ -100,7 +100,7 @@ class NotificationReadApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class NotificationReadInputSerializer(serializers.Serializer):
+    class NotificationReadInputSerializer(serializers.Serializer[dict[str, Any]]):
         ids = serializers.ListField(
             child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
             required=False,
@@ -113,7 +113,7 @@ class NotificationReadApi(Api):
                 raise serializers.ValidationError('Send "ids", or "all": true, not both.')
             return data
 
-    class NotificationReadOutputSerializer(serializers.Serializer):
+    class NotificationReadOutputSerializer(serializers.Serializer[dict[str, Any]]):
         read = serializers.IntegerField(help_text="How many notices this marked read.")
         unread = serializers.IntegerField(help_text="How many are still unread.")
 
@@ -134,7 +134,7 @@ class NotificationReadApi(Api):
 # ---------------------------------------------------------------- seeks
 
 
-class SeekOutputSerializer(serializers.Serializer):
+class SeekOutputSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     creator = serializers.CharField(help_text="The username of the player waiting.")
     display_name = serializers.CharField()
@@ -187,7 +187,7 @@ class SeekListApi(Api):
     permission_classes = [IsAuthenticatedOrReadOnly]
     throttle_scope = "challenge"
 
-    class SeekInputSerializer(serializers.Serializer):
+    class SeekInputSerializer(serializers.Serializer[dict[str, Any]]):
         kind = serializers.ChoiceField(choices=MatchKind.values, default=MatchKind.MATCH)
         length = serializers.IntegerField(required=False, min_value=1, max_value=MAX_MATCH_LENGTH)
         stake_cents = serializers.IntegerField(default=0, min_value=0, max_value=MAX_AMOUNT_CENTS)
@@ -286,7 +286,7 @@ class PlayNowApi(Api):
     permission_classes = [IsAuthenticated]
     throttle_scope = "challenge"
 
-    class PlayNowOutputSerializer(serializers.Serializer):
+    class PlayNowOutputSerializer(serializers.Serializer[dict[str, Any]]):
         match = MatchStateSerializer(allow_null=True)
         seek = SeekOutputSerializer(allow_null=True)
 

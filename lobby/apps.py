@@ -6,8 +6,8 @@ class LobbyConfig(AppConfig):
     verbose_name = "Lobby"
 
     def ready(self) -> None:
-        from accounts.ledger_reads import name_escrows
-        from config import bus
+        from accounts.ledger.reads import name_escrows
+        from core import bus
         from disputes.events import DisputeDecided
         from fairplay.events import SanctionApplied
         from lobby import (

@@ -25,7 +25,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from config.sockets import FrameError, JsonSocket, text, whole_number
+from core.sockets import FrameError, JsonSocket, text, whole_number
 from lobby.events import LOBBY_GROUP, user_group
 from lobby.notifications import notices_read
 from lobby.selectors import notice_data, unread_count, waiting_notices

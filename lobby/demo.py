@@ -23,7 +23,7 @@ from matches.play import action_submit
 from matches.state import current_game, game_state
 from tournaments import scheduler, services
 from tournaments.models import Tournament
-from tournaments.options import TournamentSettings
+from tournaments.settings.general import TournamentSettings
 
 # A club evening's time control: 15 seconds a move and two minutes in reserve.
 QUICK_CLOCK = {"kind": "move", "move_seconds": 15, "reserve_seconds": 120}

@@ -18,8 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.template.loader import render_to_string
 
-from config import live
-from core import locks
+from core import live, locks
 from core.locks import Lock
 from lobby.models import Notification
 from lobby.selectors import notice_data, open_seek, seek_row, unread_count, unread_counts

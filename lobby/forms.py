@@ -8,7 +8,8 @@ from typing import Any
 from django import forms
 
 from accounts.models import Currency, User
-from config.errors import DomainError
+from accounts.money import cents_of
+from core.errors import DomainError
 from lobby.seeks import MAX_RATING
 from matches.clock import (
     CLOCK_PRESETS,
@@ -50,7 +51,7 @@ class _TermsForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         stake = data.get("stake") or Decimal("0")
-        data["stake_cents"] = int(stake * 100)
+        data["stake_cents"] = cents_of(stake)
         if data.get("kind") == "match" and not data.get("length"):
             self.add_error("length", "Say how many points the match is played to.")
         if data.get("kind") == "money" and data["stake_cents"] <= 0:

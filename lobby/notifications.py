@@ -14,8 +14,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config import rows
-from config.rows import among
+from core import rows
+from core.rows import among
 from lobby import events
 from lobby.models import Notification
 

@@ -23,13 +23,13 @@ from django.db.models.functions import Abs
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import money
 from accounts.models import Currency, User
+from accounts.money import money_text
 from accounts.standing import require_may_seek, require_not_blocked
-from config.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
-from config.rows import among
 from core import locks
+from core.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
 from core.locks import Lock
+from core.rows import among
 from lobby import events
 from lobby.models import Seek
 from lobby.selectors import creator_blocked_either_way
@@ -80,8 +80,8 @@ def seek_post(*, user: User, terms: SeekTerms) -> Seek:
     have = ledger.balance(user=user, currency=terms.currency)
     if have < needed:
         raise DomainError(
-            f"You have {money(have)} {terms.currency}; {with_article(what)} needs "
-            f"{money(needed)} {terms.currency}."
+            f"You have {money_text(have)} {terms.currency}; {with_article(what)} needs "
+            f"{money_text(needed)} {terms.currency}."
         )
     if Seek.objects.filter(_open(), creator=user).exists():
         raise Conflict("You already have an open seek: cancel it to post another.")

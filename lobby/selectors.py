@@ -16,11 +16,11 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.commission import money
-from accounts.ledger_reads import EscrowName, balances
+from accounts.ledger.reads import EscrowName, balances
 from accounts.models import Block, BlockKind, Profile, User
+from accounts.money import money_text
 from accounts.selectors import top_rated_players
-from config.rows import among
+from core.rows import among
 from disputes.models import Dispute
 from lobby.models import NoticeKind, Notification, Seek
 from lobby.terms import LOG_IN_TO_TAKE, clock_of, range_text, rating_words, refusal, terms_text
@@ -214,7 +214,7 @@ def seek_viewer(viewer: User | None, *, wallet: dict[str, int]) -> dict[str, Any
         "rating": rating,
         "rating_words": rating_words(rating),
         "balances": wallet,
-        "balance_words": {currency: money(cents) for currency, cents in wallet.items()},
+        "balance_words": {currency: money_text(cents) for currency, cents in wallet.items()},
         "blocked": sorted(
             {other for pair in blocks.values_list("owner_id", "other_id") for other in pair}
             - {viewer.pk}

@@ -34,9 +34,9 @@ from typing import Any, TypeVar
 
 from django.urls import reverse
 
-from accounts.commission import money
 from accounts.models import User
-from config.celery import enqueue, enqueue_on_commit
+from accounts.money import money_text
+from core.tasks import enqueue, enqueue_on_commit
 from disputes.events import DisputeDecided
 from disputes.models import Decision, Dispute
 from fairplay.events import SanctionApplied
@@ -357,7 +357,7 @@ def finish_text(tournament: Tournament, entry: Entry) -> str | None:
         where = f"You finished {placing(entry)} in {tournament.name}"
     gains = []
     if entry.prize_cents:
-        gains.append(f"{money(entry.prize_cents)} {tournament.currency} is in your wallet")
+        gains.append(f"{money_text(entry.prize_cents)} {tournament.currency} is in your wallet")
     if entry.won_ticket and tournament.target is not None:
         gains.append(f"you have a seat in {tournament.target.name}")
     return f"{where}: {' and '.join(gains)}." if gains else f"{where}!"

@@ -10,7 +10,7 @@ Terms:
 * *take rules*: that rule for one seek, as data: the checks in the order they are asked,
   each with the words that refuse a player who fails it. ``refusal`` applies them here;
   the play lobby's page applies the same list, sent in the seek's live frame, to its viewer
-  (``static/js/seeks.js``), so which checks there are, their order and their words live
+  (``static/js/lobby/seeks.js``), so which checks there are, their order and their words live
   here alone. A refusal's ``{rating}`` and ``{balance}`` are the player's own figures,
   written by ``rating_words`` and ``money``.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from accounts.commission import money
+from accounts.money import money_text
 from lobby.models import Seek
 from matches.models import ClockSettings, MatchKind
 from matches.money import exposure_for
@@ -43,10 +43,10 @@ def offer_text(*, kind: str, length: int, stake_cents: int, currency: str) -> st
     """What is played, as in "5-point match for 10.00 FUN" or "money session at 1.00 FUN
     a point"."""
     if kind == MatchKind.MONEY:
-        return f"money session at {money(stake_cents)} {currency} a point"
+        return f"money session at {money_text(stake_cents)} {currency} a point"
     text = f"{length}-point match"
     if stake_cents:
-        text += f" for {money(stake_cents)} {currency}"
+        text += f" for {money_text(stake_cents)} {currency}"
     return text
 
 
@@ -109,7 +109,7 @@ def take_rules(seek: Seek) -> list[dict[str, Any]]:
             "currency": seek.currency,
             "cents": needed,
             "refusal": (
-                f"This seek needs {money(needed)} {seek.currency}; "
+                f"This seek needs {money_text(needed)} {seek.currency}; "
                 f"you have {{balance}} {seek.currency}"
             ),
         }
@@ -134,6 +134,6 @@ def refusal(seek: Seek, *, user_id: int, rating: float, balance_cents: int) -> s
         if not _holds(rule, user_id=user_id, rating=rating, balance_cents=balance_cents):
             words: str = rule["refusal"]
             return words.replace("{rating}", rating_words(rating)).replace(
-                "{balance}", money(balance_cents)
+                "{balance}", money_text(balance_cents)
             )
     return None

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config.errors import DomainError
-from config.throttles import retry_after, throttle_player
+from core.errors import DomainError
+from core.throttles import retry_after, throttle_player
 from lobby import seeks
 from lobby.forms import ChallengeForm, PassAndPlayForm, SeekForm
 from lobby.notifications import notices_read

@@ -26,8 +26,8 @@ from django.utils import timezone
 from accounts.models import User
 from analysis.engine import EvalSettings, Evaluation
 from analysis.splits import AbsencePolicy, tournament_award
-from config import rows
-from config.errors import Conflict, DomainError
+from core import rows
+from core.errors import Conflict, DomainError
 from matches import events, money
 from matches.engine import engine
 from matches.lifecycle import finish_match

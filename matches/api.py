@@ -18,10 +18,10 @@ from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.viewers import request_user, request_viewer
-from config import rows
-from config.api import Api, JsonBooleanField, refused_by_the_rules
-from config.errors import DomainError, NotFound
-from config.metrics import action_timed
+from core import rows
+from core.api import Api, JsonBooleanField, refused_by_the_rules
+from core.errors import DomainError, NotFound
+from core.metrics import action_timed
 from matches.actions import LEVEL_NAMES, RESIGN_LEVELS, PlayerAction
 from matches.clock import (
     CLOCK_PRESETS,
@@ -44,7 +44,7 @@ from matches.records import match_file
 from matches.selectors import MATCH_LISTS, match_snapshot, matches_of, visible_matches
 
 
-class MatchCubeSerializer(serializers.Serializer):
+class MatchCubeSerializer(serializers.Serializer[dict[str, Any]]):
     """The match cube of a match swing: it doubles the stake of the whole match."""
 
     value = serializers.IntegerField(help_text="The match stake: 1, 2, 4, ...")
@@ -57,7 +57,7 @@ class MatchCubeSerializer(serializers.Serializer):
     max = serializers.IntegerField(help_text="The highest value it may reach; 0 for no limit.")
 
 
-class MatchStateSerializer(serializers.Serializer):
+class MatchStateSerializer(serializers.Serializer[dict[str, Any]]):
     """The match as its viewer sees it (see the field list in the API description)."""
 
     id = serializers.IntegerField()
@@ -75,7 +75,7 @@ class MatchStateSerializer(serializers.Serializer):
     last_seq = serializers.IntegerField()
 
 
-class ClockSerializer(serializers.Serializer):
+class ClockSerializer(serializers.Serializer[dict[str, Any]]):
     """A time control, the same for challenges and tournaments (see the README): a named
     ``preset`` (then nothing else), or the fields; validated into the fields."""
 
@@ -107,7 +107,7 @@ class ClockSerializer(serializers.Serializer):
         return dataclasses.asdict(settings)
 
 
-class MatchListQuerySerializer(serializers.Serializer):
+class MatchListQuerySerializer(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(
         choices=list(MATCH_LISTS),
         required=False,
@@ -116,7 +116,7 @@ class MatchListQuerySerializer(serializers.Serializer):
     )
 
 
-class MatchRowSerializer(serializers.Serializer):
+class MatchRowSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     status = serializers.CharField()
     kind = serializers.CharField()
@@ -154,7 +154,7 @@ class MatchCreateApi(Api):
         rows = matches_of(user=request_user(request), status=self.query.get("status"))
         return Response(rows)
 
-    class MatchCreateInputSerializer(serializers.Serializer):
+    class MatchCreateInputSerializer(serializers.Serializer[dict[str, Any]]):
         opponent = serializers.CharField(max_length=150)
         length = serializers.IntegerField(required=False, min_value=1, max_value=MAX_MATCH_LENGTH)
         money = JsonBooleanField(default=False)
@@ -281,7 +281,7 @@ class MatchActionApi(Api):
 
     permission_classes = [IsAuthenticated]
 
-    class MatchActionInputSerializer(serializers.Serializer):
+    class MatchActionInputSerializer(serializers.Serializer[dict[str, Any]]):
         type = serializers.ChoiceField(choices=[action.value for action in PlayerAction])
         seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
         play = serializers.CharField(required=False, max_length=120)
@@ -317,12 +317,12 @@ class MatchActionApi(Api):
         return Response(match_snapshot(result.match, viewer=request_user(request)))
 
 
-class GameResultSerializer(serializers.Serializer):
+class GameResultSerializer(serializers.Serializer[dict[str, Any]]):
     points = serializers.IntegerField(help_text="What the game scored, after the cube.")
     level = serializers.ChoiceField(choices=LEVEL_NAMES)
 
 
-class MoveRowSerializer(serializers.Serializer):
+class MoveRowSerializer(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
     kind = serializers.CharField()

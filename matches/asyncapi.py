@@ -182,6 +182,21 @@ SNAPSHOT = closed(
                 "reserve_ms": pair(INTEGER),
                 "turn_started_at": nullable(TIME),
                 "server_now": TIME,
+                "running": {
+                    **pair(BOOLEAN),
+                    "description": "Whose clock counts down now, by the server's rule: "
+                    "none before both players showed up, while a resignation waits for its "
+                    "answer, or while the match is not played.",
+                },
+                "move_left_ms": {
+                    **pair(nullable(INTEGER)),
+                    "description": "At server_now: what is left of a running clock's free "
+                    "seconds this turn (null for a clock that is not running).",
+                },
+                "reserve_left_ms": {
+                    **pair(INTEGER),
+                    "description": "At server_now: each player's reserve left.",
+                },
             }
         ),
         "presence": closed(

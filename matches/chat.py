@@ -31,8 +31,8 @@ from django.utils import timezone
 
 from accounts.models import Block, BlockKind, Profile, User
 from accounts.standing import require_may_chat, unheard_by
-from config.errors import DomainError, Forbidden
-from config.throttles import retry_after, throttle_player
+from core.errors import DomainError, Forbidden
+from core.throttles import retry_after, throttle_player
 from matches import events
 from matches.models import ChatMessage, ChatRoom, Match
 

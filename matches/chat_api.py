@@ -7,6 +7,8 @@ fast is answered 429 with ``Retry-After``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -14,14 +16,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, JsonCharField, refused_by_the_rules
-from config.errors import NotFound
+from core.api import Api, JsonCharField, refused_by_the_rules
+from core.errors import NotFound
 from matches.chat import MAX_LENGTH, REFUSED_WORD, ChatTooFast, chat_line, chat_recent, chat_send
 from matches.models import ChatRoom, Match
 from matches.selectors import visible_matches
 
 
-class ChatLineSerializer(serializers.Serializer):
+class ChatLineSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(help_text="Report it at /api/chat/<id>/report/.")
     room = serializers.ChoiceField(choices=ChatRoom.choices)
     author = serializers.CharField(help_text="The author's username.")
@@ -45,7 +47,7 @@ class MatchChatApi(Api):
 
     permission_classes = [AllowAny]
 
-    class ChatInputSerializer(serializers.Serializer):
+    class ChatInputSerializer(serializers.Serializer[dict[str, Any]]):
         text = JsonCharField(max_length=MAX_LENGTH)
 
     @extend_schema(responses={200: ChatLineSerializer(many=True)}, operation_id="match_chat")

@@ -13,6 +13,10 @@ Terms:
   timer, the first ``move_seconds`` of every turn are free and only the excess comes off the
   reserve; with the delay clock, ``move_seconds`` holds the delay.
 * *turn start*: when the player to act was asked to (``turn_started_at``).
+* *running clock*: the clock of the seat the match waits for, while a timed match is
+  played past its show-up time and no resignation waits for an answer
+  (``running_seat``, the one home of that rule: charging, the deadline and the snapshot
+  ask it, and the browser only draws what the snapshot says).
 * *clock deadline*: turn start + the free seconds + the player's reserve; past it, the
   player has run out of time.
 * *resignation answer*: a player offered a resignation has ``RESIGNATION_ANSWER`` to
@@ -31,10 +35,11 @@ changes only the match object; the caller saves it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from backgammon.turns import GameState, Phase
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import (
     DEFAULT_CLOCK,
     ClockKind,
@@ -183,17 +188,62 @@ def clock_deadline(match: Match, seat: int) -> datetime:
     )
 
 
-def charge(match: Match, state: GameState, moment: datetime) -> None:
-    """Charge the player the match waits for in ``state`` (``matches.state.seat_to_act``:
-    the answer to a match double is on the clock) with the time used beyond the free
-    seconds (answering a resignation is off the clock)."""
-    seat = seat_to_act(match, state)
-    if seat is None or not runs(match) or state.phase is Phase.RESIGNATION:
-        return
+def running_seat(match: Match, state: GameState | None) -> int | None:
+    """The seat whose clock counts down in the game state ``state``, or None when no clock
+    does: the match is not being played (suspended, over), it has no clock, its players
+    have not both shown up (``runs``), or a resignation waits for its answer, which has
+    its own time (``resignation_deadline``) off the clock."""
+    if match.status != MatchStatus.PLAYING or not runs(match):
+        return None
+    if state is None or state.phase is Phase.RESIGNATION:
+        return None
+    return seat_to_act(match, state)
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """A player's clock at a moment: whether it runs, what is left of the turn's free
+    seconds (None for a clock that is not running) and of the reserve."""
+
+    running: bool
+    move_ms: int | None
+    reserve_ms: int
+
+
+def readings(
+    match: Match, state: GameState | None, moment: datetime
+) -> tuple[ClockReading, ClockReading]:
+    """Both players' clocks at ``moment``, as the sweeper would judge them."""
+    seat = running_seat(match, state)
+    return (_reading(match, 0, seat, moment), _reading(match, 1, seat, moment))
+
+
+def _reading(match: Match, seat: int, running: int | None, moment: datetime) -> ClockReading:
+    if seat != running:
+        return ClockReading(running=False, move_ms=None, reserve_ms=match.reserve_ms(seat))
+    move_left = match.move_seconds * 1000 - _used_ms(match, moment)
+    return ClockReading(
+        running=True,
+        move_ms=max(0, move_left),
+        reserve_ms=max(0, match.reserve_ms(seat) + min(0, move_left)),
+    )
+
+
+def _used_ms(match: Match, moment: datetime) -> int:
+    """The time taken so far in this turn (none before its start, which a pause given back
+    may have moved a little past ``moment``)."""
     assert match.turn_started_at is not None
-    used_ms = int((moment - match.turn_started_at).total_seconds() * 1000)
-    over_ms = max(0, used_ms - match.move_seconds * 1000)
-    match.set_reserve_ms(seat, max(0, match.reserve_ms(seat) - over_ms))
+    return max(0, int((moment - match.turn_started_at).total_seconds() * 1000))
+
+
+def charge(match: Match, state: GameState, moment: datetime) -> None:
+    """Charge the player whose clock runs in ``state`` (``running_seat``: the answer to a
+    match double is on the clock, the answer to a resignation is not) with the time used
+    beyond the free seconds."""
+    seat = running_seat(match, state)
+    if seat is None:
+        return
+    match.set_reserve_ms(seat, _reading(match, seat, seat, moment).reserve_ms)
 
 
 def resignation_deadline(match: Match) -> datetime:
@@ -217,11 +267,9 @@ def refresh_deadline(match: Match, waiting: GameState | None) -> None:
     candidates = [ends for seat in (0, 1) if (ends := match.grace_ends(seat)) is not None]
     if match.show_up_by is not None:
         candidates.append(match.show_up_by)
-    to_act = seat_to_act(match, waiting)
-    if runs(match) and to_act is not None:
-        assert waiting is not None
-        if waiting.phase is Phase.RESIGNATION:
-            candidates.append(resignation_deadline(match))
-        else:
-            candidates.append(clock_deadline(match, to_act))
+    running = running_seat(match, waiting)
+    if running is not None:
+        candidates.append(clock_deadline(match, running))
+    elif runs(match) and waiting is not None and waiting.phase is Phase.RESIGNATION:
+        candidates.append(resignation_deadline(match))
     match.deadline = min(candidates) if candidates else None

@@ -11,7 +11,7 @@ Frames out: ``state`` (``{"state": snapshot, "moves": {"since", "rows"}}``), ``a
 "position_id"?, "resign"?, "check"?}`` (a play with ``"check": true`` is only checked)
 and ``{"type": "chat", "text"}``. Every action carries the
 client's ``seq``; a repeated one is answered, not applied twice. A frame that is not one
-of these is answered with an error frame and the socket stays open (``config.sockets``).
+of these is answered with an error frame and the socket stays open (``core.sockets``).
 
 While open, the socket is kept alive in the database by this process's ``Heartbeat``.
 
@@ -34,10 +34,10 @@ from typing import Any
 
 from accounts.standing import unheard_by, unheard_version
 from backgammon.game import ResultKind
-from config import live, rows
-from config.errors import DomainError
-from config.metrics import action_timed
-from config.sockets import TOO_MANY, FrameError, JsonSocket, text, whole_number
+from core import live, rows
+from core.errors import DomainError
+from core.metrics import action_timed
+from core.sockets import TOO_MANY, FrameError, JsonSocket, text, whole_number
 from matches import chat, events, presence
 from matches.actions import RESIGN_LEVELS, PlayerAction
 from matches.events import match_group
@@ -59,7 +59,7 @@ class Heartbeat:
 
     The same statement reads each socket's match's newest state, and a socket that is
     behind (a frame was lost) is sent the match again. Frames are lost when Redis is away
-    (``config.live.on_frames_lost``): then the beat comes every ``CATCH_UP`` seconds until
+    (``core.live.on_frames_lost``): then the beat comes every ``CATCH_UP`` seconds until
     ``CATCH_UP_FOR`` seconds pass without a loss, so play goes on over the sockets already
     open, each board at most a second or two behind, until Redis is back.
     """
@@ -310,7 +310,7 @@ class MatchConsumer(JsonSocket):
         self.shown_seq = max(self.shown_seq, state["last_seq"])
         await self.send_json({"type": "state", "state": state})
 
-    # ---- synchronous helpers run on a database thread (``config.live.run``)
+    # ---- synchronous helpers run on a database thread (``core.live.run``)
 
     async def _can_watch(self) -> bool:
         return await live.run(self._watchable)

@@ -25,8 +25,8 @@ from accounts.models import Currency, User
 from accounts.standing import require_may_play, require_not_blocked
 from backgammon.errors import BackgammonError
 from backgammon.match import MatchOptions, MatchState
-from config.errors import Conflict, DomainError, Forbidden
 from core import locks
+from core.errors import Conflict, DomainError, Forbidden
 from core.locks import Lock
 from matches import clock, events, money
 from matches import dice as fair_dice

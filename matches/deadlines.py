@@ -31,8 +31,8 @@ from django.utils import timezone
 
 from backgammon import turns
 from backgammon.turns import EndReason, Phase
-from config import metrics, rows
-from config.celery import enqueue, enqueue_on_commit
+from core import metrics, rows
+from core.tasks import enqueue, enqueue_on_commit
 from matches import clock, events
 from matches.lifecycle import end_game, finish_match, match_abort
 from matches.log import append_action, player_has_acted
@@ -40,7 +40,6 @@ from matches.models import (
     AbandonPolicy,
     Action,
     ActionKind,
-    ClockKind,
     FinishReason,
     Match,
     MatchKind,
@@ -69,16 +68,14 @@ def timeout_expire(*, match_id: int, now: datetime | None = None) -> bool:
 
 
 def _timeout(match: Match, moment: datetime) -> bool:
-    if match.status != MatchStatus.PLAYING or match.clock == ClockKind.NONE:
+    if match.status != MatchStatus.PLAYING or not clock.runs(match):
         return False
     game = current_game(match)
     state = game_state(game)
-    seat = seat_to_act(match, state)
-    if seat is None or match.turn_started_at is None:
-        return False
     since = match.last_seq
     if state.phase is Phase.RESIGNATION:
-        if moment < clock.resignation_deadline(match):
+        seat = seat_to_act(match, state)
+        if seat is None or moment < clock.resignation_deadline(match):
             return False
         after = turns.reject_resignation(state, seat)
         append_action(
@@ -95,7 +92,8 @@ def _timeout(match: Match, moment: datetime) -> bool:
         match.save()
         events.publish_match(match, since=since)
         return True
-    if moment < clock.clock_deadline(match, seat):
+    seat = clock.running_seat(match, state)
+    if seat is None or moment < clock.clock_deadline(match, seat):
         return False
     match.set_reserve_ms(seat, 0)
     match.match_cube_offered_by = None  # a match double left unanswered lapses with the game

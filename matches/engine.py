@@ -10,7 +10,7 @@ import atexit
 import threading
 
 from analysis.gnubg_process import GnubgProcess
-from config.metrics import engine_called
+from core.metrics import engine_called
 
 _lock = threading.Lock()
 _engine: GnubgProcess | None = None

@@ -8,7 +8,7 @@ change costs one read, not one per connection. Watchers coming and going send on
 presence counts (``match.presence``), at most once a second per match and server process
 however many come and go (``presence_soon``), and no action waits for them.
 
-Domain events (``config.bus``), for the apps above (tournaments move their bracket on, the
+Domain events (``core.bus``), for the apps above (tournaments move their bracket on, the
 lobby tells people): a challenge issued and answered, a match ready to play, a player
 waited for, a match finished. Matches never import those apps.
 """
@@ -24,7 +24,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config import bus, live
+from core import bus, live
 from matches.log import appended_since
 from matches.models import Game, Match
 from matches.selectors import broadcast, presence_of

@@ -30,9 +30,9 @@ from accounts.services import rating_record_match
 from backgammon import turns
 from backgammon.match import MatchOptions, MatchState
 from backgammon.turns import GameState, Phase
-from config import rows
-from config.celery import enqueue_on_commit
-from config.errors import Conflict, InternalError
+from core import rows
+from core.errors import Conflict, InternalError
+from core.tasks import enqueue_on_commit
 from matches import clock, events, money
 from matches import dice as fair_dice
 from matches.log import append_action, append_play, insert_all, new_action

@@ -17,7 +17,7 @@ from backgammon.matfile import mat_play_text
 from backgammon.moves import Play
 from backgammon.notation import format_play
 from backgammon.turns import GameState
-from config import rows
+from core import rows
 from matches.actions import PlayerAction
 from matches.models import Action, ActionKind, Game, Match
 from matches.state import match_gnubg_id

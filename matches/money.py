@@ -26,10 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accounts import ledger
-from accounts.commission import commission_cents
-from accounts.commission import money as format_money
 from accounts.ledger import InsufficientFunds
 from accounts.models import LedgerTransaction, TransactionKind, User
+from accounts.money import commission_cents
+from accounts.money import money_text as format_money
 from analysis.splits import money_settlement, pot_split
 from matches.models import Match, MatchKind
 

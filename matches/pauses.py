@@ -2,7 +2,7 @@
 
 When Redis or PostgreSQL is away, or the workers or beat, no deadline is swept, and players
 cannot see each other's moves or make their own: their clocks would run out through no
-fault of theirs. The deadline sweep notes when it runs (``config.beats``); finding that
+fault of theirs. The deadline sweep notes when it runs (``core.beats``); finding that
 its last run was more than ``PAUSE`` ago, it knows the platform was away for that long,
 and before it sweeps, ``pause_given_back`` moves every running match's times by the gap:
 the turn's start (so the time used does not count), the reconnection graces, the show-up
@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.beats import beat_kept_up, beat_mark
+from core.beats import beat_kept_up, beat_mark
 from matches.models import Match, MatchConnection, MatchStatus
 
 logger = logging.getLogger(__name__)

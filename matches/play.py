@@ -26,8 +26,8 @@ from accounts.models import User
 from backgammon.errors import BackgammonError
 from backgammon.game import ResultKind
 from backgammon.turns import GameState, Phase
-from config import rows
-from config.errors import Conflict, DomainError, Forbidden
+from core import rows
+from core.errors import Conflict, DomainError, Forbidden
 from matches import clock, events
 from matches import dice as fair_dice
 from matches.actions import PlayerAction, Request, Transition, transition

@@ -19,8 +19,8 @@ from django.utils import timezone
 from accounts.models import Profile, User
 from analysis.engine import EvalSettings, Strength
 from backgammon.turns import GameState, Phase, game_points
-from config.celery import enqueue
-from config.errors import DomainError
+from core.errors import DomainError
+from core.tasks import enqueue
 from matches import dice as fair_dice
 from matches.actions import PlayerAction, allowed
 from matches.creation import checked_length

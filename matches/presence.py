@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from config.errors import Conflict
+from core.errors import Conflict
 from matches import clock, events
 from matches.log import append_action, player_has_acted
 from matches.models import ActionKind, Match, MatchConnection, MatchStatus

@@ -25,8 +25,9 @@ from backgammon.matchid import MatchId
 from backgammon.moves import legal_plays, legal_positions
 from backgammon.notation import format_plays
 from backgammon.turns import GameState, Phase, game_points
-from config import rows
+from core import rows
 from matches.actions import PlayerAction, allowed
+from matches.clock import readings as clock_readings
 from matches.models import Action, Game, Match, MatchConnection, MatchStatus
 from matches.move_list import move_list, move_rows
 from matches.state import (
@@ -284,13 +285,7 @@ def _match_part(match: Match, parts: _SnapshotParts) -> dict[str, Any]:
             "commitment": match.dice_commitment or None,
             "seed": match.dice_seed if match.status == MatchStatus.FINISHED else None,
         },
-        "clock": {
-            "kind": match.clock,
-            "move_seconds": match.move_seconds,
-            "reserve_ms": [match.reserve_ms_0, match.reserve_ms_1],
-            "turn_started_at": match.turn_started_at.isoformat() if match.turn_started_at else None,
-            "server_now": timezone.now().isoformat(),
-        },
+        "clock": _clock_part(match, parts),
         "presence": {
             **parts.presence,
             "grace_ends": [
@@ -304,6 +299,24 @@ def _match_part(match: Match, parts: _SnapshotParts) -> dict[str, Any]:
     }
     parts.shared["match"] = common
     return common
+
+
+def _clock_part(match: Match, parts: _SnapshotParts) -> dict[str, Any]:
+    """The time control and both clocks read at ``server_now`` by the server's rule
+    (``matches.clock.readings``): a board draws them as they are, and counts a running one
+    down from ``server_now`` on the server's time."""
+    now = timezone.now()
+    readings = clock_readings(match, parts.state, now)
+    return {
+        "kind": match.clock,
+        "move_seconds": match.move_seconds,
+        "reserve_ms": [match.reserve_ms_0, match.reserve_ms_1],
+        "turn_started_at": match.turn_started_at.isoformat() if match.turn_started_at else None,
+        "server_now": now.isoformat(),
+        "running": [reading.running for reading in readings],
+        "move_left_ms": [reading.move_ms for reading in readings],
+        "reserve_left_ms": [reading.reserve_ms for reading in readings],
+    }
 
 
 _MAY_KEYS = tuple((f"may_{action.value}", action) for action in PlayerAction)
@@ -461,7 +474,7 @@ def board_for_view(board: Board) -> dict[str, Any]:
 
 
 def board_model(gnubg: str | None) -> dict[str, Any]:
-    """A ``static/js/board.js`` BoardModel of a GNUBG ID, seat 0 at the bottom (the
+    """A ``static/js/lib/board.js`` BoardModel of a GNUBG ID, seat 0 at the bottom (the
     starting position for None)."""
     if not gnubg:
         board, ids = Board.initial(), MatchId()

@@ -28,9 +28,8 @@ from backgammon.match_cube import MatchCube
 from backgammon.matchid import GameState as MatchIdGameState
 from backgammon.matchid import MatchId
 from backgammon.turns import EndReason, GameRules, GameState, Phase
-from config import rows
-from config.errors import InternalError, NotFound
-from core import locks
+from core import locks, rows
+from core.errors import InternalError, NotFound
 from core.locks import Lock
 from matches.models import (
     CENTRED,

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config import rows
-from config.errors import DomainError
+from core import rows
+from core.errors import DomainError
 from matches import creation
 from matches.adjudication import rerun
 from matches.chat import chat_recent

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -11,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, refused_by_the_rules
-from config.errors import Conflict, DomainError, Forbidden, NotFound
+from core.api import Api, refused_by_the_rules
+from core.errors import Conflict, DomainError, Forbidden, NotFound
 from matches.models import MatchStatus
 from matches.selectors import visible_matches
 from reviews.models import AnalysisStatus
@@ -22,7 +24,7 @@ from reviews.services import analysis_for_match, analysis_upload
 STATUSES = [choice.value for choice in AnalysisStatus]
 
 
-class FiguresSerializer(serializers.Serializer):
+class FiguresSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(help_text="The player (the file's name for an upload).")
     pr = serializers.FloatField(
         allow_null=True, help_text="Performance rating: 500 × EMG lost per decision."
@@ -48,7 +50,7 @@ class FiguresSerializer(serializers.Serializer):
     luck_rating = serializers.CharField(allow_null=True)
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     score = serializers.ListField(child=serializers.IntegerField(), help_text="Before the game.")
     crawford = serializers.BooleanField()
@@ -58,13 +60,13 @@ class GameSerializer(serializers.Serializer):
     players = FiguresSerializer(many=True, allow_null=True)
 
 
-class CandidateSerializer(serializers.Serializer):
+class CandidateSerializer(serializers.Serializer[dict[str, Any]]):
     move = serializers.CharField()
     equity = serializers.FloatField(help_text="EMG, for the player on roll.")
     mwc = serializers.FloatField(allow_null=True, help_text="Match winning chance (0 to 1).")
 
 
-class DecisionSerializer(serializers.Serializer):
+class DecisionSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     number = serializers.IntegerField()
     player = serializers.CharField()
@@ -85,7 +87,7 @@ class DecisionSerializer(serializers.Serializer):
     candidates = CandidateSerializer(many=True)
 
 
-class CoursePointSerializer(serializers.Serializer):
+class CoursePointSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     number = serializers.IntegerField()
     value = serializers.FloatField(
@@ -93,12 +95,12 @@ class CoursePointSerializer(serializers.Serializer):
     )
 
 
-class ProgressSerializer(serializers.Serializer):
+class ProgressSerializer(serializers.Serializer[dict[str, Any]]):
     done = serializers.IntegerField()
     total = serializers.IntegerField()
 
 
-class SettingsSerializer(serializers.Serializer):
+class SettingsSerializer(serializers.Serializer[dict[str, Any]]):
     engine = serializers.CharField()
     plies = serializers.IntegerField()
     cubeful = serializers.BooleanField()
@@ -106,7 +108,7 @@ class SettingsSerializer(serializers.Serializer):
     cube_decisions = serializers.CharField()
 
 
-class AnalysisSummarySerializer(serializers.Serializer):
+class AnalysisSummarySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=STATUSES)
     origin = serializers.ChoiceField(choices=["played", "uploaded"])
@@ -128,7 +130,7 @@ class AnalysisSerializer(AnalysisSummarySerializer):
     course = CoursePointSerializer(many=True)
 
 
-class UploadSerializer(serializers.Serializer):
+class UploadSerializer(serializers.Serializer[dict[str, Any]]):
     # An empty file is refused by the reader, in the same words as any unreadable one.
     file = serializers.FileField(
         allow_empty_file=True, help_text="A .mat match file (at most 512 KB)."

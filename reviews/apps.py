@@ -6,7 +6,7 @@ class ReviewsConfig(AppConfig):
     verbose_name = "Match analysis"
 
     def ready(self) -> None:
-        from config import bus
+        from core import bus
         from matches.events import MatchFinished
         from reviews.services import on_match_finished
 

@@ -1,4 +1,4 @@
-"""What the match analysis tells the apps above it (through ``config.bus``)."""
+"""What the match analysis tells the apps above it (through ``core.bus``)."""
 
 from __future__ import annotations
 

@@ -46,11 +46,10 @@ from accounts.performance import performance_record
 from analysis.engine import EngineError, InvalidMatchError
 from backgammon.errors import BackgammonError
 from backgammon.matfile import format_mat, parse_mat
-from config import bus
-from config.celery import enqueue
-from config.errors import DomainError
-from core import locks
+from core import bus, locks
+from core.errors import DomainError
 from core.locks import Lock
+from core.tasks import enqueue
 from matches.engine import engine
 from matches.events import MatchFinished
 from matches.models import Game, Match

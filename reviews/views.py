@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import Match, MatchStatus
 from matches.selectors import board_model, visible_matches
 from reviews.models import Analysis, AnalysisStatus
@@ -97,7 +97,7 @@ def _page(request: HttpRequest, analysis: Analysis | None, match: Match | None) 
 
 
 def _page_data(data: dict[str, Any], my_seat: int | None) -> dict[str, Any]:
-    """What static/js/analysis.js draws: each decision with its board (seat 0 below)."""
+    """What static/js/analysis/analysis.js draws: each decision with its board (seat 0 below)."""
     return {
         "id": data["id"],
         "status": data["status"],

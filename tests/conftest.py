@@ -56,8 +56,10 @@ def tasks_run_in_process() -> Iterator[None]:
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = eager, propagates
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests are marked ``browser``; the files with a ``slow`` test run first.
+    """Browser tests are marked ``browser`` and ``slow``; the files with a ``slow`` test run
+    first. (Files that start workers or servers of their own carry ``slow`` themselves.)
 
     ``make test`` gives each process one file at a time (``--dist loadfile``), in this
     order: a file of minutes handed out last would keep the run waiting on one process
@@ -66,6 +68,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "/tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
     slow_files = {item.path for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.path not in slow_files)  # stable: files stay whole
 

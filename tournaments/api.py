@@ -5,7 +5,8 @@ The tournament's matches are ordinary matches of the match API (``/api/matches/<
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -17,12 +18,11 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config.api import Api, refused_by_the_rules
-from config.errors import DomainError
-from tournaments import bracket, selectors, services, standings_reads, swing_reads
+from core.api import Api, refused_by_the_rules
+from core.errors import DomainError
+from tournaments import bracket, reads, selectors, services
 from tournaments.errors import TournamentInvalid
 from tournaments.models import TournamentFormat
-from tournaments.options import TournamentSettings
 from tournaments.serializers import (
     TournamentBracketOutputSerializer,
     TournamentEditInputSerializer,
@@ -34,6 +34,10 @@ from tournaments.serializers import (
     TournamentSettingsInputSerializer,
     TournamentStandingsOutputSerializer,
 )
+from tournaments.settings.general import TournamentSettings
+from tournaments.swing import reads as swing_reads
+
+F = TypeVar("F", bound=Callable[..., Response])
 
 
 def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
@@ -264,7 +268,7 @@ class TournamentStandingsApi(Api):
                 "rows": (
                     swing_reads.swing_standings(tournament)
                     if tournament.format == TournamentFormat.SWING
-                    else standings_reads.tournament_standings(tournament)
+                    else reads.tournament_standings(tournament)
                 ),
             }
         )
@@ -313,9 +317,9 @@ class _TournamentActionApi(Api):
 
 def _action_schema(
     operation_id: str,
-    request: type[serializers.Serializer] | None = None,
+    request: type[serializers.Serializer[Any]] | None = None,
     refusals: tuple[str, ...] = (),
-) -> Any:
+) -> Callable[[F], F]:
     return extend_schema(
         request=request,
         responses={200: TournamentOutputSerializer},

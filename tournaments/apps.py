@@ -6,7 +6,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from config import bus
+        from core import bus
         from matches.events import MatchFinished
         from tournaments.tasks import on_match_finished
 

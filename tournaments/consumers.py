@@ -12,7 +12,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from config.sockets import JsonSocket
+from core.sockets import JsonSocket
 from tournaments.bracket.live import PLAIN
 from tournaments.events import tournament_group
 from tournaments.selectors import visible_tournaments

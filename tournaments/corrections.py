@@ -59,8 +59,8 @@ from dataclasses import dataclass, field
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from config.errors import Conflict, InternalError
 from core import locks
+from core.errors import Conflict, InternalError
 from core.locks import Lock
 from matches.lifecycle import match_cancel
 from matches.models import Match, MatchStatus
@@ -71,6 +71,7 @@ from tournaments.formats.base import Pairing as DrawPairing
 from tournaments.formats.round_robin import RoundRobin
 from tournaments.formats.swiss import Swiss
 from tournaments.models import Pairing, Tournament, TournamentFormat, TournamentState
+from tournaments.settings.pure import tournament_format
 
 
 @dataclass
@@ -169,7 +170,7 @@ def _correct(
 ) -> None:
     """Replay the draw with ``row``'s result changed to ``winner`` (None: cleared, to be
     played again), check the change is allowed, then write it and move the tournament on."""
-    fmt = scheduler.tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
+    fmt = tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
     draw, rows = draw_rows.stored_draw(tournament)
     key = PairingKey(Flight(row.flight), row.round, row.position)
     withdrawn = _withdrawn(fmt, draw, rows, key, voiding=winner is None)

@@ -16,8 +16,8 @@ from functools import lru_cache
 
 from django.utils import timezone
 
-from config.errors import InternalError
-from config.rows import insert_many
+from core.errors import InternalError
+from core.rows import insert_many
 from tournaments.formats.base import BYE, Draw, Flight, LoserOf, PairingKey, Side, WinnerOf
 from tournaments.formats.base import Pairing as DrawPairing
 from tournaments.models import Pairing, Tournament

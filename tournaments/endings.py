@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from django.utils import timezone
 
 from accounts import ledger
-from config.errors import InternalError
-from config.rows import update_many
+from core.errors import InternalError
+from core.rows import update_many
 from tournaments import events
 from tournaments.formats.base import Placing
 from tournaments.formats.prizes import Prize

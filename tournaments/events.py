@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from config import bus, live
+from core import bus, live
 from tournaments.bracket import live as bracket_live
 
 
@@ -48,7 +48,7 @@ def _send(tournament_id: int) -> None:
             )
 
 
-# Domain events (``config.bus``), for the apps above: the lobby tells the players.
+# Domain events (``core.bus``), for the apps above: the lobby tells the players.
 
 
 @dataclass(frozen=True)

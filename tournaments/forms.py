@@ -8,16 +8,9 @@ from typing import Any
 from django import forms
 
 from accounts.models import Currency
+from accounts.money import amount_of, cents_of
 from matches.clock import MAX_CORRESPONDENCE_SECONDS, MAX_RESERVE_SECONDS
 from matches.models import DEFAULT_CLOCK, ClockKind
-from tournaments.format_options import (
-    DEFAULT_CONSOLATION_THROUGH,
-    DEFAULT_LAST_CHANCE_REENTRY,
-    MAX_CONSOLATION_ROUND,
-    MAX_GROUP_SIZE,
-    MAX_SWISS_ROUNDS,
-    switched,
-)
 from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
 from tournaments.models import (
     BRACKET_FORMATS,
@@ -28,7 +21,15 @@ from tournaments.models import (
     TournamentFormat,
     TournamentState,
 )
-from tournaments.options import (
+from tournaments.settings.by_format import (
+    DEFAULT_CONSOLATION_THROUGH,
+    DEFAULT_LAST_CHANCE_REENTRY,
+    MAX_CONSOLATION_ROUND,
+    MAX_GROUP_SIZE,
+    MAX_SWISS_ROUNDS,
+    switched,
+)
+from tournaments.settings.general import (
     MAX_CHECK_IN_MINUTES,
     MAX_ENTRANTS,
     MAX_ROUND_MINUTES,
@@ -36,7 +37,7 @@ from tournaments.options import (
     MIN_SHOW_UP_SECONDS,
     TournamentSettings,
 )
-from tournaments.swing_form import SWING, SwingFields, swing_initial, swing_settings
+from tournaments.swing.form import SWING, SwingFields, swing_initial, swing_settings
 
 # Where a service's complaint about a setting is shown on the form.
 FIELD_OF_SETTING = {
@@ -64,7 +65,7 @@ FLIGHT_LENGTH_FIELDS = {
 
 def shown_for(*formats: str, **attrs: str) -> dict[str, str]:
     """Widget attributes: the form shows the field only while one of ``formats`` is chosen
-    (``static/js/forms.js``)."""
+    (``static/js/site/forms.js``)."""
     return {"data-shown-for": " ".join(formats), **attrs}
 
 
@@ -321,8 +322,8 @@ class TournamentForm(SwingFields):
             format=data["format"],
             seats=data["seats"],
             max_entrants=data["max_entrants"],
-            buy_in_cents=int(data["buy_in"] * 100),
-            fee_cents=int(data["fee"] * 100),
+            buy_in_cents=cents_of(data["buy_in"]),
+            fee_cents=cents_of(data["fee"]),
             currency=data["currency"],
             seeding=data["seeding"],
             round_lengths=data["round_lengths"],
@@ -389,8 +390,8 @@ class TournamentForm(SwingFields):
             "format": tournament.format,
             "seats": tournament.seats,
             "max_entrants": tournament.max_entrants,
-            "buy_in": Decimal(tournament.buy_in_cents) / 100,
-            "fee": Decimal(tournament.fee_cents) / 100,
+            "buy_in": amount_of(tournament.buy_in_cents),
+            "fee": amount_of(tournament.fee_cents),
             "currency": tournament.currency,
             "seeding": tournament.seeding,
             "round_lengths": ", ".join(str(n) for n in tournament.round_lengths),

@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, Q, QuerySet
 
-from accounts import ledger_reads
-from accounts.commission import format_buy_in
+from accounts.ledger import reads as ledger_reads
 from accounts.models import Standing, User
-from config.rows import columns, prepared_cursor, table
+from accounts.money import format_buy_in
+from core.rows import columns, prepared_cursor, table
 from matches.models import Match
 from tournaments.formats.base import FormatError
 from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, WHOLE_POOL, split_pool

@@ -8,19 +8,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency
-from config.api import JsonBooleanField
+from core.api import JsonBooleanField
 from matches.api import ClockSerializer
 from matches.creation import MAX_MATCH_LENGTH
 from tournaments import selectors
-from tournaments.format_options import (
-    DEFAULT_CONSOLATION_THROUGH,
-    DEFAULT_LAST_CHANCE_REENTRY,
-    MAX_CONSOLATION_ROUND,
-    MAX_GROUP_SIZE,
-    MAX_PAID_PLACES,
-    MAX_SWISS_ROUNDS,
-    switched,
-)
 from tournaments.formats.base import Flight
 from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.models import (
@@ -29,14 +20,23 @@ from tournaments.models import (
     TournamentAbandonPolicy,
     TournamentFormat,
 )
-from tournaments.options import (
+from tournaments.settings.by_format import (
+    DEFAULT_CONSOLATION_THROUGH,
+    DEFAULT_LAST_CHANCE_REENTRY,
+    MAX_CONSOLATION_ROUND,
+    MAX_GROUP_SIZE,
+    MAX_PAID_PLACES,
+    MAX_SWISS_ROUNDS,
+    switched,
+)
+from tournaments.settings.general import (
     MAX_CHECK_IN_MINUTES,
     MAX_ENTRANTS,
     MAX_ROUND_MINUTES,
     MAX_SHOW_UP_SECONDS,
     MIN_SHOW_UP_SECONDS,
 )
-from tournaments.swing_serializers import (
+from tournaments.swing.serializers import (
     SwingOutputSerializer,
     SwingSettingsInputSerializer,
     SwingStandingFields,
@@ -69,7 +69,7 @@ def _by_flight_schema(
     }
 
 
-class ByFlightField(serializers.Field):
+class ByFlightField(serializers.Field[Any, Any, Any, Any]):
     """A list for the main flight, or a mapping of flight names to lists of integers."""
 
     flights: list[Flight] = []
@@ -134,7 +134,7 @@ class PrizeTableField(ByFlightField):
     low, high, max_items = 1, WHOLE_POOL, MAX_PAID_PLACES
 
 
-class FlightClocksSerializer(serializers.Serializer):
+class FlightClocksSerializer(serializers.Serializer[dict[str, Any]]):
     """The other flights' time controls, each as ``clock``."""
 
     losers = ClockSerializer(required=False, help_text="Double elimination's losers' flight.")
@@ -295,7 +295,7 @@ class TournamentEditInputSerializer(TournamentSettingsInputSerializer):
         super().__init__(*args, partial=True, **kwargs)
 
 
-class TournamentEntrantOutputSerializer(serializers.Serializer):
+class TournamentEntrantOutputSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     display_name = serializers.CharField()
     rating = serializers.FloatField()
@@ -305,19 +305,19 @@ class TournamentEntrantOutputSerializer(serializers.Serializer):
     checked_in = serializers.BooleanField()
 
 
-class TournamentPrizeOutputSerializer(serializers.Serializer):
+class TournamentPrizeOutputSerializer(serializers.Serializer[dict[str, Any]]):
     place = serializers.CharField()
     cents = serializers.IntegerField()
 
 
-class TournamentTicketOutputSerializer(serializers.Serializer):
+class TournamentTicketOutputSerializer(serializers.Serializer[dict[str, Any]]):
     holder = serializers.CharField()
     target = serializers.IntegerField()
     value_cents = serializers.IntegerField()
     used = serializers.BooleanField()
 
 
-class TournamentOutputSerializer(serializers.Serializer):
+class TournamentOutputSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     format = serializers.CharField()
@@ -371,24 +371,24 @@ class TournamentOutputSerializer(serializers.Serializer):
     )
 
 
-class BracketSideOutputSerializer(serializers.Serializer):
+class BracketSideOutputSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     display_name = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True, help_text="1 is the top seed of the draw.")
 
 
-class BracketSlotRefOutputSerializer(serializers.Serializer):
+class BracketSlotRefOutputSerializer(serializers.Serializer[dict[str, Any]]):
     flight = serializers.CharField()
     round = serializers.IntegerField()
     position = serializers.IntegerField()
 
 
-class BracketSourceOutputSerializer(serializers.Serializer):
+class BracketSourceOutputSerializer(serializers.Serializer[dict[str, Any]]):
     winner_of = BracketSlotRefOutputSerializer(required=False, help_text="The winner of a slot.")
     loser_of = BracketSlotRefOutputSerializer(required=False, help_text="The loser of a slot.")
 
 
-class BracketSlotOutputSerializer(serializers.Serializer):
+class BracketSlotOutputSerializer(serializers.Serializer[dict[str, Any]]):
     position = serializers.IntegerField()
     top = BracketSideOutputSerializer(allow_null=True)
     bottom = BracketSideOutputSerializer(allow_null=True)
@@ -407,7 +407,7 @@ class BracketSlotOutputSerializer(serializers.Serializer):
     bottom_from = BracketSourceOutputSerializer(allow_null=True)
 
 
-class BracketRoundOutputSerializer(serializers.Serializer):
+class BracketRoundOutputSerializer(serializers.Serializer[dict[str, Any]]):
     flight = serializers.CharField(
         help_text="main, losers (double elimination), consolation, last_chance or final"
     )
@@ -417,7 +417,7 @@ class BracketRoundOutputSerializer(serializers.Serializer):
     slots = BracketSlotOutputSerializer(many=True)
 
 
-class TournamentBracketOutputSerializer(serializers.Serializer):
+class TournamentBracketOutputSerializer(serializers.Serializer[dict[str, Any]]):
     tournament = serializers.IntegerField()
     state = serializers.CharField()
     rounds = BracketRoundOutputSerializer(many=True)
@@ -448,25 +448,25 @@ class StandingRowOutputSerializer(SwingStandingFields):
     )
 
 
-class TournamentStandingsOutputSerializer(serializers.Serializer):
+class TournamentStandingsOutputSerializer(serializers.Serializer[dict[str, Any]]):
     tournament = serializers.IntegerField()
     state = serializers.CharField()
     format = serializers.CharField()
     rows = StandingRowOutputSerializer(many=True)
 
 
-class TournamentPlayerInputSerializer(serializers.Serializer):
+class TournamentPlayerInputSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(max_length=150)
 
 
-class TournamentReplaceInputSerializer(serializers.Serializer):
+class TournamentReplaceInputSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(max_length=150, help_text="The player giving up the seat.")
     replacement = serializers.CharField(
         max_length=150, help_text="The player taking it, who pays the buy-in."
     )
 
 
-class TournamentListQuerySerializer(serializers.Serializer):
+class TournamentListQuerySerializer(serializers.Serializer[dict[str, Any]]):
     state = serializers.ChoiceField(
         choices=list(selectors.LOBBY_FILTERS),
         required=False,
@@ -477,7 +477,7 @@ class TournamentListQuerySerializer(serializers.Serializer):
     )
 
 
-class TournamentRowSerializer(serializers.Serializer):
+class TournamentRowSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     format = serializers.CharField()

@@ -12,7 +12,7 @@ Every write locks the tournament row first (``scheduler.locked_tournament``) and
 state by compare-and-set, so a registration, a start and a cancellation never interleave;
 live events go out after commit from ``tournaments.events``. What the scheduler runs as
 results come in is ``tournaments.scheduler``'s; settings are checked by
-``tournaments.options``.
+``tournaments.settings.general``.
 """
 
 from __future__ import annotations
@@ -26,12 +26,11 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.models import User
 from accounts.standing import require_may_register, require_standing_may_register
-from config import rows
-from config.celery import enqueue_on_commit
-from config.errors import Conflict, DomainError, Forbidden, InternalError
-from core import locks
+from core import locks, rows
+from core.errors import Conflict, DomainError, Forbidden, InternalError
 from core.locks import Lock
-from tournaments import events, scheduler, swing
+from core.tasks import enqueue_on_commit
+from tournaments import events, scheduler
 from tournaments.formats.base import FormatError
 from tournaments.formats.sit_and_go import should_start
 from tournaments.models import (
@@ -42,14 +41,15 @@ from tournaments.models import (
     TournamentFormat,
     TournamentState,
 )
-from tournaments.options import (
+from tournaments.selectors import EntryChecks, check_in_opens, entry_checks, seated_count
+from tournaments.settings.general import (
     EDITABLE_STATES,
     SETTING_FIELDS,
     TournamentSettings,
     check_settings,
     settings_of,
 )
-from tournaments.selectors import EntryChecks, check_in_opens, entry_checks, seated_count
+from tournaments.swing import services as swing
 
 ORGANIZE_PERMISSION = "accounts.organize_tournaments"
 START_MATCHES_TASK = "tournaments.start_matches"

@@ -12,7 +12,7 @@ import logging
 
 from celery import shared_task
 
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.events import MatchFinished
 from tournaments import scheduler, services
 

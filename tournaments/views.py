@@ -14,17 +14,18 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import Match
 from reviews.selectors import pr_table
-from tournaments import bracket, selectors, services, standings_reads, swing_reads
+from tournaments import bracket, reads, selectors, services
 from tournaments.bracket.page import bracket_page as page_of
 from tournaments.bracket.page import column_html, find_column
 from tournaments.errors import TournamentInvalid
 from tournaments.formats.base import Flight
 from tournaments.forms import PlayerForm, TournamentForm
 from tournaments.models import Tournament, TournamentFormat, TournamentState
-from tournaments.options import check_settings
+from tournaments.settings.general import check_settings
+from tournaments.swing import reads as swing_reads
 
 SHOW_CHOICES = [("open", "Open"), ("running", "Running"), ("finished", "Finished")]
 
@@ -195,13 +196,13 @@ def _draw_shown(
         shown["flights"] = layouts
         shown["page"] = page_of(layouts, viewer_id=viewer_id, opened=opened or set())
         return shown
-    rows = standings_reads.tournament_standings(tournament) if rounds else []
+    rows = reads.tournament_standings(tournament) if rounds else []
     knockout_stage = [r for r in rounds if r.flight == Flight.FINAL]
     layouts = bracket.flights(knockout_stage, tournament.format)
     shown |= {
         "round_by_round": True,
-        "standings": standings_reads.standings_tables(rows),
-        "pairing_rounds": standings_reads.pairing_rounds(rounds, rows),
+        "standings": reads.standings_tables(rows),
+        "pairing_rounds": reads.pairing_rounds(rounds, rows),
         "flights": layouts,
         "page": page_of(layouts, viewer_id=viewer_id, opened=opened or set()),
     }

@@ -75,7 +75,7 @@ class UserManager(AuthUserManager["User"]):
     ) -> User:
         profile: dict[str, Any] = extra_fields.pop("profile", None) or {}
         extra_fields.setdefault("username_skeleton", name_skeleton(username))
-        user = super()._create_user(  # type: ignore[misc]
+        user: User = super()._create_user(  # type: ignore[misc]
             username, email, password, **extra_fields
         )
         display_name = profile.pop("display_name", None) or user.username

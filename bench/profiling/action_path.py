@@ -1,7 +1,7 @@
 """The web process's CPU an action, in process: where it goes and how much it is.
 
 Plays ``--actions`` actions through ``matches.play.action_submit`` the way a board socket's
-database thread does (inside ``config.live.collected``, with the commit hooks that render
+database thread does (inside ``core.live.collected``, with the commit hooks that render
 and encode the change's frames), on matches whose two seats and one watcher are connected,
 so every change renders the three viewers' snapshots. The player to act answers from the
 frame its own socket would get (a roll, or the play ``quick_play`` prefers), as the live
@@ -50,19 +50,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 BATCH = 100
 PARTS = (  # (module, attribute or Class.method, what it is), timed by ``--parts``
     ("matches.play", "lock_match", "the match lock: its statement and rows"),
-    ("config.rows", "Columns.build", "  building the lock's rows"),
+    ("core.rows", "Columns.build", "  building the lock's rows"),
     ("matches.play", "_transition", "the rules: the action checked and applied"),
     ("matches.play", "append_play", "the log row of a play"),
     ("matches.play", "append_action", "the log row of another action"),
     ("matches.play", "_apply", "the game's new state stored"),
-    ("config.rows", "save_changed", "the changed columns noted"),
-    ("config.rows", "_flush", "the held writes sent"),
+    ("core.rows", "save_changed", "the changed columns noted"),
+    ("core.rows", "_flush", "the held writes sent"),
     ("django.db.backends.base.base", "BaseDatabaseWrapper._commit", "COMMIT"),
     ("matches.events", "broadcast", "the change's snapshots rendered"),
     ("matches.selectors", "_render", "  one viewer's snapshot"),
     ("matches.selectors", "_game_snapshot", "    its game part"),
     ("matches.selectors", "allowed", "    what the viewer may do"),
-    ("config.live", "frame_text", "the frames encoded"),
+    ("core.live", "frame_text", "the frames encoded"),
 )
 
 
@@ -93,7 +93,7 @@ def run(args: Any) -> int:
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from accounts.services import user_create
-    from config import live
+    from core import live
     from matches import creation, presence
     from matches.actions import PlayerAction
     from matches.models import ClockKind, ClockSettings

@@ -1,4 +1,4 @@
-"""Django settings for Crawford, read from the environment through ``config.env``.
+"""Django settings for Crawford, read from the environment through ``core.env``.
 
 Unset variables give the embedded defaults of ``make run``: a SQLite file, Celery
 tasks run eagerly in the web process and an in-memory channel layer. Setting

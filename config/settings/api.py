@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from config.env import env_int, env_rate
+from core.env import env_int, env_rate
 
-# Rate limits per scope (config.throttles): every API call per address (anon) or per
+# Rate limits per scope (core.throttles): every API call per address (anon) or per
 # player (user), and stricter ones for guessing passwords, making accounts, chat and
 # challenges. A number of requests per second, minute, hour or day.
 CRAWFORD_THROTTLE_RATES = {
@@ -26,7 +26,7 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 AXES_FAILURE_LIMIT = env_int("CRAWFORD_LOGIN_FAILURE_LIMIT", 10, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("CRAWFORD_LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
-AXES_CLIENT_IP_CALLABLE = "config.throttles.client_address"
+AXES_CLIENT_IP_CALLABLE = "core.throttles.client_address"
 AXES_LOCKOUT_CALLABLE = "accounts.auth_views.locked_out"
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
@@ -48,14 +48,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": [
-        "config.throttles.AnonThrottle",
-        "config.throttles.UserThrottle",
-        "config.throttles.ScopedThrottle",
+        "core.throttles.AnonThrottle",
+        "core.throttles.UserThrottle",
+        "core.throttles.ScopedThrottle",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.BoundedJsonParser",
+        "core.parsers.BoundedJsonParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -78,7 +78,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # Programs send JSON. The form parsers stay for hand-made requests, but a form cannot
     # say null or nest an object, so the schema does not promise them the same bodies.
-    "PARSER_WHITELIST": ["config.parsers.BoundedJsonParser"],
+    "PARSER_WHITELIST": ["core.parsers.BoundedJsonParser"],
     "ENUM_NAME_OVERRIDES": {
         "BlockKindEnum": "accounts.models.BlockKind",
         "CurrencyEnum": "accounts.models.Currency",
@@ -87,6 +87,6 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.api.document_errors",
+        "core.api.document_errors",
     ],
 }

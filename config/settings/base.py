@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import dj_database_url
 import django_stubs_ext
 
-from config.env import (
+from core.env import (
     DATABASE_SCHEMES,
     REDIS_SCHEMES,
     SettingError,
@@ -55,7 +55,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_countries",
     "channels",
-    "config",
+    "core.apps.CoreConfig",
     "accounts",
     "matches",
     "reviews",
@@ -131,7 +131,7 @@ if _database["ENGINE"].endswith("postgresql"):
     }
     # The few hot statements whose planning costs more than their run (the match lock's
     # joins, the ledger's posting) are kept prepared on each connection
-    # (``config.rows.prepared_cursor``): false for a pooler that cannot keep them.
+    # (``core.rows.prepared_cursor``): false for a pooler that cannot keep them.
     if env_bool("DB_PREPARED_STATEMENTS", True):
         _database.setdefault("OPTIONS", {})["prepare_threshold"] = 0
     if DB_POOL_SIZE:
@@ -141,7 +141,7 @@ if _database["ENGINE"].endswith("postgresql"):
             )
         # A connection waits in the pool at most five minutes unused and lives an hour, so
         # a quiet process gives its connections back and none outlives a failover for long.
-        # Waiting longer than DB_POOL_TIMEOUT for one answers 503 (config.outages).
+        # Waiting longer than DB_POOL_TIMEOUT for one answers 503 (core.outages).
         _database.setdefault("OPTIONS", {})["pool"] = {
             "min_size": min(2, DB_POOL_SIZE),
             "max_size": DB_POOL_SIZE,
@@ -161,13 +161,13 @@ elif _database["ENGINE"].endswith("sqlite3"):
     }
 DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# Database threads per server process for the sockets' actions (``config.live``). On
+# Database threads per server process for the sockets' actions (``core.live``). On
 # bench/bench_live_matches.py (1,000 matches, 200 actions/s, two servers on two cores) two
 # did every action with p99 0.2-0.3 s where eight fell behind (191/s, p99 8.5 s): more
 # threads than cores only make transactions wait on each other and on the GIL.
 LIVE_DB_THREADS = env_int("LIVE_DB_THREADS", 2, minimum=1)
 # How long a change's live frames may wait on Redis before they are given up as lost
-# (``config.live``); the boards then catch up from the database.
+# (``core.live``); the boards then catch up from the database.
 LIVE_SEND_TIMEOUT_MS = env_int("LIVE_SEND_TIMEOUT_MS", 1000, minimum=50)
 
 AUTH_USER_MODEL = "accounts.User"
@@ -227,7 +227,7 @@ if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER"):
         )
     REDIS_URL = _test_redis_urls[_worker]
 
-# The cache holds the rate limits' counts (config.throttles): on Redis every server
+# The cache holds the rate limits' counts (core.throttles): on Redis every server
 # process shares them; the local-memory cache is for the one process of the embedded run.
 if REDIS_URL:
     CACHES = {

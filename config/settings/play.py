@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from config.env import SettingError, env_bool, env_int, env_list, env_str
+from core.env import SettingError, env_bool, env_int, env_list, env_str
 
 # Post-match analysis (the reviews app): every finished match is analysed by GNU Backgammon
 # at this depth (0 to 4 plies) on the ``review`` queue. 2 ply keeps up with about 190
@@ -60,7 +60,7 @@ FAIRPLAY = {
 # Play money each new player starts with, in cents (100000 is 1,000.00 FUN).
 CRAWFORD_FUN_GRANT_CENTS = env_int("CRAWFORD_FUN_GRANT_CENTS", 100_000, minimum=0)
 # A staff adjustment of real money above this many cents moves only once a second staff
-# member approves it (accounts.adjustment_approvals); 0: every real-money adjustment does.
+# member approves it (accounts.ledger.approvals); 0: every real-money adjustment does.
 CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS = env_int(
     "CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS", 100_000, minimum=0
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from csp.constants import NONE, SELF
 
-from config.env import env_bool, env_header, env_int
+from core.env import env_bool, env_header, env_int
 
 # HTTPS. Behind a proxy that ends TLS, SECURE_PROXY_SSL_HEADER names the header it sets
 # on requests that came over HTTPS (X-Forwarded-Proto=https); the proxy must overwrite it.

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from accounts.commission import money
+from accounts.money import money_text
 from accounts.viewers import request_viewer
 from disputes.models import Decision, DisputeState
 from disputes.selectors import can_file, disputes_about
@@ -59,7 +59,7 @@ def audit_state(state: dict[str, Any]) -> str:
         if key in state:
             parts.append(f"{key} {state[key] or 'none'}")
     for name, balances in state.get("balances", {}).items():
-        shown = ", ".join(f"{money(cents)} {currency}" for currency, cents in balances.items())
+        shown = ", ".join(f"{money_text(cents)} {currency}" for currency, cents in balances.items())
         parts.append(f"{name}: {shown}")
     return " · ".join(parts) or "—"
 

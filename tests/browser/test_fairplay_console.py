@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import Standing
-from fairplay import dumping
+from fairplay.detectors import dumping
 from fairplay.models import Case, CaseState
 from tests.browser.base import BrowserTestCase, beside_the_browser
 from tests.factories import PASSWORD, UserFactory

@@ -98,7 +98,7 @@ def adjudications_done() -> list[str]:
 
 def no_task_lost() -> list[str]:
     """Nothing kept for the broker, nothing stuck on a queue or with a dead worker."""
-    from config.models import DeferredTask
+    from core.models import DeferredTask
     from reviews.models import Analysis, AnalysisStatus
     from reviews.services import LOST_AFTER, SILENT_AFTER
 

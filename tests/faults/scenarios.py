@@ -361,7 +361,7 @@ def _engine_acted_since(match_id: int, seq: int) -> bool:
 
 
 def _sweep_age() -> float:
-    from config.beats import beat_ages
+    from core.beats import beat_ages
 
     return beat_ages().get("matches.sweep_deadlines", 1e9)
 

@@ -25,10 +25,10 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from config.live import frame_text
-from config.outages import outage_of
 from core import locks
+from core.live import frame_text
 from core.locks import Lock
+from core.outages import outage_of
 from tournaments.bracket.html import slot_html
 from tournaments.bracket.page import current_round
 from tournaments.bracket.reads import ROUND_BY_ROUND, Cell, bracket, flights
@@ -82,7 +82,7 @@ def changed_frame(tournament_id: int) -> str | None:
     except Exception as error:
         if outage_of(error) is None:
             raise
-        return PLAIN  # Redis is away: the frame is lost too (config.live), and no harm done
+        return PLAIN  # Redis is away: the frame is lost too (core.live), and no harm done
     if before is None or before.keys() != digests.keys() or before[SHAPE] != digests[SHAPE]:
         return PLAIN
     changed = [key for key, digest in digests.items() if before[key] != digest]

@@ -20,8 +20,8 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import winner_commission_cents
 from accounts.models import RatingChange, User
+from accounts.money import winner_commission_cents
 from accounts.ratings import upset_probability
 from accounts.roles import Role
 from accounts.services import rating_record_match, user_create

@@ -5,7 +5,7 @@
 // Confirm and Undo belong to the turn being built on the board. While an action is on its
 // way (`busy`) the buttons wait for the answer, or for ten seconds if none comes.
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 import { errorToast, withoutError } from "./notices.js";
 import { lastPlayText } from "./move-list.js";
 import { isMoving, moveGuidance, undo } from "./turn.js";

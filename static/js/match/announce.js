@@ -4,7 +4,7 @@
 // rows already in the list when the page opened, nor any in pass and play, where the one
 // person at the screen made every move.
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 import { isPassAndPlay, isViewer, rowName } from "./seats.js";
 
 export function startAnnouncer(store, page) {

@@ -6,7 +6,7 @@
 // the game scored and the level of the win (single, gammon, backgammon), as the server
 // scored it; the row before it says how the game ended.
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 import { isViewer, nameOf } from "./seats.js";
 
 const SHOWN_MS = 6000;

@@ -3,9 +3,9 @@
 // server, on the board. Also the side the home board is drawn on (kept in this browser)
 // and the GNUBG ID of the position under it.
 
-import { renderBoard, startingPosition } from "../board.js";
-import { diceToPlay, pipCounts } from "../moves.js";
-import { changed } from "./store.js";
+import { renderBoard, startingPosition } from "../lib/board.js";
+import { diceToPlay, pipCounts } from "../lib/moves.js";
+import { changed } from "../lib/store.js";
 import { bottomSeat, colourOf, currentGame, nameOf } from "./seats.js";
 import { dropAttempt, isMoving, pick, putBack } from "./turn.js";
 

@@ -1,11 +1,15 @@
 // Time running out: each player's clock, and the reconnection grace of a player who left.
 //
-// The clock of the player to act runs its move time first, then the reserve. Readings are
-// worked out from the snapshot (`turn_started_at`, `reserve_ms`) and the server's clock
-// (`clockOffset`), so a slow or skewed browser clock does not matter; they are redrawn
-// four times a second, and whenever the store changes.
+// The server decides whether a clock runs (not before both players showed up, not while a
+// resignation waits for its answer, not while the match is suspended: matches.clock) and
+// reads both at the snapshot's `server_now`: `running`, `move_left_ms` (the turn's free
+// seconds left) and `reserve_left_ms`. This page only draws those readings, counting a
+// running one down on the server's clock (lib/countdown.js), so a slow or skewed browser
+// clock does not matter; they are redrawn four times a second, and whenever the store
+// changes.
 
-import { currentGame, isPassAndPlay, isViewer, nameOf } from "./seats.js";
+import { clockText, msUntil, serverNow } from "../lib/countdown.js";
+import { isPassAndPlay, isViewer, nameOf } from "./seats.js";
 
 const TICK_MS = 250;
 
@@ -20,25 +24,13 @@ export function startClocks(store, page) {
   setInterval(draw, TICK_MS);
 }
 
-function formatClock(ms) {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = String(seconds % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
-}
-
-const serverNow = (state) => Date.now() + state.clockOffset;
-
 /** What a player's clock shows now: the move timer runs first, then the reserve. */
 function clockReading(state, seat) {
-  const { clock, status } = state.snapshot;
+  const { clock } = state.snapshot;
   if (!clock || clock.kind === "none") return null;
-  const reserve = clock.reserve_ms ? clock.reserve_ms[seat] : 0;
-  const game = currentGame(state);
-  const running = status === "playing" && game && game.turn_seat === seat && clock.turn_started_at;
-  if (!running) return { running: false, reserve };
-  const moveLeft = clock.move_seconds * 1000 - (serverNow(state) - Date.parse(clock.turn_started_at));
+  const reserve = clock.reserve_left_ms[seat];
+  if (!clock.running[seat]) return { running: false, reserve };
+  const moveLeft = clock.move_left_ms[seat] - Math.max(0, serverNow() - Date.parse(clock.server_now));
   if (moveLeft > 0) return { running: true, move: moveLeft, reserve };
   return { running: true, inReserve: true, reserve: Math.max(0, reserve + moveLeft) };
 }
@@ -59,12 +51,12 @@ function renderClock(element, state, seat) {
 }
 
 function clockFace(reading) {
-  const reserve = formatClock(reading.reserve);
+  const reserve = clockText(reading.reserve);
   if (reading.inReserve) {
     return { html: `<span class="move-time">${reserve}</span><span class="reserve">reserve</span>`, spoken: `${reserve} left in reserve` };
   }
   if (reading.running) {
-    const move = formatClock(reading.move);
+    const move = clockText(reading.move);
     return {
       html: `<span class="move-time">${move}</span><span class="reserve">+ ${reserve}</span>`,
       spoken: `${move} to move, then ${reserve} in reserve`,
@@ -86,7 +78,7 @@ function graceText(state) {
   for (const seat of [0, 1]) {
     const ends = presence.grace_ends && presence.grace_ends[seat];
     if (presence.connected[seat] || !ends || isViewer(state, seat)) continue;
-    waits.push(`Waiting for ${nameOf(state, seat)} to reconnect (${formatClock(Date.parse(ends) - serverNow(state))})`);
+    waits.push(`Waiting for ${nameOf(state, seat)} to reconnect (${clockText(msUntil(ends))})`);
   }
   return waits.join(" · ");
 }

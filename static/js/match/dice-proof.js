@@ -2,7 +2,7 @@
 // secret seed), shown from the first roll, and the seed itself once the match is over, when
 // the dice check can recompute every roll from it.
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 
 export function startDiceProof(store, page) {
   const card = page.querySelector("#fair-dice");

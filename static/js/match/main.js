@@ -4,7 +4,9 @@
 // then follows the match over the WebSocket (frames: state, presence, ack, error, chat,
 // chat_history; see matches/consumers.py).
 
-import { createStore, emptyState } from "./store.js";
+import { createStore } from "../lib/store.js";
+import { heardServerTime } from "../lib/countdown.js";
+import { emptyState } from "./store.js";
 import { withPresence, withSnapshot } from "./snapshot.js";
 import { openSocket } from "./socket.js";
 import { homeBoardLeft, startBoard } from "./board-view.js";
@@ -30,6 +32,7 @@ const FRAMES = {
     // A state older than the one shown (two changes whose frames crossed) is dropped.
     const shown = store.get().snapshot;
     if (shown && frame.state.last_seq < shown.last_seq) return;
+    heardServerTime(frame.state.clock.server_now);
     store.update((state) => ({
       ...withSnapshot(state, frame.state),
       moves: withPushedRows(state.moves, frame.state, frame.moves),
@@ -71,6 +74,7 @@ function initialState() {
   });
   const state = emptyState(config, embedded("chat-history") || [], homeBoardLeft());
   const snapshot = embedded("match-state");
+  if (snapshot) heardServerTime(snapshot.clock.server_now);
   return snapshot ? { ...state, ...withSnapshot(state, snapshot) } : state;
 }
 

@@ -14,7 +14,7 @@
 //   pending  [{rows, seq}] pushed while the fetch is on its way, added when it is back
 //   stale    rows are missing: fetch again
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 import { isViewer, rowName } from "./seats.js";
 import { withGameResult } from "./between-games.js";
 

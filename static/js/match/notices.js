@@ -1,7 +1,7 @@
 // Notices: the toast under the board (an action the server refused) and the banner shown
 // while the connection is down.
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 
 const SHOWN_MS = 9000;
 

@@ -1,7 +1,7 @@
 // The result panel once the match is over: who won, the score and how the ratings moved.
 // The dice check and the .mat download are links beside it.
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 import { isViewer, nameOf } from "./seats.js";
 
 const FINISH_REASONS = {

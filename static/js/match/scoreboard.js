@@ -4,9 +4,10 @@
 // The rows follow the board: the player drawn at the top first. Their clocks are filled
 // in by clocks.js.
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 import { bottomSeat, colourOf, currentGame, isPassAndPlay, isViewer, nameOf } from "./seats.js";
 import { shownPips } from "./board-view.js";
+import { amount, money } from "../lib/money.js";
 
 const ROW = `<span class="swatch" aria-hidden="true"></span>
   <div>
@@ -94,17 +95,9 @@ function stakesText(state) {
     parts.push(`${money(snapshot.stake_cents || 0)} per point`, snapshot.currency);
   } else {
     parts.push(`to ${snapshot.length}`);
-    if (snapshot.stake_cents) parts.push(`stake ${money(snapshot.stake_cents)} ${snapshot.currency}`);
+    if (snapshot.stake_cents) parts.push(`stake ${amount(snapshot.stake_cents, snapshot.currency)}`);
     if (snapshot.match_cube) parts.push(`match stake ×${snapshot.match_cube.value}`);
   }
   parts.push(isPassAndPlay(state) ? "pass and play" : snapshot.rated ? "rated" : "unrated");
   return parts.join(" · ");
-}
-
-/** Cents as the server's money filter writes them, in whole numbers only: 123456 -> "1,234.56". */
-function money(cents) {
-  const sign = cents < 0 ? "-" : "";
-  const whole = Math.floor(Math.abs(cents) / 100);
-  const part = String(Math.abs(cents) % 100).padStart(2, "0");
-  return `${sign}${whole.toLocaleString("en-US")}.${part}`;
 }

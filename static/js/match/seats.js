@@ -5,7 +5,7 @@
 // seats; the snapshot is then drawn for whoever must act, and the checkers' colours tell
 // the two sides apart.
 
-import { contrastingColour } from "../board.js";
+import { contrastingColour } from "../lib/board.js";
 
 export const isPassAndPlay = ({ snapshot }) => Boolean(snapshot && snapshot.pass_and_play);
 

@@ -13,7 +13,6 @@ export function withSnapshot(state, snapshot) {
   const patch = {
     snapshot,
     presence: snapshot.presence || state.presence,
-    clockOffset: offsetOf(snapshot, state.clockOffset),
     turn: turnFor(snapshot, state.turn),
     recent: changedPoints(before, snapshot, state.recent),
   };
@@ -33,11 +32,6 @@ export function withSnapshot(state, snapshot) {
 /** Presence frames carry who is connected and how many watch; the grace ends stay the snapshot's. */
 export function withPresence(state, presence) {
   return { presence: { ...state.presence, ...presence } };
-}
-
-function offsetOf(snapshot, known) {
-  const now = snapshot.clock && snapshot.clock.server_now;
-  return now ? Date.parse(now) - Date.now() : known;
 }
 
 /**

@@ -4,7 +4,7 @@
 // turn it is also leads the window's title, so a player in another tab sees it is theirs,
 // and the board's own label.
 
-import { changed } from "./store.js";
+import { changed } from "../lib/store.js";
 import { colourOf, currentGame, isPassAndPlay, isViewer, mustAct, nameOf, viewerSeat } from "./seats.js";
 import { finishedText } from "./result.js";
 

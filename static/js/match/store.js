@@ -1,9 +1,5 @@
-// The one store of the match page: every part of the page is drawn from it.
-//
-// State (see `emptyState`) is never changed in place: `update` makes a new state object
-// from a patch, then tells every subscriber the new state and the one before, so each
-// view redraws only when a part it reads is a different object. An update asked for while
-// subscribers are being told waits its turn, so every subscriber sees the updates in order.
+// The state of the match page's store (lib/store.js): every part of the page is drawn
+// from it.
 
 /**
  * The state before the server's first word.
@@ -14,7 +10,6 @@
  *               `may_<action>` flags that say what the viewer may do now
  * presence      {connected: [bool, bool], spectators, grace_ends}: from the snapshot and
  *               from presence frames
- * clockOffset   the server's clock minus this browser's, in ms
  * turn          {key, plan, selected}: the turn being built on the board (`plan`, a moves.js
  *               Turn, null when the viewer is not moving) and the picked-up checker
  * recent        Set of the points the other side's last play changed
@@ -38,7 +33,6 @@ export function emptyState(config, chat, flipped = false) {
     config,
     snapshot: null,
     presence: { connected: [false, false], spectators: 0, grace_ends: [null, null] },
-    clockOffset: 0,
     turn: { key: "", plan: null, selected: null },
     recent: new Set(),
     busy: false,
@@ -55,42 +49,4 @@ export function emptyState(config, chat, flipped = false) {
     resignOpen: false,
     flipped,
   };
-}
-
-export function createStore(initial) {
-  let state = initial;
-  const listeners = [];
-  const queue = [];
-  let telling = false;
-
-  function update(change) {
-    queue.push(change);
-    if (telling) return;
-    telling = true;
-    try {
-      while (queue.length) {
-        const next = queue.shift();
-        const patch = typeof next === "function" ? next(state) : next;
-        if (!patch) continue;
-        const previous = state;
-        state = { ...state, ...patch };
-        for (const listener of listeners) listener(state, previous);
-      }
-    } finally {
-      telling = false;
-    }
-  }
-
-  /** Call `listener(state, previous)` now (previous null) and after every update. */
-  function subscribe(listener) {
-    listeners.push(listener);
-    listener(state, null);
-  }
-
-  return { get: () => state, update, subscribe };
-}
-
-/** Whether any of `keys` of the state is a different object than before (always at first). */
-export function changed(state, previous, ...keys) {
-  return previous === null || keys.some((key) => state[key] !== previous[key]);
 }

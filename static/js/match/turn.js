@@ -7,7 +7,7 @@
 // whenever the position, the dice or whose side is shown change; everything here returns
 // a patch for the store.
 
-import { Turn } from "../moves.js";
+import { Turn } from "../lib/moves.js";
 
 const NO_TURN = { key: "", plan: null, selected: null };
 

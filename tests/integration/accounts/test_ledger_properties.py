@@ -27,7 +27,7 @@ from accounts.models import (
     User,
 )
 from accounts.roles import Role
-from config.errors import DomainError
+from core.errors import DomainError
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

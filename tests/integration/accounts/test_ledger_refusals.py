@@ -8,7 +8,7 @@ from django.db import transaction
 from accounts import ledger
 from accounts.models import LedgerAccount, LedgerTransaction
 from accounts.roles import Role
-from config.errors import DomainError, InternalError
+from core.errors import DomainError, InternalError
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from accounts.names import name_skeleton
 from accounts.roles import Role
 from accounts.selectors import names_taken
 from accounts.services import profile_update, user_create
-from config.errors import DomainError
+from core.errors import DomainError
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.test import Client
 
 from accounts.models import Profile, User
 from accounts.services import profile_update, user_create
-from config.errors import DomainError
+from core.errors import DomainError
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,6 +11,7 @@ from django.test import Client
 from accounts import ledger
 from accounts.models import AdjustmentApproval, ApprovalState, User, WalletAdjustment
 from accounts.roles import Role
+from core.errors import DomainError
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +78,7 @@ def test_staff_adjusting_their_own_wallet_is_refused_on_the_page() -> None:
 def test_the_ledger_itself_refuses_a_staff_member_their_own_wallet() -> None:
     sam = UserFactory(role=Role.STAFF)
 
-    with pytest.raises(ledger.DomainError, match="cannot adjust their own wallet"):
+    with pytest.raises(DomainError, match="cannot adjust their own wallet"):
         ledger.withdraw(
             user=sam, currency="FUN", amount_cents=100, reason="x", staff=sam, key="self"
         )

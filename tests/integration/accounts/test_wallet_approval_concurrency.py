@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from accounts import ledger
-from accounts.adjustment_approvals import adjustment_approve, adjustment_ask, adjustment_reject
+from accounts.ledger.approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.models import AdjustmentApproval, AdjustmentDirection, ApprovalState
 from accounts.roles import Role
 from tests.factories import UserFactory

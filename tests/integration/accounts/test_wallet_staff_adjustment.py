@@ -8,7 +8,7 @@ from django.test import Client
 from accounts import ledger
 from accounts.models import WalletAdjustment
 from accounts.roles import Role
-from config.errors import DomainError
+from core.errors import DomainError
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

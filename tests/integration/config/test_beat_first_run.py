@@ -8,8 +8,8 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from config.beats import beat_mark
-from config.models import Beat
+from core.beats import beat_mark
+from core.models import Beat
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,6 +6,8 @@ import pytest
 
 from config.celery import app, ping
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.usefixtures("celery_worker_process")
 def test_a_real_worker_answers_the_ping_task() -> None:

@@ -20,7 +20,7 @@ from bench.shape import Shape
 from tests.factories import UserFactory
 from tests.workers import _test_database_url
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 PROCESSES = 2
 POOL = 2

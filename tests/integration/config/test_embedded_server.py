@@ -10,6 +10,8 @@ import pytest
 
 from tests.embedded import embedded_env, embedded_server, prepare
 
+pytestmark = pytest.mark.slow
+
 SET_UP = """
 from accounts.services import user_create
 from backgammon import legal_plays

@@ -14,11 +14,11 @@ from django.utils import timezone
 from pytest_django import Settings as SettingsWrapper
 
 from config import health
-from config.models import Beat
+from core.models import Beat
 from matches.tasks import sweep_deadlines
 from tests.workers import start_worker, stop_worker
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ import pytest
 from django.test import Client
 from django.test.utils import override_settings
 
+from matches.tasks import sweep_deadlines
+
 pytestmark = pytest.mark.django_db
 
 BEHIND_A_TLS_PROXY = {
@@ -37,8 +39,18 @@ def test_plain_http_is_sent_to_https_and_https_gets_hsts() -> None:
 
 
 @override_settings(**BEHIND_A_TLS_PROXY)
-def test_the_health_check_answers_over_plain_http_from_inside_the_container() -> None:
-    assert Client().get("/healthz").status_code in (200, 503)
+@pytest.mark.usefixtures("tasks_run_in_process")
+def test_the_health_checks_answer_over_plain_http_from_inside_the_container() -> None:
+    sweep_deadlines.apply(kwargs={"passes": 1})
+
+    live = Client().get("/healthz/live")
+    report = Client().get("/healthz")
+
+    assert (live.status_code, live.json()) == (200, {"web": "ok"})
+    assert (report.status_code, report.json()) == (
+        200,
+        {"database": "ok", "redis": "ok", "celery": "eager", "engine": "ok", "sweeps": "ok"},
+    )
 
 
 def test_pages_run_only_this_sites_scripts_and_styles() -> None:

@@ -20,6 +20,8 @@ from tests.factories import UserFactory
 from tests.integration.matches.helpers import api_for, quick_play, start_match
 from tests.workers import _test_database_url
 
+pytestmark = pytest.mark.slow
+
 TOKEN = "scrape-me-please"
 
 

@@ -20,7 +20,7 @@ from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from bench.shape import ROOT, Shape
-from config.models import Beat, DeferredTask
+from core.models import Beat, DeferredTask
 from tests.factories import UserFactory
 from tests.private_services import PrivatePostgres, PrivateRedis
 from tests.workers import _test_database_url
@@ -113,7 +113,7 @@ def _sweep_ran_at() -> Any:
 
 
 def _enqueue_in_a_process(shape: Shape, task: str) -> None:
-    code = f"import django; django.setup(); from config.celery import enqueue; enqueue({task!r})"
+    code = f"import django; django.setup(); from core.tasks import enqueue; enqueue({task!r})"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=shape.env(), check=True, timeout=60)
 
 

@@ -10,8 +10,8 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from config import sockets
 from config.asgi import application
+from core import sockets
 from lobby.events import LOBBY_GROUP, user_group
 from tests.factories import UserFactory
 from tests.integration.matches.sockets import ORIGIN, _cookie, group_subscribers

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from config.sockets import allowed_origin
+from core.sockets import allowed_origin
 
 
 def _scope(origin: str | None, host: str | None = "crawford.example", scheme: str = "ws") -> dict:

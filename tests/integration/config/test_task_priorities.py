@@ -9,8 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from config.celery import app, registered
+from config.celery import app
+from core.tasks import registered
 from tests.private_services import PrivateRedis
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture

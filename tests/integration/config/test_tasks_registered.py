@@ -15,8 +15,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from config.celery import app
 from tests.workers import start_worker, stop_worker
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[3]
 TASK_NAMES = [
@@ -55,7 +59,7 @@ def test_threads_asking_for_tasks_at_once_in_a_fresh_process_each_find_theirs() 
         import django
 
         django.setup()
-        from config.celery import registered
+        from core.tasks import registered
 
         names = {TASK_NAMES!r}
         start = threading.Barrier(len(names))

@@ -9,8 +9,10 @@ from datetime import datetime
 import pytest
 from django.db import connection
 
-from config.celery import registered
+from core.tasks import registered
 from tests.workers import start_worker, stop_worker, wait_until_workers_idle
+
+pytestmark = pytest.mark.slow
 
 
 def _other_backends() -> set[tuple[int, datetime]]:

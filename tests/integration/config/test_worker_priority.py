@@ -18,6 +18,8 @@ from django.conf import settings
 from bench.shape import Process, Shape, deployment_env
 from tests.workers import _test_database_url
 
+pytestmark = pytest.mark.slow
+
 
 def niceness(pid: int) -> int:
     return os.getpriority(os.PRIO_PROCESS, pid) - os.getpriority(os.PRIO_PROCESS, os.getpid())

@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import commission_cents
 from accounts.models import LedgerTransaction, TransactionKind
+from accounts.money import commission_cents
 from analysis.splits import pot_split
-from config.errors import Conflict, DomainError, Forbidden
+from core.errors import Conflict, DomainError, Forbidden
 from disputes import services
 from disputes.models import AuditEntry, Dispute
 from matches.models import Action, ActionKind, Adjudication, Match, MatchStatus

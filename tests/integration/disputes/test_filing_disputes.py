@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from disputes.models import AuditEntry, Dispute, DisputeState
+from disputes.models import AuditEntry, Dispute
 from tests.factories import UserFactory
-from tests.integration.disputes.helpers import anonymous, file, finished_match
-from tests.integration.matches.helpers import api_for
+from tests.integration.disputes.helpers import anonymous, file, finished_match, staff
+from tests.integration.matches.helpers import NOT_LOGGED_IN, api_for, refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -52,15 +52,26 @@ def test_the_database_refuses_two_open_disputes_by_one_player_about_one_match() 
         Dispute.objects.create(match=match, filed_by=bruno, category="other", description="b")
 
 
-def test_a_decided_dispute_leaves_room_for_a_new_one() -> None:
+def test_a_dispute_staff_have_decided_leaves_room_for_a_new_one() -> None:
+    # given Bruno's open dispute about his match, which holds his place
     alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
     match = finished_match(alice, bruno)
-    first = Dispute.objects.get(pk=file(bruno, match).json()["id"])
-    Dispute.objects.filter(pk=first.pk).update(
-        state=DisputeState.DECIDED, decision="dismiss", decided_at=first.created_at
-    )
+    first = file(bruno, match).json()["id"]
+    assert file(bruno, match).status_code == 409
 
-    assert file(bruno, match).status_code == 201
+    # when staff decide it from the console's API
+    decided = api_for(staff()).post(
+        f"/api/disputes/{first}/decide/",
+        {"decision": "dismiss", "reason": "The dice were fair."},
+        format="json",
+    )
+    assert decided.status_code == 200, decided.json()
+
+    # then Bruno may file a new one, which waits in the queue
+    again = file(bruno, match)
+    assert again.status_code == 201, again.json()
+    assert again.json()["id"] != first
+    assert again.json()["state"] == "open"
 
 
 def test_someone_who_did_not_play_cannot_dispute_the_match() -> None:
@@ -116,8 +127,8 @@ def test_anonymous_visitors_can_neither_file_nor_list() -> None:
     posted = client.post("/api/disputes/", {"match": match.pk}, format="json")
     listed = client.get("/api/disputes/")
 
-    assert posted.status_code in (401, 403)
-    assert listed.status_code in (401, 403)
+    assert refusal(posted) == NOT_LOGGED_IN
+    assert refusal(listed) == NOT_LOGGED_IN
     assert not Dispute.objects.exists()
 
 

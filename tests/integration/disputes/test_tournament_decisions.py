@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from accounts import ledger
-from config.errors import Conflict
+from core.errors import Conflict
 from disputes import services
 from disputes.models import Dispute
 from matches.models import Match, MatchStatus

@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from accounts.models import Standing
 from accounts.standing import require_may_chat, require_may_play
-from config.errors import Forbidden
+from core.errors import Forbidden
 from disputes.models import AuditEntry, Dispute, DisputeCategory, DisputeState
-from fairplay import dumping
 from fairplay.cases import case_report
+from fairplay.detectors import dumping
 from fairplay.models import Case, CaseEvent, CaseKind, CaseState, Sanction
 from fairplay.tasks import settle_appeals
 from lobby.models import NoticeKind, Notification

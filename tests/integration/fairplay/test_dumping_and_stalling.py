@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.models import RatingChange, Standing, User
 from accounts.standing import require_may_seek
-from config.errors import Forbidden
-from fairplay import dumping
+from core.errors import Forbidden
+from fairplay.detectors import dumping
 from fairplay.models import Case, CaseKind
 from matches import creation
 from matches.models import ClockKind, ClockSettings, FinishReason, Match
@@ -29,6 +29,7 @@ from tests.integration.matches.helpers import Bot, api_for, board_opened, start_
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("celery_worker_process"),
+    pytest.mark.slow,
 ]
 
 
@@ -141,16 +142,35 @@ def _drop_every_double(match_id: int, doubler: User, dropper: User) -> None:
     raise AssertionError("the match did not end")
 
 
-def test_a_few_resignations_or_unrated_ones_open_nothing() -> None:
+def test_a_few_resignations_or_unrated_ones_open_nothing_and_one_more_rated_one_does() -> None:
+    # given Carl, who resigns to Bruno at his first turn one rated match too few to be
+    # suspected, and three unrated ones with no stake (nothing moves, nothing to dump)
     bruno, carl = UserFactory(username="bruno"), UserFactory(username="carl")
-    for _ in range(settings.FAIRPLAY["EARLY_RESIGNATIONS"] - 1):
+    sam = staff()
+    enough = settings.FAIRPLAY["EARLY_RESIGNATIONS"]
+    for _ in range(enough - 1):
         finished_match(bruno, carl)
-    for _ in range(3):  # unrated, no stake: nothing moves, nothing to dump
+    for _ in range(3):
         finished_match(bruno, carl, rated=False)
     # the detector runs on the worker; run it here too so the test does not race it
     for match in Match.objects.all():
         dumping.scan_match(match.pk)
-    assert not Case.objects.exists()
+
+    # then staff see nothing
+    assert cases_seen_by(sam, within=0, kind="dumping") == []
+
+    # when Carl resigns one more rated match at his first turn
+    last = finished_match(bruno, carl)
+    dumping.scan_match(last.pk)
+
+    # then staff see a dumping case about Carl that counts the rated matches alone
+    cases = cases_seen_by(sam, kind="dumping")
+    assert [(case["subject"], case["others"]) for case in cases] == [("carl", ["bruno"])]
+    evidence = case_seen_by(sam, cases[0]["id"])["evidence"]
+    assert evidence["early_resignations"] == evidence["matches_played"] == enough
+    assert {row["match"] for row in evidence["matches"]} == set(
+        Match.objects.filter(rated=True).values_list("pk", flat=True)
+    )
 
 
 def test_a_player_who_lets_the_clock_run_out_again_and_again_is_cooled_down() -> None:

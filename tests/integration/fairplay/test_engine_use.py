@@ -26,7 +26,7 @@ from accounts.models import User
 from accounts.performance import performance_record
 from analysis.engine import Strength
 from fairplay import tasks as fairplay_tasks
-from fairplay.engine_use import engine_window, pr_fit, scan_analysis
+from fairplay.detectors.engine_use import engine_window, pr_fit, scan_analysis
 from fairplay.models import Case, CaseEvent, CaseKind
 from matches.engine import engine
 from matches.models import Match, MatchStatus

@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.ledger_reads import balance, currency_total, house_balance
+from accounts.ledger.reads import balance, currency_total, house_balance
 from accounts.models import Profile, RatingChange, Standing
 from accounts.selectors import rating_history, recent_results
 from accounts.standing import require_may_chat, require_may_play
-from config.errors import Forbidden
-from fairplay import dumping
+from core.errors import Forbidden
+from fairplay.detectors import dumping
 from fairplay.models import Case, CaseKind, CaseState, Sanction
 from lobby.models import NoticeKind, Notification, Seek
 from matches.models import Match, MatchStatus
@@ -278,7 +278,7 @@ def test_a_suspension_withdraws_the_players_open_invitations_and_seeks() -> None
     assert Seek.objects.get(pk=seek.json()["id"]).cancelled_at is not None
     # Dora's invitation is answered, so she cannot be left waiting for Carl
     accept = api_for(carl).post(f"/api/matches/{received.json()['id']}/accept/")
-    assert accept.status_code in (403, 409)
+    assert (accept.status_code, accept.json()["detail"]) == (409, "This challenge was declined.")
     suspended = Sanction.objects.get(case=case, kind="suspend")
     assert sorted(suspended.outcome["invitations_withdrawn"]) == sorted(
         [received.json()["id"], sent.json()["id"]]

@@ -15,8 +15,8 @@ from accounts.device import DEVICE_COOKIE
 from accounts.models import Sighting, SightingKind, User
 from accounts.roles import Role
 from fairplay import models as fairplay_models
+from fairplay.detectors.shared_accounts import link_accounts
 from fairplay.models import Case, CaseKind, CaseState
-from fairplay.shared_accounts import link_accounts
 from tests.factories import PASSWORD, UserFactory
 from tests.integration.disputes.helpers import finished_match
 

@@ -18,8 +18,8 @@ from netaddr import IPSet
 from accounts import ledger
 from accounts.models import Currency, Standing, User
 from accounts.roles import Role
-from accounts.standing import _geoip_reader, standing_restrict
-from config.errors import Conflict, Forbidden
+from accounts.standing import geoip_reader, standing_restrict
+from core.errors import Conflict, Forbidden
 from lobby.models import Seek
 from lobby.seeks import SeekTerms, play_now, seek_accept, seek_post
 from matches import creation
@@ -310,10 +310,10 @@ def geoip_database(tmp_path: Path) -> Iterator[None]:
     writer.insert_network(IPSet(["203.0.113.0/24"]), {"country": {"iso_code": "FR"}})
     path = tmp_path / "countries.mmdb"
     writer.to_db_file(str(path))
-    _geoip_reader.cache_clear()
+    geoip_reader.cache_clear()
     with override_settings(CRAWFORD_GEOIP_DATABASE=str(path), CRAWFORD_BARRED_REGIONS=["FR"]):
         yield
-    _geoip_reader.cache_clear()
+    geoip_reader.cache_clear()
 
 
 @pytest.mark.usefixtures("geoip_database")

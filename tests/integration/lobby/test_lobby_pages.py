@@ -49,9 +49,9 @@ def test_the_bell_shows_the_unread_count_on_every_page_and_is_absent_for_visitor
     assert 'data-testid="bell-count">2</span>' in page
     assert 'aria-label="Notifications: 2 unread"' in page
     assert 'data-sound="on"' in page
-    assert "js/notices.js" in page
+    assert "js/notices/main.js" in page
     assert "nav-bell" not in visitor
-    assert "js/notices.js" not in visitor
+    assert "js/notices/main.js" not in visitor
 
 
 def test_the_bell_stays_quiet_for_a_player_who_turned_the_sound_off() -> None:

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from lobby.models import Notification
 from tests.integration.lobby.helpers import player
-from tests.integration.matches.helpers import api_for
+from tests.integration.matches.helpers import NOT_LOGGED_IN, api_for, refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -114,5 +114,5 @@ def test_a_read_request_names_some_notices_or_all_of_them(
 
 
 def test_notices_are_for_logged_in_players_only() -> None:
-    assert APIClient().get("/api/notifications/").status_code in (401, 403)
-    assert APIClient().post("/api/notifications/read/", {"all": True}).status_code in (401, 403)
+    assert refusal(APIClient().get("/api/notifications/")) == NOT_LOGGED_IN
+    assert refusal(APIClient().post("/api/notifications/read/", {"all": True})) == NOT_LOGGED_IN

@@ -12,7 +12,7 @@ from lobby.models import Seek
 from matches.models import Match, MatchStatus
 from tests.integration.config.rate_limits import low_rates
 from tests.integration.lobby.helpers import player
-from tests.integration.matches.helpers import api_for
+from tests.integration.matches.helpers import NOT_LOGGED_IN, api_for, refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -246,4 +246,7 @@ def test_posting_seeks_counts_against_the_challenge_limit() -> None:
 
 
 def test_seeks_are_posted_by_logged_in_players_only() -> None:
-    assert APIClient().post("/api/seeks/", {"length": 5}, format="json").status_code in (401, 403)
+    refused = APIClient().post("/api/seeks/", {"length": 5}, format="json")
+
+    assert refusal(refused) == NOT_LOGGED_IN
+    assert not Seek.objects.exists()

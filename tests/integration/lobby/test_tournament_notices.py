@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.commission import money
 from accounts.models import User
+from accounts.money import money_text
 from lobby import subscribers
 from lobby.models import NoticeKind, Notification
 from matches.models import Match, MatchStatus
@@ -88,7 +88,7 @@ def test_the_next_match_drawn_the_knocked_out_and_the_prizes_are_told() -> None:
     # then the champion and everyone paid hear what they won, as money
     entries = Entry.objects.filter(tournament=tournament).select_related("user")
     told = {entry.place: [n.text for n in _told(entry.user, NoticeKind.PRIZE)] for entry in entries}
-    paid = {entry.place: money(entry.prize_cents) for entry in entries}
+    paid = {entry.place: money_text(entry.prize_cents) for entry in entries}
     assert told[1] == [f"You won Friday Sit & Go: {paid[1]} FUN is in your wallet."]
     assert told[2] == (
         [f"You finished 2nd in Friday Sit & Go: {paid[2]} FUN is in your wallet."]

@@ -19,6 +19,16 @@ def api_for(user: User) -> APIClient:
     return client
 
 
+# What the API answers a request without credentials: 401 with a token challenge (the token
+# is the first way in), never 403, which would mean "logged in, but not allowed".
+NOT_LOGGED_IN = (401, "Token", {"detail": "Authentication credentials were not provided."})
+
+
+def refusal(response: Any) -> tuple[int, str | None, Any]:
+    """A response as ``NOT_LOGGED_IN`` reads: status, challenge, body."""
+    return response.status_code, response.get("WWW-Authenticate"), response.json()
+
+
 def start_match(challenger: User, opponent: User, **body: Any) -> int:
     """Challenge, fix the seed so the dice are known, and accept; returns the match id."""
     response = api_for(challenger).post(

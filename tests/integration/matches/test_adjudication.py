@@ -20,8 +20,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.commission import commission_cents
 from accounts.models import AccountKind, LedgerAccount, RatingChange
+from accounts.money import commission_cents
 from accounts.roles import Role
 from matches import adjudication, deadlines
 from matches.engine import engine
@@ -30,6 +30,8 @@ from matches.tasks import adjudicate_match, sweep_deadlines
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import Bot, board_left, start_match
 from tests.workers import queue_paused, start_worker
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[3]
 

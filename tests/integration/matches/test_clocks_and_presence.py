@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from config import metrics
+from core import metrics
 from matches import creation
 from matches.models import (
     DEFAULT_CLOCK,

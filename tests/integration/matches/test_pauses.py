@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from config.models import Beat
+from core.models import Beat
 from matches.models import ClockKind, ClockSettings, Match, MatchConnection, MatchStatus
 from matches.pauses import SWEEP, pause_given_back
 from matches.tasks import sweep_deadlines

@@ -10,13 +10,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import override_settings
 
-from config import live
+from core import live
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import quick_play, start_match
 from tests.integration.matches.sockets import latest_state, next_frame, open_socket
 from tests.private_services import PrivateRedis
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ from tests.integration.matches.helpers import start_match
 from tests.integration.matches.sockets import group_subscribers
 from tests.workers import ROOT, _test_database_url
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 DRAIN_SECONDS = 10
 
 

@@ -19,6 +19,7 @@ from tests.integration.matches.helpers import Bot, start_match
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("celery_worker_process"),
+    pytest.mark.slow,
 ]
 
 

@@ -24,7 +24,7 @@ from tests.unit.analysis.test_match_analysis_agrees_with_gnubg import printed_st
 STAKE_CENTS = 6000
 MAX_CUBE = 4
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def test_a_money_session_is_analysed_by_the_review_worker_in_emg_per_1_cube(

@@ -12,7 +12,7 @@ from tests.factories import UserFactory
 from tests.integration.matches.helpers import Bot, api_for
 from tournaments import services
 from tournaments.models import Pairing, Tournament
-from tournaments.options import TournamentSettings
+from tournaments.settings.general import TournamentSettings
 
 
 def organizer(username: str = "orla") -> User:

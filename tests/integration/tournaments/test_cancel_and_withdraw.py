@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from accounts import ledger
-from config.errors import Conflict, Forbidden
+from core.errors import Conflict, Forbidden
 from matches.models import Match, MatchStatus
 from tests.integration.matches.helpers import api_for
 from tests.integration.tournaments.helpers import open_tournament, organizer, players, register_all

@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from accounts import ledger
 from accounts.models import User
-from config.errors import Conflict
+from core.errors import Conflict
 from disputes import services as dispute_services
 from disputes.models import Dispute
 from matches.models import Match, MatchStatus

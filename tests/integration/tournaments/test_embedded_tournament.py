@@ -6,17 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.embedded import embedded_env, prepare
+
+pytestmark = pytest.mark.slow
 
 SCRIPT = """
 from accounts.roles import Role
 from accounts.services import user_create
-from config.errors import Conflict
+from core.errors import Conflict
 from lobby.selectors import board_open
 from matches.models import Match
 from tournaments import services
 from tournaments.models import Entry
-from tournaments.options import TournamentSettings
+from tournaments.settings.general import TournamentSettings
 owner = user_create(username="orla", password="embedded-pass-1", role=Role.ORGANIZER)
 field = [user_create(username=f"player{n}", password="embedded-pass-1") for n in range(8)]
 created = services.tournament_create(

@@ -13,10 +13,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts import ledger_reads
+from accounts.ledger import reads as ledger_reads
 from accounts.models import User
 from accounts.standing import standing_restrict
-from config.errors import Forbidden
+from core.errors import Forbidden
 from tests.integration.tournaments.helpers import open_tournament, organizer, players
 from tournaments import services
 from tournaments.models import Entry

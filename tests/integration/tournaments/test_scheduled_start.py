@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts import ledger
-from config.errors import Conflict
+from core.errors import Conflict
 from tests.integration.tournaments.helpers import open_tournament, organizer, players
 from tournaments import scheduler, services
 from tournaments.models import Entry, EntryStatus, Pairing, Tournament, TournamentState

@@ -1,17 +1,13 @@
 """A match analysed through the warm engine gives the figures GNU Backgammon itself prints.
 
 Each .mat file under tests/data/mat is analysed twice at 0-ply: by ``GnubgProcess.analyse_match``
-and by a separate ``gnubg -t`` fed ``import mat``, ``analyse match`` and ``show statistics``
-(for the match, then game by game), whose text is read back here.
+and by a separate ``gnubg -t`` whose printed statistics are read back (tests/gnubg_printed.py).
 """
 
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,31 +15,11 @@ import pytest
 from analysis.engine import InvalidMatchError
 from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
 from analysis.match_analysis import MatchAnalysis, PlayerStatistics
+from tests.gnubg_printed import Printed, printed_statistics
 
 MATS = Path(__file__).parents[2] / "data" / "mat"
 MATCHES = ["crawford_3pt", "resign_5pt", "one_point", "money_session"]
 PLIES = 0
-_FIGURE = re.compile(r"([+-]?\d+\.\d+)\s*\(\s*([+-]?\d+\.\d+)%?\)")
-_COLUMNS = (41, 65)
-
-
-@dataclass(frozen=True)
-class Printed:
-    """One player's lines of a ``show statistics`` page."""
-
-    unforced_moves: int
-    close_cube_decisions: int
-    checker_error: float
-    checker_error_rate: float
-    cube_error: float
-    cube_error_rate: float
-    error_rate: float
-    luck: float
-    luck_rate: float
-    checker_rating: str
-    cube_rating: str
-    overall_rating: str
-    luck_rating: str
 
 
 @pytest.fixture(scope="module")
@@ -52,74 +28,6 @@ def engine() -> Iterator[GnubgProcess]:
         pytest.fail(f"GNU Backgammon is not installed at {GNUBG_EXECUTABLE}: apt-get install gnubg")
     with GnubgProcess() as process:
         yield process
-
-
-def printed_statistics(path: Path, games: int, *settings: str) -> list[tuple[Printed, Printed]]:
-    """What gnubg's own CLI prints: the match's statistics, then each game's (after
-    ``settings``, commands run before the import)."""
-    commands = [
-        "set display off",
-        *settings,
-        f"import mat {path}",
-        f"set analysis chequerplay evaluation plies {PLIES}",
-        f"set analysis cubedecision evaluation plies {PLIES}",
-        "analyse match",
-        "show statistics match",
-        "first game",
-        *["show statistics game", "next game"] * games,
-    ]
-    output = subprocess.run(
-        [GNUBG_EXECUTABLE, "-t", "-q", "-r"],
-        input="\n".join(commands) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
-    pages = output.split("\nPlayer ")[1:]
-    assert len(pages) == games + 1
-    return [_page(page) for page in pages]
-
-
-def _page(page: str) -> tuple[Printed, Printed]:
-    lines: dict[str, list[str]] = {}
-    for line in page.splitlines():
-        lines.setdefault(line[: _COLUMNS[0]].strip(), []).append(line)
-
-    def counts(label: str) -> tuple[int, int]:
-        first, second = lines[label][0][_COLUMNS[0] :].split()[:2]
-        return int(first), int(second)
-
-    def figures(label: str, occurrence: int) -> tuple[float, float]:
-        found = _FIGURE.findall(lines[label][occurrence])
-        return -float(found[0][0]), -float(found[1][0])
-
-    def words(label: str) -> tuple[str, str]:
-        line = lines[label][0]
-        return line[_COLUMNS[0] : _COLUMNS[1]].strip(), line[_COLUMNS[1] :].strip()
-
-    money = any(label.endswith("(Points)") for label in lines)
-    unit = "Points" if money else "MWC"
-    total, rate = f"Error total EMG ({unit})", f"Error rate mEMG ({unit})"
-    luck_total, luck_rate = f"Luck total EMG ({unit})", f"Luck rate mEMG ({unit})"
-    columns = zip(
-        counts("Unforced moves"),
-        counts("Close or actual cube decisions"),
-        figures(total, 0),
-        figures(rate, 0),
-        figures(total, 1),
-        figures(rate, 1),
-        figures(rate, 2),
-        (-x for x in figures(luck_total, 0)),
-        (-x for x in figures(luck_rate, 0)),
-        words("Chequerplay rating"),
-        words("Cube decision rating"),
-        words("Overall rating"),
-        words("Luck rating"),
-        strict=True,
-    )
-    first, second = (Printed(*column) for column in columns)
-    return first, second
 
 
 def assert_agrees(ours: PlayerStatistics, printed: Printed) -> None:
@@ -163,7 +71,7 @@ def test_statistics_agree_with_what_gnubg_prints(engine: GnubgProcess, name: str
     path = MATS / f"{name}.mat"
 
     analysis = engine.analyse_match(path.read_text(), plies=PLIES)
-    printed = printed_statistics(path, len(analysis.games))
+    printed = printed_statistics(path, len(analysis.games), plies=PLIES)
 
     assert analysis.players == ("Alice", "Bob")
     for ours, shown in zip(analysis.statistics, printed[0], strict=True):

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from fairplay.engine_fit import (
+from fairplay.detectors.engine_fit import (
     FIT_MIN_PLAYERS,
     PRIOR,
     THINK_MIN_PLAYS,

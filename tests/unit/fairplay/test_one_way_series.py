@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from fairplay.dumping import one_way_series
+from fairplay.detectors.dumping import one_way_series
 
 
 def _rows(win_chances: list[float], lost: list[bool]) -> list[dict[str, object]]:

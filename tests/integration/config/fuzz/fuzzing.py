@@ -33,7 +33,7 @@ from tests.factories import UserFactory
 from tests.integration.matches.helpers import start_match
 from tournaments import services
 from tournaments.models import Tournament, TournamentFormat
-from tournaments.options import EDITABLE_STATES, TournamentSettings
+from tournaments.settings.general import EDITABLE_STATES, TournamentSettings
 
 # Per operation and caller; the three runs together are the suite's slowest minutes. Fewer
 # examples save little: the time goes to the requests (authentication, permissions and

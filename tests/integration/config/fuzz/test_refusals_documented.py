@@ -13,7 +13,7 @@ def test_every_refusal_by_the_rules_is_documented_in_the_operations_400(
     api_schema: Any,
 ) -> None:
     """The schema's 400 of each operation listed here gives examples of what its rules
-    refuse (``config.api.refused_by_the_rules``), each one a refusal this list accepts; and
+    refuse (``core.api.refused_by_the_rules``), each one a refusal this list accepts; and
     no operation documents such refusals without being listed."""
     documented = {}
     for path, operations in api_schema.raw_schema["paths"].items():

@@ -1,0 +1,186 @@
+// The analysis page: step through every decision on a board with GNU Backgammon's
+// candidates, the errors list with its filters, and the course of the match as a graph.
+// Before the analysis is done, the page follows its progress over the /ws/me/ socket
+// (static/js/notices/ passes the frames on) and reloads when it is.
+
+import { renderBoard } from "../lib/board.js";
+
+const progress = document.getElementById("analysis-progress");
+if (progress) {
+  const id = Number(progress.dataset.analysis);
+  document.addEventListener("crawford:analysis", (event) => {
+    const update = event.detail;
+    if (update.id !== id) return;
+    if (update.status === "done" || update.status === "failed") {
+      location.reload();
+      return;
+    }
+    const bar = progress.querySelector("progress");
+    bar.max = update.total || 1;
+    bar.value = update.done;
+    progress.querySelector("[data-progress-text]").textContent = update.total
+      ? `${update.done} of ${update.total} moves`
+      : "";
+  });
+}
+
+const source = document.getElementById("analysis-data");
+if (source) start(JSON.parse(source.textContent));
+
+function start(data) {
+  const decisions = data.decisions;
+  const board = document.getElementById("analysis-board");
+  let index = 0;
+  const isError = (d) => d.mark !== null;
+
+  function fmt(value, digits = 3) {
+    return value === null || value === undefined ? "—" : (value >= 0 ? "+" : "") + value.toFixed(digits);
+  }
+
+  function title(d) {
+    const who = data.names[d.seat];
+    const what = d.kind === "checker" ? `${who} to play ${d.dice.join("-")}` : `${who}: ${d.action}`;
+    return `Game ${d.game} · ${what}`;
+  }
+
+  function show(next) {
+    if (!decisions.length) return;
+    index = Math.max(0, Math.min(decisions.length - 1, next));
+    const d = decisions[index];
+    const model = { ...d.board, colours: { bottom: "white", top: "black" },
+      names: { bottom: data.names[0], top: data.names[1] }, interactive: false };
+    if (d.kind === "checker" && d.dice) {
+      model.dice = { values: d.dice, used: [false, false], side: d.seat === 0 ? "bottom" : "top" };
+    }
+    renderBoard(board, model);
+    document.getElementById("decision-title").textContent = title(d);
+    const mark = d.mark ? ` (${d.mark})` : "";
+    const error = d.error > 0 ? `: ${fmt(-d.error)} EMG${d.error_mwc ? `, ${(-100 * d.error_mwc).toFixed(2)} % MWC` : ""}${mark}` : "";
+    document.getElementById("decision-played").textContent = `Played ${d.played || "(no move)"}${error}`;
+    document.getElementById("decision-best").textContent = d.error > 0 ? `Best: ${d.best}` : "The best choice.";
+    const rows = document.querySelector("[data-testid=candidates] tbody");
+    rows.replaceChildren(
+      ...d.candidates.map((c, n) => {
+        const row = document.createElement("tr");
+        if (c.move === d.played) row.classList.add("is-played");
+        for (const text of [String(n + 1), c.move, fmt(c.equity), c.mwc === null ? "—" : `${(100 * c.mwc).toFixed(2)} %`]) {
+          const cell = document.createElement("td");
+          cell.textContent = text;
+          row.append(cell);
+        }
+        return row;
+      }),
+    );
+    document.querySelector("[data-testid=candidates]").hidden = d.candidates.length === 0;
+    document.getElementById("decision-luck").textContent =
+      d.luck === null ? "" : `Luck of the roll: ${fmt(d.luck)} EMG${d.luck_mark ? ` (${d.luck_mark})` : ""}`;
+    document.getElementById("decision-count").textContent = `${index + 1} of ${decisions.length}`;
+    for (const row of document.querySelectorAll("tr[data-decision]")) {
+      row.classList.toggle("is-current", Number(row.dataset.decision) === index);
+    }
+    for (const dot of document.querySelectorAll("#course circle")) {
+      dot.classList.toggle("is-current", Number(dot.dataset.decision) === index);
+    }
+  }
+
+  function errorFrom(step) {
+    for (let i = index + step; i >= 0 && i < decisions.length; i += step) {
+      if (isError(decisions[i])) return i;
+    }
+    return index;
+  }
+
+  const moves = {
+    first: () => 0,
+    last: () => decisions.length - 1,
+    prev: () => index - 1,
+    next: () => index + 1,
+    "prev-error": () => errorFrom(-1),
+    "next-error": () => errorFrom(1),
+  };
+  for (const button of document.querySelectorAll("[data-go]")) {
+    button.addEventListener("click", () => show(moves[button.dataset.go]()));
+  }
+  document.addEventListener("keydown", (event) => {
+    // Alt+←/→ (back, forward), Ctrl+← and ⌘+← belong to the browser and the system.
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest("input, select, textarea, [contenteditable]")) return;
+    const key = { ArrowLeft: event.shiftKey ? "prev-error" : "prev", ArrowRight: event.shiftKey ? "next-error" : "next", Home: "first", End: "last" }[event.key];
+    if (!key) return;
+    event.preventDefault();
+    show(moves[key]());
+  });
+
+  // The errors list, filtered by player and by mark.
+  const body = document.querySelector("[data-testid=blunders] tbody");
+  const filter = document.querySelector("[data-testid=blunder-filter]");
+  function listErrors() {
+    const whose = filter.querySelector("input[name=whose]:checked").value;
+    const veryBad = filter.querySelector("input[name=very-bad]").checked;
+    const shown = decisions
+      .map((d, i) => [d, i])
+      .filter(([d]) => isError(d) && (whose === "all" || d.seat === Number(whose)) && (!veryBad || d.mark === "very bad"));
+    body.replaceChildren(
+      ...shown.map(([d, i]) => {
+        const row = document.createElement("tr");
+        row.dataset.decision = String(i);
+        row.tabIndex = 0;
+        row.classList.add(`mark-${d.mark.replace(" ", "-")}`);
+        const roll = d.dice ? d.dice.join("-") : d.action;
+        // Named cells: on a phone static/css/analysis.css lays the row out in three lines.
+        const cells = { game: String(d.game), player: data.names[d.seat], roll, played: d.played || "—", best: d.best, error: fmt(-d.error), mark: d.mark };
+        for (const [name, text] of Object.entries(cells)) {
+          const cell = document.createElement("td");
+          cell.className = name;
+          cell.textContent = text;
+          row.append(cell);
+        }
+        const go = () => { show(i); board.scrollIntoView({ block: "nearest", behavior: "smooth" }); };
+        row.addEventListener("click", go);
+        row.addEventListener("keydown", (event) => { if (event.key === "Enter") go(); });
+        return row;
+      }),
+    );
+    document.getElementById("blunders-none").hidden = shown.length > 0;
+  }
+  filter.addEventListener("change", listErrors);
+  listErrors();
+
+  drawCourse(document.getElementById("course"), data, show);
+  show(0);
+}
+
+function drawCourse(svg, data, show) {
+  const points = data.course;
+  const ns = "http://www.w3.org/2000/svg";
+  const [width, height, pad] = [640, 180, 24];
+  const values = points.map((p) => p.value);
+  const low = data.money ? Math.min(-1, ...values) : 0;
+  const high = data.money ? Math.max(1, ...values) : 1;
+  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(points.length - 1, 1);
+  const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low || 1);
+  const el = (name, attrs) => {
+    const node = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    svg.append(node);
+    return node;
+  };
+  const middle = data.money ? 0 : 0.5;
+  el("line", { x1: pad, x2: width - pad, y1: y(middle), y2: y(middle), class: "course-axis" });
+  let game = null;
+  points.forEach((p, i) => {
+    if (p.game !== game) {
+      game = p.game;
+      el("line", { x1: x(i), x2: x(i), y1: pad / 2, y2: height - pad, class: "course-game" });
+      el("text", { x: x(i) + 3, y: pad - 4, class: "course-label" }).textContent = `Game ${p.game}`;
+    }
+  });
+  el("polyline", { points: points.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" "), class: "course-line" });
+  const index = new Map(data.decisions.map((d, i) => [`${d.game}.${d.number}`, i]));
+  points.forEach((p, i) => {
+    const decision = index.get(`${p.game}.${p.number}`);
+    const dot = el("circle", { cx: x(i), cy: y(p.value), r: 3, class: "course-dot" });
+    dot.dataset.decision = String(decision);
+    dot.addEventListener("click", () => show(decision));
+  });
+}

@@ -1,0 +1,71 @@
+// The cards in the corner of every page, one per notice shown (newest on top), each with
+// its show-up countdown, one click to the page it names, and × to dismiss it.
+
+import { changed } from "../lib/store.js";
+import { showUpText } from "./show-up.js";
+
+const ACTION = {
+  challenge: "Answer",
+  challenge_accepted: "Go to the board",
+  seek_taken: "Go to the board",
+  match_ready: "Go to the board",
+  turn: "Go to the board",
+  tournament_started: "See the bracket",
+  eliminated: "See the bracket",
+  prize: "See it",
+  dispute_decided: "Read the decision",
+};
+
+/** Draw the store's cards; `dismiss(id)` is called when a card's × is pressed. */
+export function startCards(store, dismiss) {
+  const stack = document.createElement("div");
+  stack.className = "notice-stack";
+  stack.setAttribute("aria-live", "polite");
+  stack.dataset.testid = "notice-stack";
+  document.body.append(stack);
+  let shown = new Map();
+  store.subscribe((state, previous) => {
+    if (!changed(state, previous, "cards")) return;
+    const next = new Map(state.cards.map((notice) => [notice, shown.get(notice) ?? card(notice, dismiss)]));
+    stack.replaceChildren(...next.values());
+    shown = next;
+  });
+}
+
+function card(notice, dismiss) {
+  const element = document.createElement("div");
+  element.className = `notice-card notice-${notice.kind}`;
+  element.dataset.testid = "notice-card";
+  element.dataset.kind = notice.kind;
+  element.dataset.notice = String(notice.id);
+  const text = document.createElement("p");
+  text.className = "notice-text";
+  text.textContent = notice.text;
+  element.append(text);
+  if (notice.data && notice.data.show_up_by) {
+    const clock = document.createElement("p");
+    clock.className = "notice-countdown";
+    clock.dataset.showUpBy = notice.data.show_up_by;
+    clock.textContent = showUpText(notice.data.show_up_by);
+    element.append(clock);
+  }
+  const actions = document.createElement("div");
+  actions.className = "notice-actions";
+  if (notice.url) {
+    const link = document.createElement("a");
+    link.className = "btn btn-primary btn-small";
+    link.href = notice.url;
+    link.dataset.testid = "notice-open";
+    link.textContent = ACTION[notice.kind] || "Open";
+    actions.append(link);
+  }
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "notice-close";
+  close.setAttribute("aria-label", "Dismiss");
+  close.textContent = "×";
+  close.addEventListener("click", () => dismiss(notice.id));
+  actions.append(close);
+  element.append(actions);
+  return element;
+}

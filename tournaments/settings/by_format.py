@@ -1,0 +1,280 @@
+"""The settings that belong to some formats only: flights, rounds, groups and the prize table.
+
+``tournaments.settings.general`` checks what every tournament has; this module knows which format
+takes which of the others, which flights each format plays (so which flights may have their
+own match lengths, clock and prizes), and turns those settings into the model's fields, or
+refuses them field by field with the same ``refuse`` as ``options``.
+
+Counting as organizers do: ``consolation_through_round`` is a round of the main flight from
+1 (the model stores it from 0, as the formats count); ``last_chance_reenters_at`` is the
+number of players left in the main flight when the last chance's winner comes back (8: the
+quarter-finals).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from matches.creation import MAX_MATCH_LENGTH
+from tournaments.formats.base import Flight
+from tournaments.formats.prizes import WHOLE_POOL
+from tournaments.models import TournamentFormat
+from tournaments.settings.refusals import Refuse
+from tournaments.settings.swing import SWING_DEFAULTS, swing_values
+
+ClockCheck = Callable[[dict[str, Any] | None, Refuse], dict[str, Any]]
+
+MAX_SWISS_ROUNDS = 30
+MAX_GROUP_SIZE = 64
+MAX_CONSOLATION_ROUND = 16
+MAX_PAID_PLACES = 256
+FLIGHT_WORDS = {
+    Flight.MAIN: "main flight",
+    Flight.LOSERS: "losers' flight",
+    Flight.CONSOLATION: "consolation",
+    Flight.LAST_CHANCE: "last chance",
+    Flight.FINAL: "final",
+}
+
+# Settings that only some formats take, and the value a format that does not take them has.
+FORMAT_ONLY: dict[str, tuple[tuple[str, ...], Any]] = {
+    "grand_final_reset": ((TournamentFormat.DOUBLE_ELIMINATION,), True),
+    "rounds": ((TournamentFormat.SWISS,), None),
+    "top_cut": ((TournamentFormat.SWISS,), None),
+    "group_size": ((TournamentFormat.ROUND_ROBIN,), None),
+    "advance_per_group": ((TournamentFormat.ROUND_ROBIN,), None),
+    "consolation_through_round": (
+        (TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATION),
+        None,
+    ),
+    "last_chance_reenters_at": ((TournamentFormat.KNOCKOUT,), None),
+}
+
+
+# Where a side flight joins when the organizer switches it on without saying: the
+# consolation takes the losers of main rounds 1 and 2; the last chance's winner comes back
+# in the quarter-finals, as club nights run them.
+DEFAULT_CONSOLATION_THROUGH = 2
+DEFAULT_LAST_CHANCE_REENTRY = 8
+
+
+def switched(on: bool | None, value: int | None, default: int) -> int | None:
+    """A side flight's round setting from its switch: off is None whatever the round, on
+    without a round is ``default``, and no switch leaves the round as given."""
+    if on is None:
+        return value
+    if not on:
+        return None
+    return default if value is None else value
+
+
+def flights_of(values: Mapping[str, Any]) -> tuple[Flight, ...]:
+    """The flights a tournament with these settings plays, main first."""
+    format_ = values["format"]
+    if format_ == TournamentFormat.DOUBLE_ELIMINATION:
+        flights = [Flight.MAIN, Flight.LOSERS, Flight.FINAL]
+    elif format_ == TournamentFormat.SWISS:
+        flights = [Flight.MAIN] + ([Flight.FINAL] if values.get("top_cut") else [])
+    elif format_ == TournamentFormat.ROUND_ROBIN:
+        flights = [Flight.MAIN] + ([Flight.FINAL] if values.get("advance_per_group") else [])
+    else:
+        flights = [Flight.MAIN]
+    if values.get("consolation_through_round") is not None:
+        flights.append(Flight.CONSOLATION)
+    if values.get("last_chance_reenters_at") is not None:
+        flights.append(Flight.LAST_CHANCE)
+    return tuple(flights)
+
+
+def prize_flights(flights: Sequence[Flight]) -> tuple[Flight, ...]:
+    """The flights with places of their own to pay: the main one and a consolation. A last
+    chance's winner goes back into the main flight, and is paid by their place there."""
+    return tuple(f for f in flights if f in (Flight.MAIN, Flight.CONSOLATION))
+
+
+def format_values(
+    settings: Any, max_entrants: int | None, refuse: Refuse, check_clock: ClockCheck
+) -> dict[str, Any]:
+    """The model fields of the format-only settings. A setting the format does not take is
+    left out, as ``seats`` outside a Sit & Go (a client may send every field; the tournament
+    it gets back shows what was kept); so are the lengths and clock of a flight it does not
+    play. Only money is never guessed: prize shares for a flight it does not play are
+    refused."""
+    values: dict[str, Any] = {"format": settings.format}
+    for setting, (formats, default) in FORMAT_ONLY.items():
+        values[setting] = getattr(settings, setting) if settings.format in formats else default
+    _check_rounds(values, max_entrants, refuse)
+    _check_side_flights(values, max_entrants, refuse)
+    flights = flights_of(values)
+    # The main flight's lengths and clock are ``round_lengths`` and ``clock``.
+    others = flights[1:]
+    values["flight_lengths"] = _flight_lengths(settings.flight_lengths, others, refuse)
+    values["flight_clocks"] = _flight_clocks(settings.flight_clocks, others, refuse, check_clock)
+    values["prize_table"] = _prize_table(settings, flights, max_entrants, refuse)
+    if settings.format == TournamentFormat.SWING:
+        values.update(swing_values(settings, refuse))
+    else:
+        values.update(SWING_DEFAULTS)
+    through = values["consolation_through_round"]
+    values["consolation_through_round"] = None if through is None else through - 1
+    del values["format"]
+    return values
+
+
+def _check_rounds(values: dict[str, Any], max_entrants: int | None, refuse: Refuse) -> None:
+    format_ = values["format"]
+    if format_ == TournamentFormat.SWISS:
+        rounds = values["rounds"]
+        if rounds is None:
+            refuse("rounds", "Say how many rounds the Swiss has.")
+        elif not 1 <= rounds <= MAX_SWISS_ROUNDS:
+            refuse("rounds", f"A Swiss has 1 to {MAX_SWISS_ROUNDS} rounds, not {rounds}.")
+        elif max_entrants is not None and rounds > max_entrants - 1:
+            refuse(
+                "rounds",
+                f"{max_entrants} players can play at most {max_entrants - 1} rounds without "
+                "meeting twice.",
+            )
+        cut = values["top_cut"]
+        if cut is not None and (cut < 2 or cut & (cut - 1)):
+            refuse("top_cut", f"The top cut is 2, 4, 8, 16, ... players, not {cut}.")
+        elif cut is not None and max_entrants is not None and cut > max_entrants:
+            refuse("top_cut", f"A top cut of {cut} needs at least {cut} players.")
+    if format_ == TournamentFormat.ROUND_ROBIN:
+        size, through = values["group_size"], values["advance_per_group"]
+        if size is not None and not 2 <= size <= MAX_GROUP_SIZE:
+            refuse("group_size", f"A group has 2 to {MAX_GROUP_SIZE} players, not {size}.")
+        elif size is not None and through is None:
+            refuse("advance_per_group", "Say how many of each group go through to the knockout.")
+        elif through is not None and size is not None and not 1 <= through < size:
+            refuse(
+                "advance_per_group",
+                f"1 to {size - 1} of each group of {size} can go through, not {through}.",
+            )
+        elif through is not None and size is None:
+            refuse("group_size", "A knockout after the round robin needs groups: give their size.")
+
+
+def _check_side_flights(values: dict[str, Any], max_entrants: int | None, refuse: Refuse) -> None:
+    through, reenters_at = values["consolation_through_round"], values["last_chance_reenters_at"]
+    if through is not None and not 1 <= through <= MAX_CONSOLATION_ROUND:
+        refuse(
+            "consolation_through_round",
+            f"The consolation takes the losers of rounds 1 to {through}: give a round from 1 "
+            f"to {MAX_CONSOLATION_ROUND}.",
+        )
+    if reenters_at is None:
+        return
+    if through is not None:
+        refuse(
+            "last_chance_reenters_at",
+            "A player knocked out early plays the consolation or the last chance: choose one.",
+        )
+    if reenters_at < 2 or reenters_at & (reenters_at - 1):
+        refuse(
+            "last_chance_reenters_at",
+            f"The last chance's winner comes back when 2, 4, 8, ... players are left, not "
+            f"{reenters_at}.",
+        )
+    elif max_entrants is not None and max_entrants < reenters_at + 1:
+        refuse(
+            "last_chance_reenters_at",
+            f"Coming back with {reenters_at} players left needs at least {reenters_at + 1} "
+            "players; allow more, or come back later.",
+        )
+
+
+def _flight_lengths(
+    given: Mapping[str, Sequence[int]], flights: Sequence[Flight], refuse: Refuse
+) -> dict[str, list[int]]:
+    stored: dict[str, list[int]] = {}
+    for name, lengths in given.items():
+        flight = _flight(name, flights, "round_lengths", refuse)
+        if flight is None:
+            continue
+        if not lengths:
+            refuse("round_lengths", f"Give at least one match length for the {_words(flight)}.")
+        wrong = next((n for n in lengths if not 1 <= n <= MAX_MATCH_LENGTH), None)
+        if wrong is not None:
+            refuse(
+                "round_lengths",
+                f"Each match of the {_words(flight)} is 1 to {MAX_MATCH_LENGTH} points, "
+                f"not {wrong}.",
+            )
+        stored[flight.value] = list(lengths)
+    return stored
+
+
+def _flight_clocks(
+    given: Mapping[str, dict[str, Any]],
+    flights: Sequence[Flight],
+    refuse: Refuse,
+    check_clock: ClockCheck,
+) -> dict[str, dict[str, Any]]:
+    stored: dict[str, dict[str, Any]] = {}
+    for name, clock in given.items():
+        flight = _flight(name, flights, "flight_clocks", refuse)
+        if flight is not None:
+            stored[flight.value] = check_clock(clock, _clock_refusal(flight, refuse))
+    return stored
+
+
+def _clock_refusal(flight: Flight, refuse: Refuse) -> Refuse:
+    def refuse_for_flight(field: str, message: str) -> None:
+        refuse("flight_clocks", f"The {_words(flight)}'s clock: {message}")
+
+    return refuse_for_flight
+
+
+def _prize_table(
+    settings: Any, flights: Sequence[Flight], max_entrants: int | None, refuse: Refuse
+) -> dict[str, list[int]]:
+    table: Mapping[str, Sequence[int]] = settings.prize_table
+    if not table:
+        return {}
+    if settings.format == TournamentFormat.SATELLITE:
+        refuse("prize_table", "A satellite's prizes are seats in its target, not a table.")
+        return {}
+    paid = prize_flights(flights)
+    stored: dict[str, list[int]] = {}
+    for name, shares in table.items():
+        flight = _flight(name, paid, "prize_table", refuse)
+        if flight is None:
+            refuse("prize_table", f"This tournament has no {name.replace('_', ' ')} to pay.")
+            continue
+        if not shares or len(shares) > MAX_PAID_PLACES:
+            refuse("prize_table", f"Pay 1 to {MAX_PAID_PLACES} places of the {_words(flight)}.")
+        elif any(share <= 0 for share in shares):
+            refuse("prize_table", f"Every paid place of the {_words(flight)} gets more than 0%.")
+        elif any(later > earlier for earlier, later in itertools.pairwise(shares)):
+            refuse(
+                "prize_table",
+                f"A place of the {_words(flight)} cannot pay more than the place above it.",
+            )
+        elif flight is Flight.MAIN and max_entrants is not None and len(shares) > max_entrants:
+            refuse("prize_table", f"{len(shares)} paid places need at least as many players.")
+        stored[flight.value] = list(shares)
+    if Flight.MAIN.value not in table:
+        refuse("prize_table", "Give the main flight's shares: its winner is the champion.")
+    total = sum(sum(shares) for shares in table.values())
+    if total != WHOLE_POOL:
+        refuse("prize_table", f"The shares add up to {total / 100:g}% of the pool, not 100%.")
+    return stored
+
+
+def _flight(name: str, flights: Sequence[Flight], field: str, refuse: Refuse) -> Flight | None:
+    """The flight called ``name`` if this tournament plays it; an unknown name is refused,
+    a flight this tournament does not play is None."""
+    known = ", ".join(flight.value for flight in flights) or "none"
+    try:
+        flight = Flight(name)
+    except ValueError:
+        refuse(field, f"There is no flight called {name!r}; this tournament has {known}.")
+        return None
+    return flight if flight in flights else None
+
+
+def _words(flight: Flight) -> str:
+    return FLIGHT_WORDS[flight]

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import Group
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from accounts import ledger
@@ -20,8 +20,9 @@ from accounts.roles import Role
 from accounts.selectors import names_taken
 from accounts.sessions import sessions_end
 from accounts.tokens import tokens_revoke_all
-from core import rows
+from core import locks, rows
 from core.errors import DomainError
+from core.locks import Lock
 
 
 @transaction.atomic
@@ -104,10 +105,8 @@ def require_names_free(*, names: dict[str, str], user_id: int | None) -> None:
     Runs in the caller's transaction, which then writes the names: on PostgreSQL a lock on
     each skeleton, held until it commits, keeps two players from taking look-alikes at once.
     """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            for skeleton in sorted({name_skeleton(name) for name in names.values()}):
-                cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", [skeleton])
+    for skeleton in sorted({name_skeleton(name) for name in names.values()}):
+        locks.advisory(Lock.NAME, skeleton)
     taken = names_taken(names=names.values(), user_id=user_id)
     for what, name in names.items():
         if name in taken:
@@ -158,9 +157,9 @@ def rating_record_match(
         raise ValueError("a player cannot beat themselves")
     profiles = {
         profile.user_id: rows.remember(profile)
-        for profile in Profile.objects.select_for_update()
-        .filter(user_id__in=[winner.pk, loser.pk])
-        .order_by("pk")
+        for profile in locks.select(
+            Lock.PROFILE, Profile.objects.filter(user_id__in=[winner.pk, loser.pk])
+        )
     }
     if match_id is not None:
         done = {
@@ -211,15 +210,18 @@ def ratings_void(*, match_ids: list[int], user_ids: list[int]) -> list[RatingCha
     void. Voiding twice changes nothing more.
     """
     changes = list(
-        RatingChange.objects.select_for_update()
-        .filter(match_id__in=match_ids, user_id__in=user_ids, voided_at__isnull=True)
-        .order_by("pk")
+        locks.select(
+            Lock.RATING_CHANGE,
+            RatingChange.objects.filter(
+                match_id__in=match_ids, user_id__in=user_ids, voided_at__isnull=True
+            ),
+        )
     )
     profiles = {
         profile.user_id: profile
-        for profile in Profile.objects.select_for_update()
-        .filter(user_id__in={change.user_id for change in changes})
-        .order_by("pk")
+        for profile in locks.select(
+            Lock.PROFILE, Profile.objects.filter(user_id__in={c.user_id for c in changes})
+        )
     }
     now = timezone.now()
     for change in changes:

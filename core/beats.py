@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from core import locks
+from core.locks import Lock
 from core.models import Beat
 
 
@@ -25,12 +27,12 @@ def beat_mark(name: str, *, now: datetime | None = None) -> timedelta | None:
     """
     moment = now or timezone.now()
     assert transaction.get_connection().in_atomic_block, "beat_mark needs a transaction"
-    beat = Beat.objects.select_for_update().filter(name=name).first()
+    beat = locks.select(Lock.BEAT, Beat.objects.filter(name=name), name).first()
     if beat is None:
         # The first run of all, perhaps two at once: one inserts the row, the other waits
         # for that insert to commit and then locks the row it made.
         Beat.objects.bulk_create([Beat(name=name, ran_at=moment)], ignore_conflicts=True)
-        beat = Beat.objects.select_for_update().get(name=name)
+        beat = locks.select(Lock.BEAT, Beat.objects.all(), name).get(name=name)
         if beat.ran_at == moment:
             return None
     gap = moment - beat.ran_at

@@ -320,18 +320,6 @@ def _column_values(
     return list(prepared(field, [field.pre_save(row, adding) for row in of], database))
 
 
-def for_update_of(alias: str, *, skip_locked: bool = False) -> str:
-    """The locking clause for the row of ``alias`` (nothing where the database has none);
-    ``skip_locked``: a row another transaction holds is left out rather than waited for."""
-    features = connection.features
-    if not features.has_select_for_update:
-        return ""
-    clause = f" FOR UPDATE OF {alias}" if features.has_select_for_update_of else " FOR UPDATE"
-    if skip_locked and features.has_select_for_update_skip_locked:
-        clause += " SKIP LOCKED"
-    return clause
-
-
 @contextmanager
 def prepared_cursor() -> Iterator[Any]:
     """A cursor whose statements PostgreSQL keeps prepared on the connection: planned on

@@ -67,7 +67,11 @@ def send_deferred(batch: int = 500) -> int:
 
     sent = 0
     with transaction.atomic():
-        waiting = list(DeferredTask.objects.select_for_update(skip_locked=True)[:batch])
+        from core import locks
+        from core.locks import Lock
+
+        kept = DeferredTask.objects.all()
+        waiting = list(locks.select(Lock.DEFERRED_TASK, kept, skip_locked=True)[:batch])
         for task in waiting:
             registered(task.name).delay(*task.args)
             sent += 1

@@ -3,7 +3,7 @@
 Every staff action writes an ``AuditEntry`` with the state before and after, in the same
 transaction as the action. A decision locks the dispute row, then the match row
 (``matches.state.lock_match``), then, for a tournament match, the tournament row and the
-next match (``tournaments.corrections``): the lock order of ``matches.state``. A decision
+next match (``tournaments.corrections``): the lock order of ``core.locks``. A decision
 changes a match only through its services (``matches.lifecycle``: void, award, cancel,
 replay), its money only through ``matches.money`` (a changed result reverses the standing
 settlement and settles again, under keys derived from the dispute, so nothing is paid
@@ -24,7 +24,9 @@ from accounts import ledger
 from accounts.models import Currency, LedgerTransaction, User
 from accounts.money import money_text
 from analysis.splits import AbsencePolicy, tournament_award
+from core import locks
 from core.errors import Conflict, DomainError, Forbidden, NotFound
+from core.locks import Lock
 from disputes import events
 from disputes.models import (
     MATCH_CATEGORIES,
@@ -472,7 +474,11 @@ def _locked(dispute_id: int) -> Dispute:
 
 
 def _locked_or_missing(dispute_id: int, *, lock: bool) -> Dispute:
-    disputes = Dispute.objects.select_for_update(of=("self",)) if lock else Dispute.objects
+    disputes = (
+        locks.select(Lock.DISPUTE, Dispute.objects.all(), dispute_id, of=("self",))
+        if lock
+        else Dispute.objects.all()
+    )
     try:
         return disputes.get(pk=dispute_id)
     except Dispute.DoesNotExist:

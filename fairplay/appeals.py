@@ -24,7 +24,9 @@ from django.utils import timezone
 
 from accounts.models import Standing, User
 from accounts.standing import standing_restrict
+from core import locks
 from core.errors import Conflict, NotFound
+from core.locks import Lock
 from disputes.appeals import appeal_file
 from disputes.events import DisputeDecided
 from disputes.models import Decision as DisputeDecision
@@ -95,7 +97,7 @@ def on_dispute_decided(event: DisputeDecided) -> None:
 def appeal_settle(*, dispute_id: int) -> Case | None:
     """Apply the decided appeal ``dispute_id`` to its case; nothing when already applied."""
     case = (
-        Case.objects.select_for_update()
+        locks.select(Lock.CASE, Case.objects.all())
         .filter(appeal_dispute_id=dispute_id, state=CaseState.APPEALED)
         .first()
     )
@@ -108,7 +110,7 @@ def appeal_settle(*, dispute_id: int) -> Case | None:
     if dispute.decision == DisputeDecision.UPHOLD:
         for user in User.objects.filter(
             pk__in=case.sanctions.filter(kind__in=LIFTED_KINDS).values("user_id")
-        ):
+        ).order_by("pk"):  # their standings in id order (core.locks)
             _lift(case, user, dispute)
             lifted.append({"kind": SanctionKind.LIFT.value, "user": user.username})
     case.state = CaseState.DECIDED
@@ -140,7 +142,7 @@ def _lift(case: Case, user: User, dispute: Dispute) -> None:
     assert dispute.decided_by is not None
     # The player's standing row first: a sanction of another case being applied now holds
     # it until it commits, and is then seen below rather than overwritten.
-    Standing.objects.select_for_update().get_or_create(user=user)
+    locks.select(Lock.STANDING, Standing.objects.all(), user.pk).get_or_create(user=user)
     still = _held_elsewhere(case, user)
     standing_restrict(
         user=user,

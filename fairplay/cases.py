@@ -14,6 +14,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from core import locks
+from core.locks import Lock
 from fairplay.models import Case, CaseEvent, CaseKind, CaseState
 
 
@@ -46,7 +48,7 @@ def _report(
     others: list[User],
 ) -> Case:
     case = (
-        Case.objects.select_for_update()
+        locks.select(Lock.CASE, Case.objects.all())
         .filter(key=key, state__in=[CaseState.OPEN, CaseState.IN_REVIEW])
         .first()
     )

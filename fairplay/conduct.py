@@ -26,7 +26,9 @@ from django.utils import timezone
 
 from accounts.models import Block, User
 from accounts.standing import block_remove, block_set
+from core import locks
 from core.errors import Conflict, DomainError, NotFound
+from core.locks import Lock
 from fairplay.cases import case_report
 from fairplay.models import Case, CaseKind, CaseState, ChatReport
 from matches.models import ChatMessage, ChatRoom
@@ -78,7 +80,8 @@ def chat_report(*, message_id: int, reporter: User, note: str = "") -> ChatRepor
     message = _readable(message_id, reporter)
     if message.author_id == reporter.pk:
         raise DomainError("You cannot report your own message.")
-    list(User.objects.select_for_update().filter(pk=message.author_id).values_list("pk"))
+    author = User.objects.filter(pk=message.author_id)
+    list(locks.select(Lock.REPORTED_PLAYER, author, message.author_id).values_list("pk"))
     if ChatReport.objects.filter(message=message, reporter=reporter).exists():
         raise Conflict("You reported this message already; staff have it.")
     key = f"conduct:{message.author_id}"

@@ -33,17 +33,19 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.ledger.adjustments import correct_between_players
 from accounts.ledger.reads import balances
-from accounts.models import User
+from accounts.models import Standing, User
 from accounts.money import money_text
 from accounts.services import ratings_void
 from accounts.standing import standing_restrict
-from core import bus
+from core import bus, locks
 from core.errors import Conflict, DomainError, Forbidden, NotFound
+from core.locks import Lock
 from fairplay.events import SanctionApplied
 from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
 from fairplay.selectors import case_match_ids, is_fairplay_staff
 from matches.creation import match_decline
 from matches.models import Match, MatchStatus
+from matches.state import lock_match
 from tournaments.services import entries_withdraw_closed
 
 REASON_LIMIT = 2000
@@ -103,7 +105,9 @@ def case_decide(
             raise DomainError("Choose at least one sanction, or dismiss the case.")
     else:
         raise DomainError(f'Decide "dismiss" or "sanction", not "{decision}".')
-    outcome = [_apply(case, order, staff, reason) for order in _in_order(orders)]
+    ordered = _in_order(orders)
+    _lock_first(case, ordered)
+    outcome = [_apply(case, order, staff, reason) for order in ordered]
     case.state = CaseState.DECIDED
     case.decision = decision
     case.decision_reason = reason
@@ -130,6 +134,30 @@ _ORDER = [
     SanctionKind.SUSPEND,
     SanctionKind.CLOSE,
 ]
+
+
+def _lock_first(case: Case, orders: Sequence[Order]) -> None:
+    """Take first the rows the orders write that come before money in the lock order
+    (``core.locks``): the restricted players' standings, then the open invitations of those
+    suspended or closed, each in id order. The orders then apply money first, and take
+    these again without waiting."""
+    restricted = {
+        (order.user or case.subject).pk: order.user or case.subject
+        for order in orders
+        if order.kind in (SanctionKind.MUTE, SanctionKind.SUSPEND, SanctionKind.CLOSE)
+    }
+    for pk in sorted(restricted):
+        locks.select(Lock.STANDING, Standing.objects.all(), pk).get_or_create(user=restricted[pk])
+    leaving = [
+        (order.user or case.subject).pk
+        for order in orders
+        if order.kind in (SanctionKind.SUSPEND, SanctionKind.CLOSE)
+    ]
+    invited = Match.objects.filter(
+        Q(player_0__in=leaving) | Q(player_1__in=leaving), status=MatchStatus.INVITED
+    )
+    for pk in invited.order_by("pk").values_list("pk", flat=True):
+        lock_match(pk)
 
 
 def _in_order(orders: Sequence[Order]) -> list[Order]:
@@ -189,8 +217,9 @@ def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]
 def _close(case: Case, user: User, staff: User, reason: str) -> dict[str, Any]:
     # Closed outright: a suspension would hold the payout below.
     standing_restrict(user=user, closed_at=timezone.now(), suspended_until=None, reason=reason)
-    refunded = entries_withdraw_closed(player=user)
+    # Invitations (matches) before tournaments, in the lock order (core.locks).
     withdrawn = _withdraw_invitations(user)
+    refunded = entries_withdraw_closed(player=user)
     paid: dict[str, int] = {}
     for currency, cents in balances(user=user).items():
         if cents > 0:
@@ -213,9 +242,11 @@ def _close(case: Case, user: User, staff: User, reason: str) -> dict[str, Any]:
 def _withdraw_invitations(user: User) -> list[int]:
     """The player's invitations, sent or received, that nobody accepted: withdrawn or
     declined as the player would (their open seeks go when the lobby hears the news)."""
-    pending = Match.objects.filter(
-        Q(player_0=user) | Q(player_1=user), status=MatchStatus.INVITED
-    ).values_list("pk", flat=True)
+    pending = (
+        Match.objects.filter(Q(player_0=user) | Q(player_1=user), status=MatchStatus.INVITED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     withdrawn = []
     for match_id in list(pending):
         try:
@@ -269,7 +300,8 @@ def tell(case: Case, user: User, kind: str, text: str) -> None:
 
 
 def locked_case(case_id: int) -> Case:
-    case = Case.objects.select_for_update().select_related("subject").filter(pk=case_id).first()
+    cases = locks.select(Lock.CASE, Case.objects.filter(pk=case_id), case_id)
+    case = cases.select_related("subject").first()
     if case is None:
         raise NotFound("No such case.")
     return case

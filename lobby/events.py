@@ -15,18 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.template.loader import render_to_string
 
-from core import live
+from core import live, locks
+from core.locks import Lock
 from lobby.models import Notification
 from lobby.selectors import notice_data, open_seek, seek_row, unread_count, unread_counts
 from lobby.terms import take_rules
 
 LOBBY_GROUP = "lobby"
-# The advisory lock's first key: the space of "the lobby's seek frames" (the bracket's
-# frames are 29_001). No other lock of the project is taken while it is held.
-SEEK_FRAMES_LOCK = (29_002, 0)
 
 
 def user_group(user_id: int) -> str:
@@ -92,9 +90,7 @@ def publish_seek(seek_id: int, what: str) -> None:
 
 def _send_seek(seek_id: int, what: str) -> None:
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEEK_FRAMES_LOCK)
+        locks.advisory(Lock.SEEK_FRAMES, 0)
         frame: dict[str, Any] | None = {"type": "seek", "event": what, "seek": seek_id}
         if what == "posted":
             frame = posted_frame(seek_id)

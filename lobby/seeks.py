@@ -26,7 +26,9 @@ from accounts import ledger
 from accounts.models import Currency, User
 from accounts.money import money_text
 from accounts.standing import require_may_seek, require_not_blocked
+from core import locks
 from core.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
+from core.locks import Lock
 from core.rows import among
 from lobby import events
 from lobby.models import Seek
@@ -238,7 +240,7 @@ def seeks_withdraw(*, user_ids: Iterable[int]) -> int:
     """Cancel the open seeks of players whose match just started; returns how many."""
     with transaction.atomic():
         ids = list(
-            Seek.objects.select_for_update()
+            locks.select(Lock.SEEK, Seek.objects.all())
             .filter(_open(), creator_id__in=among(list(user_ids)))
             .values_list("pk", flat=True)
         )
@@ -251,7 +253,7 @@ def seeks_withdraw(*, user_ids: Iterable[int]) -> int:
 def _locked(seek_id: int) -> Seek:
     # Only the seek's row is locked, not the creator's rows joined to it.
     seek = (
-        Seek.objects.select_for_update(of=("self",))
+        locks.select(Lock.SEEK, Seek.objects.all(), seek_id, of=("self",))
         .select_related("creator__profile")
         .filter(pk=seek_id)
         .first()

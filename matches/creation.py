@@ -25,7 +25,9 @@ from accounts.models import Currency, User
 from accounts.standing import require_may_play, require_not_blocked
 from backgammon.errors import BackgammonError
 from backgammon.match import MatchOptions, MatchState
+from core import locks
 from core.errors import Conflict, DomainError, Forbidden
+from core.locks import Lock
 from matches import clock, events, money
 from matches import dice as fair_dice
 from matches.lifecycle import start_match, start_matches
@@ -96,6 +98,7 @@ def match_challenge(
     money.require_cover(match, seats=(0,), asker=challenger)
     clock.set_clock(match, clock_settings)
     match.save()
+    locks.made(Lock.MATCH, match.pk)
     events.publish_challenge(match)
     return match
 

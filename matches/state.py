@@ -12,9 +12,8 @@ While a match double waits for its answer, the match waits for the player who mu
 it, whoever is on roll in the game (``seat_to_act``): his clock runs, and he is the one
 told it is his turn.
 
-The match lock: ``lock_match`` is the one way to take a match row for writing. Across apps
-locks are taken in one order, so two transactions never wait on each other in a circle:
-a dispute, then its match, then the match's tournament, then the tournament's next match.
+The match lock: ``lock_match`` is the one way to take a match row for writing, as
+``Lock.MATCH`` in the one lock order across apps (``core.locks``).
 """
 
 from __future__ import annotations
@@ -29,8 +28,9 @@ from backgammon.match_cube import MatchCube
 from backgammon.matchid import GameState as MatchIdGameState
 from backgammon.matchid import MatchId
 from backgammon.turns import EndReason, GameRules, GameState, Phase
-from core import rows
+from core import locks, rows
 from core.errors import InternalError, NotFound
+from core.locks import Lock
 from matches.models import (
     CENTRED,
     Action,
@@ -53,7 +53,7 @@ END_REASONS = {
 NOT_STARTED = (MatchStatus.INVITED, MatchStatus.DECLINED, MatchStatus.CANCELLED)
 
 
-def lock_match(match_id: int, *, presence: bool = False) -> Match:
+def lock_match(match_id: int, *, presence: bool = False, kind: Lock = Lock.MATCH) -> Match:
     """The match row, locked for the rest of the caller's transaction, with both players
     (and their profiles) and its current game, read in one statement.
 
@@ -63,8 +63,10 @@ def lock_match(match_id: int, *, presence: bool = False) -> Match:
     they were when it began, before the holder's changes (a board closed meanwhile), so
     then the lock is taken again, waiting, and nothing is counted.
 
-    Take it after the dispute's lock and before the tournament's (see the module docstring).
+    Take it after the dispute's lock and before the tournament's (``core.locks``); ``kind``
+    ``Lock.NEXT_MATCH`` for an unstarted match a tournament's correction cancels, after it.
     """
+    locks.taken(kind, match_id)
     match = _locked(match_id, skip_locked=True, presence=True) if presence else None
     if match is None:
         match = _locked(match_id, skip_locked=False)
@@ -85,6 +87,7 @@ def locked_presence(match: Match) -> tuple[int, int, int] | None:
 def lock_match_unless_busy(match_id: int) -> Match | None:
     """``lock_match``, or None when another transaction holds the match (a player acting,
     another sweeper) or it is gone: for work that can as well be done on the next pass."""
+    locks.taken(Lock.MATCH, match_id)
     return _locked(match_id, skip_locked=True)
 
 
@@ -170,7 +173,7 @@ def _lock_sql(skip_locked: bool, presence: bool, locking: bool = True) -> str:
         f" (SELECT MAX(latest.{number}) FROM {game} latest"
         f" WHERE latest.{game_match} = m.{match_key})"
         f" WHERE m.{match_key} = %s"
-        + (rows.for_update_of("m", skip_locked=skip_locked) if locking else "")
+        + (locks.clause("m", skip_locked=skip_locked) if locking else "")
     )
 
 

@@ -46,8 +46,9 @@ from accounts.performance import performance_record
 from analysis.engine import EngineError, InvalidMatchError
 from backgammon.errors import BackgammonError
 from backgammon.matfile import format_mat, parse_mat
-from core import bus
+from core import bus, locks
 from core.errors import DomainError
+from core.locks import Lock
 from core.tasks import enqueue
 from matches.engine import engine
 from matches.events import MatchFinished
@@ -178,7 +179,7 @@ def analysis_run(analysis_id: int) -> bool:
         _holding(analysis.pk, attempt).update(status=AnalysisStatus.QUEUED)
         raise
     with transaction.atomic():
-        if not _holding(analysis.pk, attempt).select_for_update().exists():
+        if not locks.select(Lock.ANALYSIS, _holding(analysis.pk, attempt), analysis.pk).exists():
             return False  # taken over while this run was silent: the other run finishes it
         analysis.result = result_of(result, analysis.players)
         analysis.status = AnalysisStatus.DONE
@@ -288,7 +289,7 @@ def followers(analysis: Analysis) -> tuple[int, ...]:
 def _claim(analysis_id: int) -> Analysis | None:
     with transaction.atomic():
         analysis = (
-            Analysis.objects.select_for_update(skip_locked=True)
+            locks.select(Lock.ANALYSIS, Analysis.objects.all(), analysis_id, skip_locked=True)
             .filter(pk=analysis_id, status=AnalysisStatus.QUEUED)
             .first()
         )

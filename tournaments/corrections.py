@@ -48,7 +48,7 @@ drawn again), and a knockout-stage match is corrected as in a knockout.
 
 Every function runs inside the caller's transaction, which holds the match's lock; it takes
 the tournament's, then the pairing rows', then the next matches', in the lock order of
-``matches.state``.
+``core.locks``.
 """
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ from dataclasses import dataclass, field
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from core import locks
 from core.errors import Conflict, InternalError
+from core.locks import Lock
 from matches.lifecycle import match_cancel
 from matches.models import Match, MatchStatus
 from matches.state import lock_match
@@ -137,9 +139,9 @@ def _locked_pairing(match: Match) -> tuple[Tournament, Pairing]:
             "A swing game's chips were settled when it ended and the next games were paired "
             "on them: its result cannot be changed."
         )
-    row = (
-        Pairing.objects.select_for_update().filter(tournament=tournament, match_id=match.pk).first()
-    )
+    row = locks.select(
+        Lock.PAIRING, Pairing.objects.filter(tournament=tournament, match_id=match.pk)
+    ).first()
     if row is None:
         raise Conflict("This match has no place in the tournament's bracket.")
     return tournament, row
@@ -198,11 +200,14 @@ def _write(
     """Cancel the plan's stale matches and rewrite or delete its rows: the rows locked first,
     then the matches by id, in the lock order."""
     changed = [rows[key].pk for key in plan.rewrite] + [row.pk for row in plan.cancel]
-    locked = Pairing.objects.select_for_update().filter(pk__in=changed).order_by("pk")
+    locked = locks.select(Lock.PAIRING, Pairing.objects.filter(pk__in=changed), *sorted(changed))
     list(locked.values_list("pk", flat=True))
-    for match_id in sorted(row.match_id for row in plan.cancel if row.match_id is not None):
-        match_cancel(lock_match(match_id), cause=cause)
-        correction.cancelled_matches.append(match_id)
+    # Every match locked before any is cancelled: a cancellation may refund stakes, and
+    # wallets come after matches in the lock order.
+    stale = sorted(row.match_id for row in plan.cancel if row.match_id is not None)
+    for match in [lock_match(match_id, kind=Lock.NEXT_MATCH) for match_id in stale]:
+        match_cancel(match, cause=cause)
+        correction.cancelled_matches.append(match.pk)
     Pairing.objects.filter(pk__in=[row.pk for row in plan.cancel]).update(**UNPLAYED)
     for key, after in plan.rewrite.items():
         correction.moved_pairings.append(_slot_name(rows[key]))

@@ -25,8 +25,9 @@ from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
 from accounts.models import Profile
-from core import rows
+from core import locks, rows
 from core.errors import InternalError, NotFound
+from core.locks import Lock
 from core.rows import update_many
 from core.tasks import enqueue_on_commit
 from matches.creation import Pair, matches_create_for_tournament
@@ -78,16 +79,17 @@ USE_TICKET_TASK = "tournaments.use_ticket"
 def locked_tournament(tournament_id: int) -> Tournament:
     """The tournament row, locked until the end of the caller's transaction.
 
-    In the lock order a dispute and a match come before it, the next match after it
-    (``matches.state``). A plain statement: every tournament write starts here, and the
+    ``Lock.TOURNAMENT``: a dispute and a match come before it, the next match after it
+    (``core.locks``). A plain statement: every tournament write starts here, and the
     ORM took longer to build the ``select_for_update`` query and its row than PostgreSQL
     to run it.
     """
     columns = rows.columns(Tournament, "t")
+    locks.taken(Lock.TOURNAMENT, tournament_id)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {columns.sql} FROM {rows.table(Tournament)} t WHERE t.id = %s"  # noqa: S608
-            f"{rows.for_update_of('t')}",
+            f"{locks.clause('t')}",
             [tournament_id],
         )
         found = cursor.fetchone()
@@ -283,7 +285,7 @@ def sweep(*, now: datetime | None = None) -> SweepReport:
     moment = now or timezone.now()
     with transaction.atomic():
         overdue = list(
-            Pairing.objects.select_for_update(skip_locked=True)
+            locks.select(Lock.PAIRING, Pairing.objects.all(), skip_locked=True)
             .filter(deadline__lte=moment, late=False, winner__isnull=True)
             .values_list("pk", "tournament_id")
         )

@@ -26,8 +26,9 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.models import User
 from accounts.standing import require_may_register, require_standing_may_register
-from core import rows
+from core import locks, rows
 from core.errors import Conflict, DomainError, Forbidden, InternalError
+from core.locks import Lock
 from core.tasks import enqueue_on_commit
 from tournaments import events, scheduler
 from tournaments.formats.base import FormatError
@@ -146,14 +147,16 @@ def entry_withdraw(*, tournament_id: int, user: User, player: User) -> Entry:
 
 def entries_withdraw_closed(*, player: User) -> list[Entry]:
     """A closed account leaves every tournament it waits to play in, refunded in full
-    (buy-in and fee): the other entrants keep a fair draw."""
+    (buy-in and fee): the other entrants keep a fair draw.
+
+    Every tournament is locked first, in id order, then left: a refund locks wallets, which
+    come after tournaments in the lock order (``core.locks``)."""
     left = []
     waiting = Entry.objects.filter(
         user=player, status=EntryStatus.REGISTERED, tournament__state__in=EDITABLE_STATES
     ).values_list("tournament_id", flat=True)
-    for tournament_id in list(waiting):
-        with transaction.atomic():
-            tournament = scheduler.locked_tournament(tournament_id)
+    with transaction.atomic():
+        for tournament in [scheduler.locked_tournament(pk) for pk in sorted(set(waiting))]:
             if tournament.state in EDITABLE_STATES:
                 left.append(_leave(tournament, _seat_of(tournament, player), fee_back=True))
     return left
@@ -244,7 +247,7 @@ def ticket_use(*, ticket_id: int) -> Entry:
     """
     ticket = Ticket.objects.get(pk=ticket_id)
     target = scheduler.locked_tournament(ticket.target_id)
-    ticket = Ticket.objects.select_for_update().get(pk=ticket_id)
+    ticket = locks.select(Lock.TICKET, Ticket.objects.all(), ticket_id).get(pk=ticket_id)
     if ticket.entry_id is not None:
         raise Conflict("This ticket has been used already.")
     if target.state != TournamentState.REGISTRATION:
@@ -314,7 +317,7 @@ def _enter(
         raise ledger.TournamentFull(f"{tournament.name} is full: all {capacity} seats are taken.")
     if ticket is None and checks.ticket_id is not None:
         ticket = (
-            Ticket.objects.select_for_update(of=("self",))
+            locks.select(Lock.TICKET, Ticket.objects.all(), checks.ticket_id, of=("self",))
             .select_related("satellite")
             .filter(pk=checks.ticket_id, entry__isnull=True)
             .first()

@@ -14,7 +14,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from accounts.ledger.posting import external, player, post
 from accounts.ledger.rules import (
@@ -34,7 +34,9 @@ from accounts.models import (
 )
 from accounts.money import money_text
 from accounts.standing import require_may_withdraw
+from core import locks
 from core.errors import Conflict, DomainError, Forbidden
+from core.locks import Lock
 
 
 @dataclass(frozen=True)
@@ -122,9 +124,7 @@ def adjustment_under(key: str) -> WalletAdjustment | None:
     same key one after the other, so the second finds the first's adjustment and compares
     the requests, rather than racing it into the ledger. Other keys never wait on it.
     """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [key])
+    locks.advisory(Lock.ADJUSTMENT_KEY, key)
     return (
         WalletAdjustment.objects.select_related("transaction").filter(transaction__key=key).first()
     )

@@ -29,7 +29,9 @@ from accounts.models import (
     User,
     WalletAdjustment,
 )
+from core import locks
 from core.errors import Conflict, Forbidden, NotFound
+from core.locks import Lock
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ def _locked(approval_id: int, staff: User) -> AdjustmentApproval:
     if not staff.has_perm(ledger.ADJUST_PERMISSION):
         raise Forbidden("Only staff who may adjust wallets can do this.")
     approval = (
-        AdjustmentApproval.objects.select_for_update(of=("self",))
+        locks.select(Lock.APPROVAL, AdjustmentApproval.objects.all(), approval_id, of=("self",))
         .select_related("user", "requested_by", "decided_by")
         .filter(pk=approval_id)
         .first()

@@ -57,7 +57,9 @@ from accounts.models import (
     User,
 )
 from accounts.money import money_text
+from core import locks
 from core.errors import Conflict, DomainError, InternalError
+from core.locks import Lock
 from core.rows import prepared_cursor
 
 
@@ -239,6 +241,7 @@ def _post_in_one_statement(
     found, with its balance before, and the new transaction's id if one was written.
     """
     draft.created_at = timezone.now()
+    locks.taken(Lock.WALLET)
     table = LedgerAccount._meta.db_table
     floored, floored_params = _matching([ref for ref in moved if ref.has_balance])
     others, others_params = _matching([ref for ref in moved if not ref.has_balance])
@@ -247,7 +250,7 @@ def _post_in_one_statement(
         WITH wanted (kind, currency, user_id, escrow_ref, amount) AS (
             VALUES {wanted}
         ), locked AS (
-            SELECT {_COLUMNS} FROM {table} WHERE {floored} ORDER BY id FOR UPDATE
+            SELECT {_COLUMNS} FROM {table} WHERE {floored} ORDER BY id{locks.clause()}
         ), found AS (
             SELECT {_COLUMNS} FROM locked
             UNION ALL
@@ -334,7 +337,8 @@ def _lock(refs: set[AccountRef]) -> dict[AccountRef, _Account]:
     table = LedgerAccount._meta.db_table
     floored, floored_params = _matching([ref for ref in refs if ref.has_balance])
     others, others_params = _matching([ref for ref in refs if not ref.has_balance])
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    locks.taken(Lock.WALLET)
+    lock = locks.clause()
     sql = (
         f"SELECT * FROM (SELECT {_COLUMNS} FROM {table} WHERE {floored}"  # noqa: S608
         f" ORDER BY id{lock}) AS locked"

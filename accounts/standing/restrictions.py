@@ -14,7 +14,9 @@ from accounts.models import Standing, User
 from accounts.sessions import sessions_end
 from accounts.standing.checks import in_force
 from accounts.tokens import tokens_revoke_all
+from core import locks
 from core.errors import DomainError
+from core.locks import Lock
 
 SELF_EXCLUSION_DAYS = (1, 7, 30, 90, 180, 365, 1825)
 
@@ -27,7 +29,9 @@ def standing_restrict(*, user: User, reason: str = "", **fields: Any) -> Standin
     unknown = set(fields) - allowed
     if unknown:
         raise ValueError(f"not a restriction: {sorted(unknown)}")
-    standing, _ = Standing.objects.select_for_update().get_or_create(user=user)
+    standing, _ = locks.select(Lock.STANDING, Standing.objects.all(), user.pk).get_or_create(
+        user=user
+    )
     for name, value in fields.items():
         setattr(standing, name, value)
     if reason:
@@ -48,7 +52,9 @@ def self_exclude(*, user: User, days: int) -> Standing:
     if days not in SELF_EXCLUSION_DAYS:
         choices = ", ".join(str(d) for d in SELF_EXCLUSION_DAYS)
         raise DomainError(f"Choose a self-exclusion of {choices} days.")
-    standing, _ = Standing.objects.select_for_update().get_or_create(user=user)
+    standing, _ = locks.select(Lock.STANDING, Standing.objects.all(), user.pk).get_or_create(
+        user=user
+    )
     until = timezone.now() + timedelta(days=days)
     if standing.self_excluded_until is None or standing.self_excluded_until < until:
         standing.self_excluded_until = until

@@ -263,6 +263,10 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
+# Every lock taken through core.locks is checked against the lock order, per transaction: a
+# lock taken out of order raises. The test suite turns it on; production leaves it off.
+CRAWFORD_LOCK_ORDER_CHECKS = env_bool("CRAWFORD_LOCK_ORDER_CHECKS", False)
+
 # /metrics answers a scraper sending "Authorization: Bearer <this>"; unset, there is none.
 CRAWFORD_METRICS_TOKEN = env_optional("CRAWFORD_METRICS_TOKEN") or ""
 

@@ -23,9 +23,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 
+from core import locks
 from core.live import frame_text
+from core.locks import Lock
 from core.outages import outage_of
 from tournaments.bracket.html import slot_html
 from tournaments.bracket.page import current_round
@@ -34,9 +36,6 @@ from tournaments.models import Tournament, TournamentFormat, TournamentState
 
 MAX_SLOTS = 64
 KEPT_SECONDS = 7 * 24 * 3600
-# The advisory lock's first key: the space of "a tournament's live frames", the second being
-# the tournament's id. No other lock of the project is taken while it is held.
-LOCK_SPACE = 29_001
 PLAIN = frame_text({"type": "changed"})
 NOT_DRAWN = (TournamentState.DRAFT, TournamentState.REGISTRATION)
 SHAPE = ""  # the digests' entry for the state and the current rounds
@@ -50,9 +49,7 @@ def digests_key(tournament_id: int) -> str:
 def one_at_a_time(tournament_id: int) -> Iterator[None]:
     """Hold the tournament's frame lock: build the frame and send it within."""
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, tournament_id])
+        locks.advisory(Lock.BRACKET_FRAMES, tournament_id)
         yield
 
 

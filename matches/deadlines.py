@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -169,13 +169,15 @@ def _grace(match: Match, moment: datetime) -> bool:
     if match.abandon_policy == AbandonPolicy.FORFEIT and len(absent) == 1 and not match.is_money:
         append_action(match, kind=ActionKind.FORFEIT, seat=absent[0], detail=detail)
         finish_match(match, winner_seat=1 - absent[0], reason=FinishReason.FORFEIT, moment=moment)
-        match.save()
+        rows.save_changed(match)
         events.publish_match(match, since=since)
         return True
     match.status = MatchStatus.SUSPENDED
     append_action(match, kind=ActionKind.SUSPEND, seat=absent[0], detail=detail)
     match.deadline = None
-    match.save()
+    # The columns it changed only: a whole row's UPDATE built by the ORM was a third of
+    # the sweep's CPU on the way to an adjudication.
+    rows.save_changed(match)
     if match.abandon_policy == AbandonPolicy.ENGINE or match.is_money:
         enqueue_on_commit(ADJUDICATE_TASK, match.pk)
     events.publish_match(match, since=since)
@@ -198,17 +200,29 @@ def sweep_due(*, batch: int, now: datetime | None = None) -> int:
     waited for, and no player waits on a batch.
     """
     moment = now or timezone.now()
-    due = list(
-        Match.objects.filter(deadline__lte=moment, status=MatchStatus.PLAYING)
-        .order_by("deadline")
-        .values_list("pk", flat=True)[:batch]
-    )
+    due = _due(moment, batch)
     for match_id in due:
         try:
             _sweep(match_id, moment)
         except Exception:
             logger.exception("sweeping match %s failed; it stays due", match_id)
     return len(due)
+
+
+def _due(moment: datetime, batch: int) -> list[int]:
+    """The ids of up to ``batch`` played matches whose deadline is due, the earliest first.
+
+    Every pass of every sweep runs it, and a grace's end waits on it: a statement kept
+    prepared (the ORM spent more CPU building it than PostgreSQL running it)."""
+    deadline = rows.column(Match, "deadline")
+    with rows.prepared_cursor() as cursor:
+        cursor.execute(
+            f"SELECT {rows.column(Match, 'id')} FROM {rows.table(Match)}"  # noqa: S608
+            f" WHERE {deadline} <= %s AND {rows.column(Match, 'status')} = %s"
+            f" ORDER BY {deadline} LIMIT %s",
+            [connection.ops.adapt_datetimefield_value(moment), MatchStatus.PLAYING.value, batch],
+        )
+        return [match_id for (match_id,) in cursor.fetchall()]
 
 
 @transaction.atomic

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from core import rows
 from core.errors import Conflict
 from matches import clock, events
 from matches.log import append_action, player_has_acted
@@ -129,17 +130,29 @@ def connections_seen(*, channels: list[str]) -> dict[str, int]:
 def sweep_stale(*, now: datetime | None = None) -> int:
     """Close the rows whose server stopped saying they are open; returns how many."""
     moment = now or timezone.now()
-    stale = list(
-        MatchConnection.objects.filter(seen_at__lt=moment - CONNECTION_TTL)
-        .order_by("seen_at")
-        .values_list("channel", "match_id", "seat")[:STALE_BATCH]
-    )
+    stale = _stale(moment - CONNECTION_TTL)
     for channel, match_id, seat in stale:
         with transaction.atomic():
             connection_close(channel=channel, now=moment)
             if seat is None:
                 events.publish_presence(match_id)
     return len(stale)
+
+
+def _stale(seen_before: datetime) -> list[tuple[str, int, int | None]]:
+    """Channel, match and seat of up to ``STALE_BATCH`` rows not seen since ``seen_before``,
+    the oldest first. Every pass of the deadline sweep runs it (nearly always finding
+    none), ahead of the deadlines due: a statement kept prepared, as building it through
+    the ORM cost more CPU than running it."""
+    seen = rows.column(MatchConnection, "seen_at")
+    with rows.prepared_cursor() as cursor:
+        cursor.execute(
+            f"SELECT {rows.column(MatchConnection, 'channel')},"  # noqa: S608
+            f" {rows.column(MatchConnection, 'match')}, {rows.column(MatchConnection, 'seat')}"
+            f" FROM {rows.table(MatchConnection)} WHERE {seen} < %s ORDER BY {seen} LIMIT %s",
+            [connection.ops.adapt_datetimefield_value(seen_before), STALE_BATCH],
+        )
+        return [tuple(row) for row in cursor.fetchall()]
 
 
 def _watchers_from(address: str) -> int:

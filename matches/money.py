@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from accounts import ledger
 from accounts.ledger import InsufficientFunds
 from accounts.models import LedgerTransaction, TransactionKind, User
-from accounts.money import commission_cents
+from accounts.money import commission_cents, winner_commission_cents
 from accounts.money import money_text as format_money
 from analysis.splits import money_settlement, pot_split
 from matches.models import Match, MatchKind
@@ -129,7 +129,7 @@ def settle_game(match: Match, game_number: int, *, winner: int, points: int) -> 
         return
     exposure = exposure_cents(match)
     won = min(points * match.stake_cents, exposure)
-    commission = 2 * commission_cents(won)
+    commission = winner_commission_cents(won)
     ledger.settle_match(
         escrow_ref=escrow_ref(match),
         currency=match.currency,
@@ -144,7 +144,7 @@ def settle_game(match: Match, game_number: int, *, winner: int, points: int) -> 
 
 def pot_payouts(match: Match, winner_seat: int) -> tuple[dict[int, int], int]:
     """The pot to ``winner_seat`` less both players' commission: (payouts, commission)."""
-    commission = 2 * commission_cents(match.stake_cents)
+    commission = winner_commission_cents(match.stake_cents)
     return {match.player_id(winner_seat): 2 * match.stake_cents - commission}, commission
 
 

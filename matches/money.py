@@ -59,9 +59,20 @@ def adjudicated_game_key(match: Match, game_number: int) -> str:
 # ---------------------------------------------------------------- stakes in
 
 
+def cover_needed(*, money_play: bool, stake_cents: int, max_cube: int = DEFAULT_MAX_CUBE) -> int:
+    """What each player must hold to play these terms: the stake of a match to N points, or
+    one money game's exposure at ``max_cube``. A match asks it (``stake_needed``), and so
+    does a seek before its match exists (``lobby.terms``)."""
+    if money_play:
+        return exposure_for(stake_cents=stake_cents, max_cube=max_cube)
+    return stake_cents
+
+
 def stake_needed(match: Match) -> int:
-    """What each player must hold to start: the stake, or a money game's exposure."""
-    return exposure_cents(match) if match.is_money else match.stake_cents
+    """What each player must hold to start ``match``: ``cover_needed`` at its own cube."""
+    return cover_needed(
+        money_play=match.is_money, stake_cents=match.stake_cents, max_cube=match.max_cube
+    )
 
 
 def require_cover(match: Match, *, seats: tuple[int, ...], asker: User) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-
 from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -303,7 +301,7 @@ class WalletAdjustApi(Api):
             direction=AdjustmentDirection(values["direction"]),
             reason=values["reason"],
             staff=staff,
-            key=ledger.adjustment_key(user=owner, key=values.get("key") or uuid.uuid4().hex),
+            key=values.get("key"),
         )
         if asked.approval is not None:
             return Response(

@@ -187,7 +187,7 @@ class MatchCreateApi(Api):
         private = JsonBooleanField(default=False)
         clock = ClockSerializer(required=False)
 
-        def validate(self, data: dict[str, object]) -> dict[str, object]:
+        def validate(self, data: dict[str, Any]) -> dict[str, Any]:
             if not data["money"] and "length" not in data:
                 raise serializers.ValidationError(
                     'Give a match "length" in points, or "money": true'

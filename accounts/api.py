@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.contrib.auth import authenticate
@@ -305,7 +304,7 @@ class WalletAdjustApi(Api):
             direction=AdjustmentDirection(values["direction"]),
             reason=values["reason"],
             staff=staff,
-            key=ledger.adjustment_key(user=owner, key=values.get("key") or uuid.uuid4().hex),
+            key=values.get("key"),
         )
         if asked.approval is not None:
             return Response(

@@ -110,7 +110,7 @@ def wallet_adjust(request: HttpRequest, username: str) -> HttpResponse:
                 direction=direction,
                 reason=form.cleaned_data["reason"],
                 staff=_as_user(request),
-                key=ledger.adjustment_key(user=owner, key=form.cleaned_data["key"]),
+                key=form.cleaned_data["key"],
             )
         except DomainError as error:
             form.add_error(None, str(error))

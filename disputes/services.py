@@ -23,7 +23,6 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.models import Currency, LedgerTransaction, User
 from accounts.money import money_text
-from analysis.splits import AbsencePolicy, tournament_award
 from core import locks
 from core.errors import Conflict, DomainError, Forbidden, NotFound
 from core.locks import Lock
@@ -38,8 +37,7 @@ from disputes.models import (
     DisputeState,
 )
 from disputes.selectors import can_file, is_staff
-from matches import creation, lifecycle, money
-from matches.adjudication import rerun
+from matches import adjudication, creation, lifecycle, money
 from matches.models import Adjudication, Match, MatchKind, MatchStatus
 from matches.state import lock_match
 from tournaments import corrections
@@ -178,7 +176,9 @@ def dispute_decide(
             raise Conflict("This dispute has been decided.")
         if dispute.match_id is None:
             raise DomainError(APPEAL_DECISIONS)
-        deeper = rerun(match_id=dispute.match_id, plies=plies or DEFAULT_RERUN_PLIES, staff=staff)
+        deeper = adjudication.rerun(
+            match_id=dispute.match_id, plies=plies or DEFAULT_RERUN_PLIES, staff=staff
+        )
     return _decide(
         dispute_id=dispute_id,
         staff=staff,
@@ -329,8 +329,6 @@ class _Remedy:
         match = self.match
         original = deeper.supersedes
         assert original is not None
-        kind = original.decision.get("kind")
-        ours = deeper.evaluation["players"][0]
         self.changes["adjudication"] = {
             "original": {"id": original.pk, "plies": original.plies},
             "deeper": {"id": deeper.pk, "plies": deeper.plies},
@@ -341,27 +339,20 @@ class _Remedy:
         )
         if match.status != MatchStatus.FINISHED:
             raise Conflict("The adjudicated match is no longer finished; decide otherwise.")
-        if kind == "award":
-            award = tournament_award(
-                ours["mwc"], policy=AbsencePolicy.ADJUDICATE, absent_index=original.absent_seat
-            )
-            if award.winner_index != match.winner_seat:
-                self._give_match_to(award.winner_index, "readjudicated")
+        decided = adjudication.verdict_of(match, deeper)
+        if decided.split is None:
+            if decided.winner_seat is not None and decided.winner_seat != match.winner_seat:
+                self._give_match_to(decided.winner_seat, "readjudicated")
             else:
                 self.summary.append("The deeper evaluation gives the same winner.")
-        elif kind == "pot":
-            split = money.adjudicated_pot_split(match, mwc=ours["mwc"])
+        elif decided.kind == "pot":
+            split = decided.split
             self._resettle(money.standing_settlement(match), split.payouts, split.house_cents)
             if split.winner_seat is not None and split.winner_seat != match.winner_seat:
                 self._give_match_to(split.winner_seat, "readjudicated")
-        elif kind == "money":
-            split = money.adjudicated_game_split(
-                match,
-                cubeful_equity=ours["cubeful_equity"],
-                cube_value=original.evaluation["cube_value"],
-            )
+        else:
             standing = money.adjudicated_settlement(match, original.game_number)
-            self._resettle(standing, split.payouts, split.house_cents)
+            self._resettle(standing, decided.split.payouts, decided.split.house_cents)
 
     def adjust(self, adjustments: Sequence[Adjustment]) -> None:
         for adjustment in adjustments:

@@ -19,7 +19,7 @@ from matches.clock import (
     check_clock,
 )
 from matches.creation import MAX_MATCH_LENGTH
-from matches.models import DEFAULT_CLOCK, ClockKind, ClockSettings, TimeoutLoses
+from matches.models import DEFAULT_CLOCK, ClockKind, ClockSettings, MatchKind, TimeoutLoses
 from matches.money import DEFAULT_MAX_CUBE
 
 CUSTOM = "custom"
@@ -148,6 +148,7 @@ class ChallengeForm(_TermsForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         data["clock_settings"] = self._clock(data)
+        data["money"] = data.get("kind") == MatchKind.MONEY  # in the names a challenge takes
         if data.get("raccoons") and not data.get("beavers"):
             self.add_error("raccoons", "Raccoons answer beavers: allow beavers to allow raccoons.")
         return data

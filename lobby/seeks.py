@@ -33,7 +33,14 @@ from core.rows import among
 from lobby import events
 from lobby.models import Seek
 from lobby.selectors import creator_blocked_either_way
-from lobby.terms import clock_of, cover_cents, offer_text, refusal, with_article
+from lobby.terms import (
+    SEEK_MAX_CUBE,
+    clock_of,
+    cover_cents,
+    offer_text,
+    refusal,
+    with_article,
+)
 from matches import creation
 from matches.clock import check_clock
 from matches.models import DEFAULT_CLOCK, ClockSettings, Match, MatchKind
@@ -186,6 +193,7 @@ def _start(seek: Seek, *, taker: User) -> Match:
         opponent=taker,
         length=None if money_play else seek.length,
         money_play=money_play,
+        max_cube=SEEK_MAX_CUBE if money_play else None,
         stake_cents=seek.stake_cents,
         currency=seek.currency,
         rated=seek.rated,

@@ -2,9 +2,10 @@
 
 Terms:
 
-* *cover*: what a player must have in the seek's currency to play it: the stake of a match
-  to N points; for a money session, one game's *exposure* at the default maximum cube
-  (``matches.money.exposure_for``), which ``matches.money`` escrows when each game starts.
+* *cover*: what a player must have in the seek's currency to play it, by the rule a match
+  asks it (``matches.money.cover_needed``): the stake of a match to N points; for a money
+  session, one game's *exposure* at the seek's highest cube (``SEEK_MAX_CUBE``), the cube
+  of the match made from it, which ``matches.money`` escrows when each game starts.
 * *eligible*: a player may take a seek that is not their own, whose rating range holds
   their rating and whose cover they have.
 * *take rules*: that rule for one seek, as data: the checks in the order they are asked,
@@ -24,7 +25,7 @@ from typing import Any
 from accounts.money import money_text
 from lobby.models import Seek
 from matches.models import ClockSettings, MatchKind
-from matches.money import exposure_for
+from matches.money import DEFAULT_MAX_CUBE, cover_needed
 
 
 def clock_of(seek: Seek) -> ClockSettings:
@@ -32,11 +33,16 @@ def clock_of(seek: Seek) -> ClockSettings:
     return ClockSettings.from_json(seek.clock)
 
 
+# A seek's money session is offered at the house's usual highest cube: its cover is counted
+# at it and the match made from it is challenged with it (``lobby.seeks``).
+SEEK_MAX_CUBE = DEFAULT_MAX_CUBE
+
+
 def cover_cents(*, kind: str, stake_cents: int) -> int:
     """What each player must have to play these terms."""
-    if kind == MatchKind.MONEY:
-        return exposure_for(stake_cents=stake_cents)
-    return stake_cents
+    return cover_needed(
+        money_play=kind == MatchKind.MONEY, stake_cents=stake_cents, max_cube=SEEK_MAX_CUBE
+    )
 
 
 def offer_text(*, kind: str, length: int, stake_cents: int, currency: str) -> str:

@@ -84,20 +84,8 @@ def challenge(request: HttpRequest) -> HttpResponse:
         return _play_page(request, user, form, status=400)
     data = form.cleaned_data
     try:
-        match = creation.match_challenge(
-            challenger=user,
-            opponent=data["opponent"],
-            length=data["length"] if data["kind"] == "match" else None,
-            money_play=data["kind"] == "money",
-            stake_cents=data["stake_cents"],
-            currency=data["currency"],
-            rated=data["rated"],
-            private=data["private"],
-            clock_settings=data["clock_settings"],
-            jacoby=data["jacoby"],
-            beavers=data["beavers"],
-            raccoons=data["raccoons"],
-            max_cube=data["max_cube"],
+        match = creation.challenge_from_input(
+            challenger=user, opponent=data["opponent"], values=data
         )
     except DomainError as error:
         messages.error(request, str(error))

@@ -127,26 +127,78 @@ def _settle(*, match_id: int, position: Position, evaluation: Evaluation) -> Adj
     return adjudication
 
 
-def _decide(match: Match, position: Position, evaluation: Evaluation) -> dict[str, Any]:
-    """Settle the money the evaluation decides and say what was decided."""
+@dataclass(frozen=True)
+class Verdict:
+    """What an evaluation decides for a match: the ``decision`` as stored and logged
+    (``kind`` "money", "pot" or "award", and the ``winner_seat``, None for a money game),
+    and the ``split`` of the money at stake (None for an award)."""
+
+    decision: dict[str, Any]
+    split: money.Split | None
+
+    @property
+    def kind(self) -> str:
+        return str(self.decision["kind"])
+
+    @property
+    def winner_seat(self) -> int | None:
+        seat = self.decision.get("winner_seat")
+        return seat if isinstance(seat, int) else None
+
+
+def verdict(
+    match: Match,
+    *,
+    cubeful_equity: float,
+    mwc: float | None,
+    cube_value: int,
+    absent_seat: int | None,
+) -> Verdict:
+    """The one rule from seat 0's evaluation to a decision: a money game split by its
+    cubeful equity at ``cube_value``, a pot by the match winning chances, any other match
+    awarded by them (``analysis.splits``). The adjudication settles by it; a staff
+    re-adjudication (``disputes``) decides by it again from the deeper evaluation."""
     if match.kind == MatchKind.MONEY:
         split = money.adjudicated_game_split(
-            match,
-            cubeful_equity=evaluation.player(0).cubeful_equity,
-            cube_value=position.cube_value,
+            match, cubeful_equity=cubeful_equity, cube_value=cube_value
         )
-        money.settle_adjudicated_game(match, position.game_number, split)
-        return split.decision
-    mwc = evaluation.player(0).mwc
+        return Verdict(split.decision, split)
     assert mwc is not None
     if match.stake_cents:
         split = money.adjudicated_pot_split(match, mwc=mwc)
-        money.settle_adjudicated_pot(match, split)
-        return split.decision
-    award = tournament_award(
-        mwc, policy=AbsencePolicy.ADJUDICATE, absent_index=position.absent_seat
+        return Verdict(split.decision, split)
+    award = tournament_award(mwc, policy=AbsencePolicy.ADJUDICATE, absent_index=absent_seat)
+    return Verdict(
+        {"kind": "award", "mwc": [mwc, 1 - mwc], "winner_seat": award.winner_index}, None
     )
-    return {"kind": "award", "mwc": [mwc, 1 - mwc], "winner_seat": award.winner_index}
+
+
+def verdict_of(match: Match, adjudication: Adjudication) -> Verdict:
+    """What ``adjudication``'s stored evaluation decides (a re-run's: the deeper one)."""
+    seat_0 = adjudication.evaluation["players"][0]
+    return verdict(
+        match,
+        cubeful_equity=seat_0["cubeful_equity"],
+        mwc=seat_0.get("mwc"),
+        cube_value=adjudication.evaluation["cube_value"],
+        absent_seat=adjudication.absent_seat,
+    )
+
+
+def _decide(match: Match, position: Position, evaluation: Evaluation) -> dict[str, Any]:
+    """Settle the money the evaluation decides and say what was decided."""
+    decided = verdict(
+        match,
+        cubeful_equity=evaluation.player(0).cubeful_equity,
+        mwc=evaluation.player(0).mwc,
+        cube_value=position.cube_value,
+        absent_seat=position.absent_seat,
+    )
+    if decided.split is not None and decided.kind == "money":
+        money.settle_adjudicated_game(match, position.game_number, decided.split)
+    elif decided.split is not None:
+        money.settle_adjudicated_pot(match, decided.split)
+    return decided.decision
 
 
 def rerun(*, match_id: int, plies: int, staff: User) -> Adjudication:

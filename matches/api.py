@@ -30,7 +30,12 @@ from matches.clock import (
     MAX_RESERVE_SECONDS,
     check_clock,
 )
-from matches.creation import MAX_MATCH_LENGTH, match_accept, match_challenge, match_decline
+from matches.creation import (
+    MAX_MATCH_LENGTH,
+    challenge_from_input,
+    match_accept,
+    match_decline,
+)
 from matches.models import (
     DEFAULT_CLOCK,
     ClockKind,
@@ -182,11 +187,13 @@ class MatchCreateApi(Api):
         private = JsonBooleanField(default=False)
         clock = ClockSerializer(required=False)
 
-        def validate(self, data: dict[str, object]) -> dict[str, object]:
+        def validate(self, data: dict[str, Any]) -> dict[str, Any]:
             if not data["money"] and "length" not in data:
                 raise serializers.ValidationError(
                     'Give a match "length" in points, or "money": true'
                 )
+            if "clock" in data:  # in the names a challenge takes
+                data["clock_settings"] = ClockSettings(**data.pop("clock"))
             return data
 
     @extend_schema(
@@ -209,21 +216,8 @@ class MatchCreateApi(Api):
         opponent = User.objects.filter(username=values["opponent"]).first()
         if opponent is None:
             raise DomainError(f"There is no player called {values['opponent']}")
-        match = match_challenge(
-            challenger=request_user(request),
-            opponent=opponent,
-            length=values.get("length"),
-            money_play=values["money"],
-            stake_cents=values["stake_cents"],
-            currency=values["currency"],
-            jacoby=values["jacoby"],
-            beavers=values["beavers"],
-            raccoons=values["raccoons"],
-            automatic_doubles=values["automatic_doubles"],
-            max_cube=values.get("max_cube"),
-            clock_settings=ClockSettings(**values["clock"]) if "clock" in values else DEFAULT_CLOCK,
-            rated=values["rated"],
-            private=values["private"],
+        match = challenge_from_input(
+            challenger=request_user(request), opponent=opponent, values=values
         )
         return Response(
             match_snapshot(match, viewer=request_user(request)), status=status.HTTP_201_CREATED

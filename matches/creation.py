@@ -13,9 +13,10 @@ moves for its matches, and its players' standing was checked when they registere
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -101,6 +102,32 @@ def match_challenge(
     locks.made(Lock.MATCH, match.pk)
     events.publish_challenge(match)
     return match
+
+
+def challenge_from_input(*, challenger: User, opponent: User, values: Mapping[str, Any]) -> Match:
+    """A challenge as the play page's form and the API's body give it, each validated into
+    these names: ``money`` (true for a money session), ``length`` (a match's points),
+    ``stake_cents``, ``currency``, ``jacoby``, ``beavers``, ``raccoons``,
+    ``automatic_doubles``, ``max_cube``, ``rated``, ``private`` and ``clock_settings`` (a
+    ``ClockSettings``). A name left out takes ``match_challenge``'s default, so the page and
+    the API make the same match of the same terms."""
+    money_play = bool(values.get("money", False))
+    return match_challenge(
+        challenger=challenger,
+        opponent=opponent,
+        length=None if money_play else values.get("length"),
+        money_play=money_play,
+        stake_cents=values.get("stake_cents", 0),
+        currency=values.get("currency", Currency.FUN),
+        jacoby=values.get("jacoby", True),
+        beavers=values.get("beavers", False),
+        raccoons=values.get("raccoons", False),
+        automatic_doubles=values.get("automatic_doubles", 0),
+        max_cube=values.get("max_cube"),
+        rated=values.get("rated", True),
+        private=values.get("private", False),
+        clock_settings=values.get("clock_settings") or DEFAULT_CLOCK,
+    )
 
 
 def _money_rules(

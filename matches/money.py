@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from accounts import ledger
 from accounts.ledger import InsufficientFunds
 from accounts.models import LedgerTransaction, TransactionKind, User
-from accounts.money import commission_cents
+from accounts.money import commission_cents, winner_commission_cents
 from accounts.money import money_text as format_money
 from analysis.splits import money_settlement, pot_split
 from matches.models import Match, MatchKind
@@ -59,9 +59,20 @@ def adjudicated_game_key(match: Match, game_number: int) -> str:
 # ---------------------------------------------------------------- stakes in
 
 
+def cover_needed(*, money_play: bool, stake_cents: int, max_cube: int = DEFAULT_MAX_CUBE) -> int:
+    """What each player must hold to play these terms: the stake of a match to N points, or
+    one money game's exposure at ``max_cube``. A match asks it (``stake_needed``), and so
+    does a seek before its match exists (``lobby.terms``)."""
+    if money_play:
+        return exposure_for(stake_cents=stake_cents, max_cube=max_cube)
+    return stake_cents
+
+
 def stake_needed(match: Match) -> int:
-    """What each player must hold to start: the stake, or a money game's exposure."""
-    return exposure_cents(match) if match.is_money else match.stake_cents
+    """What each player must hold to start ``match``: ``cover_needed`` at its own cube."""
+    return cover_needed(
+        money_play=match.is_money, stake_cents=match.stake_cents, max_cube=match.max_cube
+    )
 
 
 def require_cover(match: Match, *, seats: tuple[int, ...], asker: User) -> None:
@@ -129,7 +140,7 @@ def settle_game(match: Match, game_number: int, *, winner: int, points: int) -> 
         return
     exposure = exposure_cents(match)
     won = min(points * match.stake_cents, exposure)
-    commission = 2 * commission_cents(won)
+    commission = winner_commission_cents(won)
     ledger.settle_match(
         escrow_ref=escrow_ref(match),
         currency=match.currency,
@@ -144,7 +155,7 @@ def settle_game(match: Match, game_number: int, *, winner: int, points: int) -> 
 
 def pot_payouts(match: Match, winner_seat: int) -> tuple[dict[int, int], int]:
     """The pot to ``winner_seat`` less both players' commission: (payouts, commission)."""
-    commission = 2 * commission_cents(match.stake_cents)
+    commission = winner_commission_cents(match.stake_cents)
     return {match.player_id(winner_seat): 2 * match.stake_cents - commission}, commission
 
 

@@ -71,6 +71,7 @@ from tournaments.formats.base import Pairing as DrawPairing
 from tournaments.formats.round_robin import RoundRobin
 from tournaments.formats.swiss import Swiss
 from tournaments.models import Pairing, Tournament, TournamentFormat, TournamentState
+from tournaments.reads.rounds import pairing_words, round_name
 from tournaments.settings.pure import tournament_format
 
 
@@ -229,7 +230,11 @@ def _withdrawn(
     stages: list[tuple[str, tuple[DrawPairing, ...]]] = [("The knockout stage", knockout)]
     if isinstance(fmt, Swiss):
         later = draw.rounds(Flight.MAIN)[key.round + 1 :]
-        names = (f"Round {key.round + 2 + i}" for i in range(len(later)))
+        total = len(draw.rounds(Flight.MAIN))
+        names = (
+            round_name(TournamentFormat.SWISS, Flight.MAIN, key.round + 1 + i, total)
+            for i in range(len(later))
+        )
         stages = [*zip(names, later, strict=True), ("The top cut", knockout)]
     stages = [(name, stage) for name, stage in stages if stage]
     if not stages:
@@ -325,5 +330,5 @@ def _go_on(tournament: Tournament) -> list[int]:
 
 
 def _slot_name(row: Pairing) -> str:
-    flight = "" if row.flight == Flight.MAIN else f"{row.flight.replace('_', ' ')} "
-    return f"{flight}round {row.round + 1}, match {row.position + 1}"
+    """The pairing as the bracket names it: "Winners' final", "Semi-finals, match 2"."""
+    return pairing_words(row, row.tournament.format)

@@ -13,6 +13,7 @@ most once.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -20,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.ledger.adjustments import adjustment_under, same_request
+from accounts.ledger.adjustments import adjustment_key, adjustment_under, same_request
 from accounts.models import (
     AdjustmentApproval,
     AdjustmentDirection,
@@ -58,11 +59,14 @@ def adjustment_ask(
     direction: AdjustmentDirection,
     reason: str,
     staff: User,
-    key: str,
+    key: str | None,
 ) -> Asked:
-    """``staff`` deposit into or withdraw from ``user``'s wallet under the ledger ``key``
-    (``ledger.adjustment_key``): at once, or as a pending approval. The same key and
-    request again answer what the first did; another request under it is refused (409)."""
+    """``staff`` deposit into or withdraw from ``user``'s wallet: at once, or as a pending
+    approval. ``key`` is the request's own key (the wallet page's form, the API's body; one
+    is made when there is none), kept under the wallet (``ledger.adjustment_key``). The
+    same key and request again answer what the first did; another request under it is
+    refused (409)."""
+    key = adjustment_key(user=user, key=key or uuid.uuid4().hex)
     asked = ledger.check_adjustment(
         user=user,
         currency=currency,

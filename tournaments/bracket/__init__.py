@@ -4,7 +4,6 @@ path and the current round, the rest a round at a time) and the live frames (``l
 
 from tournaments.bracket.reads import (
     FLIGHT_ORDER,
-    ROUND_BY_ROUND,
     BracketRound,
     BracketSide,
     BracketSlot,
@@ -16,8 +15,8 @@ from tournaments.bracket.reads import (
     bracket_data,
     flights,
     match_words,
-    round_name,
 )
+from tournaments.reads.rounds import ROUND_BY_ROUND
 
 __all__ = [
     "FLIGHT_ORDER",
@@ -33,5 +32,4 @@ __all__ = [
     "bracket_data",
     "flights",
     "match_words",
-    "round_name",
 ]

@@ -31,8 +31,9 @@ from core.locks import Lock
 from core.outages import outage_of
 from tournaments.bracket.html import slot_html
 from tournaments.bracket.page import current_round
-from tournaments.bracket.reads import ROUND_BY_ROUND, Cell, bracket, flights
+from tournaments.bracket.reads import Cell, bracket, flights
 from tournaments.models import Tournament, TournamentFormat, TournamentState
+from tournaments.reads.rounds import ROUND_BY_ROUND
 
 MAX_SLOTS = 64
 KEPT_SECONDS = 7 * 24 * 3600

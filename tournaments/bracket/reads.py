@@ -19,6 +19,7 @@ from matches.selectors import LIVE_WITHIN
 from tournaments.draw_rows import key_text, source_side, source_text
 from tournaments.formats.base import Flight, LoserOf, PairingKey, WinnerOf
 from tournaments.models import Entry, Pairing, Tournament, TournamentFormat, TournamentState
+from tournaments.reads.rounds import round_name, slot_words
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,7 @@ def bracket(tournament: Tournament) -> list[BracketRound]:
     return [
         BracketRound(
             r.number,
-            _round_name(tournament.format, r.flight, r.number, totals[r.flight]),
+            round_name(tournament.format, r.flight, r.number, totals[r.flight]),
             r.match_length,
             r.slots,
             r.flight,
@@ -216,34 +217,6 @@ def bracket(tournament: Tournament) -> list[BracketRound]:
 
 
 FLIGHT_ORDER = [flight.value for flight in Flight]
-ROUND_BY_ROUND = (TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN)
-
-
-def _round_name(format_: str, flight: str, number: int, total: int) -> str:
-    """A round's name in its flight: a knockout's by what is left ("Semi-finals"), a Swiss's
-    or a round robin's by number, the losers' and side flights' by number to their final."""
-    if flight == Flight.MAIN and format_ in ROUND_BY_ROUND:
-        return f"Round {number + 1}"
-    if flight == Flight.FINAL and format_ == TournamentFormat.DOUBLE_ELIMINATION:
-        return "Grand final" if number == 0 else "Reset final"
-    if flight in (Flight.MAIN, Flight.FINAL):
-        knockout = round_name(number, total)
-        if flight == Flight.MAIN and format_ == TournamentFormat.DOUBLE_ELIMINATION:
-            return f"Winners' {knockout[0].lower()}{knockout[1:]}"
-        return knockout
-    label = {
-        Flight.LOSERS: "Losers'",
-        Flight.CONSOLATION: "Consolation",
-        Flight.LAST_CHANCE: "Last chance",
-    }[Flight(flight)]
-    return f"{label} final" if number == total - 1 else f"{label} round {number + 1}"
-
-
-def round_name(number: int, total: int) -> str:
-    """ "Final", "Semi-finals", "Quarter-finals", else "Round of 16" and so on."""
-    left = total - number
-    named = {1: "Final", 2: "Semi-finals", 3: "Quarter-finals"}
-    return named.get(left, f"Round of {2**left}")
 
 
 def bracket_data(rounds: list[BracketRound]) -> list[dict[str, Any]]:
@@ -463,7 +436,7 @@ def _which(side: WinnerOf | LoserOf) -> str:
 
 def match_words(r: BracketRound, position: int) -> str:
     """ "Winners' semi-finals, match 2", or "Grand final" for a round of one match."""
-    return r.name if len(r.slots) == 1 else f"{r.name}, match {position + 1}"
+    return slot_words(r.name, matches=len(r.slots), position=position)
 
 
 def _cell_counts(own: list[BracketRound]) -> list[int]:

@@ -27,6 +27,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from accounts.money import money_text
 from tournaments.formats.base import (
     Draw,
     DrawInvariantError,
@@ -65,15 +66,11 @@ def plan_satellite(*, prize_pool_cents: int, target: TargetTournament) -> Satell
     tickets, remainder = divmod(prize_pool_cents, target.buy_in_cents)
     if tickets == 0:
         raise FormatError(
-            f"The prize pool of {_money(prize_pool_cents)} does not cover one seat in "
-            f"{target.name} (buy-in {_money(target.buy_in_cents)}). "
+            f"The prize pool of {money_text(prize_pool_cents)} does not cover one seat in "
+            f"{target.name} (buy-in {money_text(target.buy_in_cents)}). "
             "Raise the buy-in or the number of players."
         )
     return SatellitePlan(tickets, remainder)
-
-
-def _money(cents: int) -> str:
-    return f"{cents // 100}.{cents % 100:02d}"
 
 
 @dataclass(frozen=True)

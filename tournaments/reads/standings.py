@@ -16,18 +16,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from accounts.models import User
 from matches.models import Match
 from tournaments import draw_rows
-from tournaments.bracket import BracketRound, BracketSlot
 from tournaments.formats.base import BYE, Draw, Flight, PairingKey, Placing
 from tournaments.formats.round_robin import ROUND_ROBIN_TIEBREAKS, RoundRobin
 from tournaments.formats.standings import StandingRow, Tiebreak, standings
 from tournaments.formats.swiss import Swiss
 from tournaments.models import Pairing, Tournament
 from tournaments.settings.pure import tournament_format
+
+if TYPE_CHECKING:
+    # Types alone: the bracket reads round names from this package.
+    from tournaments.bracket import BracketRound, BracketSlot
 
 
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:

@@ -46,7 +46,7 @@ def pending(settings: Any) -> AdjustmentApproval:
         direction=AdjustmentDirection.DEPOSIT,
         reason="Wire 12",
         staff=UserFactory(role=Role.STAFF),
-        key=ledger.adjustment_key(user=erin, key="wire-12"),
+        key="wire-12",
     )
     assert asked.approval is not None
     return asked.approval

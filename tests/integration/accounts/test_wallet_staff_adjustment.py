@@ -189,3 +189,30 @@ def test_adjustments_made_before_requests_were_kept_are_answered_on_a_retry() ->
 
     assert again.pk == first.pk
     assert ledger.balance(user=erin, currency="REAL") == 100
+
+
+def test_the_page_and_the_api_ask_one_adjustment_so_a_key_sent_through_both_moves_once(
+    client: Client,
+) -> None:
+    # given a deposit made on the wallet page
+    erin = UserFactory(username="erin")
+    client.force_login(UserFactory(role=Role.STAFF))
+    client.post("/wallet/erin/adjust/", form(key="wire-7"))
+
+    # when the same request is sent again over the API under the same key
+    again = client.post(
+        "/api/wallets/erin/adjust/",
+        {
+            "direction": "deposit",
+            "currency": "REAL",
+            "amount_cents": 2500,
+            "reason": "Bank transfer ref 991",
+            "key": "wire-7",
+        },
+        content_type="application/json",
+    )
+
+    # then it is answered with the page's adjustment: the money moved once
+    assert again.status_code == 201
+    assert again.json()["transaction_id"] == WalletAdjustment.objects.get().transaction_id
+    assert ledger.balance(user=erin, currency="REAL") == 2500

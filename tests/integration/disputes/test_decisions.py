@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import LedgerTransaction, TransactionKind
-from accounts.money import commission_cents
+from accounts.money import commission_cents, winner_commission_cents
 from analysis.splits import pot_split
 from core.errors import Conflict, DomainError, Forbidden
 from disputes import services
@@ -79,7 +79,7 @@ def test_overturning_gives_the_match_and_the_pot_to_the_other_player() -> None:
     alice, bruno, sam = UserFactory(username="alice"), UserFactory(username="bruno"), staff()
     start = _balances(alice, bruno)
     match = finished_match(alice, bruno, stake_cents=STAKE)
-    fee = 2 * commission_cents(STAKE)
+    fee = winner_commission_cents(STAKE)
     assert _balances(alice, bruno) == [start[0] + STAKE - fee, start[1] - STAKE]
     house = ledger.house_balance("FUN")
     dispute = _dispute(bruno, match)

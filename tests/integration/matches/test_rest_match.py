@@ -226,9 +226,9 @@ def test_a_money_session_settles_every_game_with_commission() -> None:
 
 
 def commission_share(games: object, seat: int) -> int:
-    from accounts.money import commission_cents
+    from accounts.money import winner_commission_cents
 
-    return sum(2 * commission_cents(g.points * 100) for g in games if g.winner_seat == seat)
+    return sum(winner_commission_cents(g.points * 100) for g in games if g.winner_seat == seat)
 
 
 def test_verify_dice_command_catches_a_tampered_log() -> None:

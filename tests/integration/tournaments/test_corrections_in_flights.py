@@ -160,7 +160,7 @@ def test_overturning_a_winners_round_moves_both_players_in_both_flights() -> Non
     assert sorted(bracket["new_matches"]) == sorted(
         [match_of(corrected_final).pk, match_of(corrected_losers).pk]
     )
-    assert bracket["moved_pairings"] == ["round 2, match 1", "losers round 1, match 1"]
+    assert bracket["moved_pairings"] == ["Winners' final", "Losers' round 1"]
 
 
 def test_voiding_a_winners_round_match_empties_both_next_pairings_until_the_replay_ends() -> None:
@@ -338,7 +338,7 @@ def test_a_started_consolation_match_is_not_taken_away_from_its_players() -> Non
     consolation = slot(tournament, "consolation", 0, 0)
     Match.objects.filter(pk=match_of(consolation).pk).update(seen_1=True)
 
-    with pytest.raises(Conflict, match=r"consolation round 1, match 1 \(#\d+\) has started"):
+    with pytest.raises(Conflict, match=r"Consolation round 1, match 1 \(#\d+\) has started"):
         decide(match_of(first), "overturn")
 
     assert slot(tournament, "main", 0, 0).winner_id == first.winner_id

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from accounts.money import money_text
 from tournaments.formats.base import Entrant, FormatError, Result, play_out
 from tournaments.formats.prizes import Prize
 from tournaments.formats.satellite import (
@@ -40,6 +41,17 @@ def test_a_pool_that_does_not_cover_one_seat_is_refused_when_the_satellite_is_cr
         match=r"The prize pool of 40\.00 does not cover one seat in Spring Open \(buy-in 50\.00\)",
     ):
         satellite(4_000)
+
+
+def test_the_refusal_writes_its_amounts_as_every_page_writes_money():
+    high_roller = TargetTournament("High Roller", buy_in_cents=500_000)
+
+    with pytest.raises(FormatError) as refused:
+        plan_satellite(prize_pool_cents=123_456, target=high_roller)
+
+    assert f"prize pool of {money_text(123_456)} " in str(refused.value)
+    assert f"(buy-in {money_text(500_000)})" in str(refused.value)
+    assert "1,234.56" in str(refused.value)
 
 
 def test_a_target_without_a_buy_in_cannot_be_a_prize():

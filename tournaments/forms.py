@@ -7,53 +7,26 @@ from typing import Any
 
 from django import forms
 
-from accounts.models import Currency
 from accounts.money import amount_of, cents_of
-from matches.clock import MAX_CORRESPONDENCE_SECONDS, MAX_RESERVE_SECONDS
-from matches.models import DEFAULT_CLOCK, ClockKind
-from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
-from tournaments.models import (
-    BRACKET_FORMATS,
-    SHOW_UP_SECONDS,
-    Seeding,
-    Tournament,
-    TournamentAbandonPolicy,
-    TournamentFormat,
-    TournamentState,
-)
-from tournaments.settings.by_format import (
-    DEFAULT_CONSOLATION_THROUGH,
-    DEFAULT_LAST_CHANCE_REENTRY,
-    MAX_CONSOLATION_ROUND,
-    MAX_GROUP_SIZE,
-    MAX_SWISS_ROUNDS,
-    switched,
-)
-from tournaments.settings.general import (
-    MAX_CHECK_IN_MINUTES,
-    MAX_ENTRANTS,
-    MAX_ROUND_MINUTES,
-    MAX_SHOW_UP_SECONDS,
-    MIN_SHOW_UP_SECONDS,
-    TournamentSettings,
-)
-from tournaments.swing.form import SWING, SwingFields, swing_initial, swing_settings
+from matches.models import DEFAULT_CLOCK
+from tournaments.models import BRACKET_FORMATS, Tournament, TournamentFormat, TournamentState
+from tournaments.settings import fields
+from tournaments.settings.build import form_field, shown_for
+from tournaments.settings.by_format import switched
+from tournaments.settings.fields import DEFAULT_CONSOLATION_THROUGH, DEFAULT_LAST_CHANCE_REENTRY
+from tournaments.settings.general import TournamentSettings
+from tournaments.settings.setting import DOUBLE, KNOCKOUT, ROUND_ROBIN, SWISS
+from tournaments.swing.form import SwingFields, swing_initial, swing_settings
 
 # Where a service's complaint about a setting is shown on the form.
 FIELD_OF_SETTING = {
-    "buy_in_cents": "buy_in",
-    "fee_cents": "fee",
+    **{setting.name: setting.field for setting in fields.SETTINGS if setting.form_name},
     "clock": "clock_kind",
     "target_id": "target",
     "flight_clocks": "clock_kind",
     "prize_table": "prizes",
     "last_chance_reenters_at": "last_chance_reenters_at",
 }
-KNOCKOUT, DOUBLE = TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATION
-SWISS, ROUND_ROBIN = TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN
-NOT_SIT_AND_GO = [f for f in TournamentFormat.values if f != TournamentFormat.SIT_AND_GO]
-NOT_SATELLITE = [f for f in TournamentFormat.values if f != TournamentFormat.SATELLITE]
-NOT_SWING = [f for f in TournamentFormat.values if f != SWING]
 # The side flights' match lengths, by form field: (flight, the formats that play it).
 FLIGHT_LENGTH_FIELDS = {
     "losers_lengths": ("losers", (DOUBLE,)),
@@ -61,12 +34,6 @@ FLIGHT_LENGTH_FIELDS = {
     "last_chance_lengths": ("last_chance", (KNOCKOUT,)),
     "final_lengths": ("final", (DOUBLE, SWISS, ROUND_ROBIN)),
 }
-
-
-def shown_for(*formats: str, **attrs: str) -> dict[str, str]:
-    """Widget attributes: the form shows the field only while one of ``formats`` is chosen
-    (``static/js/site/forms.js``)."""
-    return {"data-shown-for": " ".join(formats), **attrs}
 
 
 def _lengths_field(label: str, help_text: str, formats: tuple[str, ...]) -> forms.CharField:
@@ -79,119 +46,29 @@ def _lengths_field(label: str, help_text: str, formats: tuple[str, ...]) -> form
 
 
 class TournamentForm(SwingFields):
-    name = forms.CharField(max_length=120)
-    format = forms.ChoiceField(
-        choices=TournamentFormat.choices,
-        initial=TournamentFormat.KNOCKOUT,
-        help_text="Knockout: one loss and out. Double elimination: out at the second loss. "
-        "Swiss: a set number of rounds, players with equal scores meet. Round robin: everyone "
-        "meets everyone. Swing: everyone starts with the same chips, the stakes rise, the last "
-        "player holding chips wins.",
-    )
-    seats = forms.IntegerField(
-        required=False,
-        min_value=MIN_SEATS,
-        max_value=MAX_SEATS,
-        help_text="Sit & Go: 2 to 64 seats (8 if left empty). Swing: seats to start when full, "
-        "or empty to start by hand.",
-        widget=forms.NumberInput(attrs=shown_for(TournamentFormat.SIT_AND_GO, SWING)),
-    )
-    max_entrants = forms.IntegerField(
-        required=False,
-        min_value=2,
-        max_value=MAX_ENTRANTS,
-        label="Maximum players",
-        help_text="Leave empty for no limit.",
-        widget=forms.NumberInput(attrs=shown_for(*NOT_SIT_AND_GO)),
-    )
-    rounds = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=MAX_SWISS_ROUNDS,
-        label="Swiss rounds",
-        widget=forms.NumberInput(attrs=shown_for(SWISS)),
-    )
-    top_cut = forms.IntegerField(
-        required=False,
-        min_value=2,
-        max_value=MAX_ENTRANTS,
-        label="Top cut",
-        help_text="The best 2, 4, 8, ... play a knockout after the Swiss; empty: none.",
-        widget=forms.NumberInput(attrs=shown_for(SWISS)),
-    )
-    group_size = forms.IntegerField(
-        required=False,
-        min_value=2,
-        max_value=MAX_GROUP_SIZE,
-        label="Players per group",
-        help_text="Empty: one table, everyone meets everyone.",
-        widget=forms.NumberInput(attrs=shown_for(ROUND_ROBIN)),
-    )
-    advance_per_group = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=MAX_GROUP_SIZE,
-        label="Through from each group",
-        help_text="The best of each group play a knockout.",
-        widget=forms.NumberInput(attrs=shown_for(ROUND_ROBIN)),
-    )
-    grand_final_reset = forms.BooleanField(
-        required=False,
-        initial=True,
-        label="Reset final: a second final if the losers' flight winner wins the first",
-        widget=forms.CheckboxInput(attrs=shown_for(DOUBLE)),
-    )
-    consolation = forms.BooleanField(
-        required=False,
-        label="Progressive consolation for those knocked out early",
-        widget=forms.CheckboxInput(attrs=shown_for(*BRACKET_FORMATS)),
-    )
-    consolation_through_round = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=MAX_CONSOLATION_ROUND,
-        initial=DEFAULT_CONSOLATION_THROUGH,
-        label="Consolation takes the losers of rounds 1 to",
-        help_text="Beside a double elimination: those knocked out in losers' rounds 1 to this.",
-        widget=forms.NumberInput(attrs=shown_for(*BRACKET_FORMATS)),
-    )
-    last_chance = forms.BooleanField(
-        required=False,
-        label="Last chance: its winner comes back into the main flight",
-        widget=forms.CheckboxInput(attrs=shown_for(KNOCKOUT)),
-    )
-    last_chance_reenters_at = forms.IntegerField(
-        required=False,
-        min_value=2,
-        max_value=MAX_ENTRANTS,
-        initial=DEFAULT_LAST_CHANCE_REENTRY,
-        label="The last chance's winner comes back with this many left",
-        help_text="2, 4, 8, ...: 8 is the quarter-finals.",
-        widget=forms.NumberInput(attrs=shown_for(KNOCKOUT)),
-    )
-    buy_in = forms.DecimalField(
-        min_value=Decimal("0"),
-        max_digits=10,
-        decimal_places=2,
-        initial=Decimal("10.00"),
-        label="Buy-in",
-        help_text="Goes to the prize pool.",
-    )
-    fee = forms.DecimalField(
-        min_value=Decimal("0"),
-        max_digits=10,
-        decimal_places=2,
-        initial=Decimal("0.65"),
-        help_text="Kept by the house.",
-    )
-    currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.FUN)
-    seeding = forms.ChoiceField(choices=Seeding.choices, initial=Seeding.RATING)
+    name = form_field(fields.NAME)
+    format = form_field(fields.FORMAT)
+    seats = form_field(fields.SEATS)
+    max_entrants = form_field(fields.MAX_ENTRANTS)
+    rounds = form_field(fields.ROUNDS)
+    top_cut = form_field(fields.TOP_CUT)
+    group_size = form_field(fields.GROUP_SIZE)
+    advance_per_group = form_field(fields.ADVANCE_PER_GROUP)
+    grand_final_reset = form_field(fields.GRAND_FINAL_RESET)
+    consolation = form_field(fields.CONSOLATION)
+    consolation_through_round = form_field(fields.CONSOLATION_THROUGH_ROUND)
+    last_chance = form_field(fields.LAST_CHANCE)
+    last_chance_reenters_at = form_field(fields.LAST_CHANCE_REENTERS_AT)
+    buy_in = form_field(fields.BUY_IN_CENTS)
+    fee = form_field(fields.FEE_CENTS)
+    currency = form_field(fields.CURRENCY)
+    seeding = form_field(fields.SEEDING)
     round_lengths = forms.CharField(
         initial="5, 5, 7",
-        label="Match length per round",
+        label=fields.ROUND_LENGTHS.label,
         help_text="Points, first round to final, e.g. 5, 5, 7, 9. A bigger field repeats the "
         "first length.",
-        widget=forms.TextInput(attrs=shown_for(*NOT_SWING)),
+        widget=forms.TextInput(attrs=shown_for(*fields.ROUND_LENGTHS.formats)),
     )
     losers_lengths = _lengths_field(
         "Losers' flight match lengths", "Points per losers' round, e.g. 3.", (DOUBLE,)
@@ -210,10 +87,10 @@ class TournamentForm(SwingFields):
     )
     prizes = forms.CharField(
         required=False,
-        label="Prize shares (%)",
+        label=fields.PRIZE_TABLE.label,
         help_text="Best place first, e.g. 50, 30, 20; empty: the published table by the number "
         "of players. Tied places split their shares.",
-        widget=forms.TextInput(attrs=shown_for(*NOT_SATELLITE)),
+        widget=forms.TextInput(attrs=shown_for(*fields.PRIZE_TABLE.formats)),
     )
     consolation_prizes = forms.CharField(
         required=False,
@@ -221,62 +98,15 @@ class TournamentForm(SwingFields):
         help_text="Of the same pool, e.g. 10, 5: with the main shares they add up to 100.",
         widget=forms.TextInput(attrs=shown_for(*BRACKET_FORMATS)),
     )
-    clock_kind = forms.ChoiceField(
-        choices=ClockKind.choices, initial=DEFAULT_CLOCK.kind, label="Clock"
-    )
-    move_seconds = forms.IntegerField(
-        initial=DEFAULT_CLOCK.move_seconds,
-        min_value=1,
-        max_value=MAX_CORRESPONDENCE_SECONDS,
-        label="Seconds per move",
-    )
-    reserve_seconds = forms.IntegerField(
-        initial=DEFAULT_CLOCK.reserve_seconds,
-        min_value=0,
-        max_value=MAX_RESERVE_SECONDS,
-        label="Reserve seconds",
-    )
-    abandon_policy = forms.ChoiceField(
-        choices=TournamentAbandonPolicy.choices,
-        initial=TournamentAbandonPolicy.ENGINE,
-        label="When a player abandons",
-    )
-    show_up_seconds = forms.IntegerField(
-        initial=SHOW_UP_SECONDS,
-        min_value=MIN_SHOW_UP_SECONDS,
-        max_value=MAX_SHOW_UP_SECONDS,
-        label="Show-up time (seconds)",
-        help_text="A player not at the board forfeits.",
-    )
-    round_minutes = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=MAX_ROUND_MINUTES,
-        label="Round deadline (minutes)",
-        help_text="Matches not finished this long after they start are marked late.",
-    )
-    starts_at = forms.DateTimeField(
-        required=False,
-        label="Starts at (UTC)",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
-        help_text="Leave empty to start it by hand; a Sit & Go starts when full.",
-    )
-    check_in_minutes = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=MAX_CHECK_IN_MINUTES,
-        label="Check-in window (minutes)",
-        help_text="Entrants confirm in this window before the start; the others are refunded.",
-    )
-    target = forms.TypedChoiceField(
-        coerce=int,
-        required=False,
-        empty_value=None,
-        label="Satellite target",
-        help_text="Satellite: the tournament whose seats are the prizes.",
-        widget=forms.Select(attrs=shown_for(TournamentFormat.SATELLITE)),
-    )
+    clock_kind = form_field(fields.CLOCK_KIND)
+    move_seconds = form_field(fields.MOVE_SECONDS)
+    reserve_seconds = form_field(fields.RESERVE_SECONDS)
+    abandon_policy = form_field(fields.ABANDON_POLICY)
+    show_up_seconds = form_field(fields.SHOW_UP_SECONDS)
+    round_minutes = form_field(fields.ROUND_MINUTES)
+    starts_at = form_field(fields.STARTS_AT)
+    check_in_minutes = form_field(fields.CHECK_IN_MINUTES)
+    target = form_field(fields.TARGET)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

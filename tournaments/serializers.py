@@ -7,54 +7,29 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accounts.models import MAX_AMOUNT_CENTS, Currency
-from core.api import JsonBooleanField
 from matches.api import ClockSerializer
-from matches.creation import MAX_MATCH_LENGTH
 from tournaments import selectors
 from tournaments.formats.base import Flight
-from tournaments.formats.prizes import WHOLE_POOL
-from tournaments.models import (
-    SHOW_UP_SECONDS,
-    Seeding,
-    TournamentAbandonPolicy,
-    TournamentFormat,
-)
-from tournaments.settings.by_format import (
-    DEFAULT_CONSOLATION_THROUGH,
-    DEFAULT_LAST_CHANCE_REENTRY,
-    MAX_CONSOLATION_ROUND,
-    MAX_GROUP_SIZE,
-    MAX_PAID_PLACES,
-    MAX_SWISS_ROUNDS,
-    switched,
-)
-from tournaments.settings.general import (
-    MAX_CHECK_IN_MINUTES,
-    MAX_ENTRANTS,
-    MAX_ROUND_MINUTES,
-    MAX_SHOW_UP_SECONDS,
-    MIN_SHOW_UP_SECONDS,
-)
+from tournaments.settings import fields
+from tournaments.settings.build import api_field, powers_of_two
+from tournaments.settings.by_format import switched
+from tournaments.settings.fields import DEFAULT_CONSOLATION_THROUGH, DEFAULT_LAST_CHANCE_REENTRY
+from tournaments.settings.setting import Setting
 from tournaments.swing.serializers import (
     SwingOutputSerializer,
     SwingSettingsInputSerializer,
     SwingStandingFields,
 )
 
-MAX_ID = 2**63 - 1
-MAX_ROUNDS = 16
-POWERS_OF_TWO = [(2**n, str(2**n)) for n in range(1, MAX_ENTRANTS.bit_length())]
 
-
-def _list_schema(item: dict[str, Any], max_items: int) -> dict[str, Any]:
-    return {"type": "array", "items": item, "minItems": 1, "maxItems": max_items}
-
-
-def _by_flight_schema(
-    flights: list[Flight], item: dict[str, Any], max_items: int, what: str
-) -> dict[str, Any]:
-    listed = _list_schema(item, max_items)
+def _by_flight_schema(flights: list[Flight], setting: Setting, what: str) -> dict[str, Any]:
+    low, high = setting.limits
+    listed = {
+        "type": "array",
+        "items": {"type": "integer", "minimum": low, "maximum": high},
+        "minItems": 1,
+        "maxItems": setting.items,
+    }
     return {
         "oneOf": [
             {**listed, "description": f"The main flight's {what} only."},
@@ -70,10 +45,11 @@ def _by_flight_schema(
 
 
 class ByFlightField(serializers.Field[Any, Any, Any, Any]):
-    """A list for the main flight, or a mapping of flight names to lists of integers."""
+    """A list for the main flight, or a mapping of flight names to lists of integers, each
+    list within ``setting``'s limits."""
 
+    setting: Setting
     flights: list[Flight] = []
-    low, high, max_items = 1, 1, 1
 
     def to_internal_value(self, data: Any) -> dict[str, list[int]]:
         if isinstance(data, list):
@@ -93,14 +69,16 @@ class ByFlightField(serializers.Field[Any, Any, Any, Any]):
     def _numbers(self, name: str, values: Any) -> list[int]:
         """``values`` checked; ``name`` is the flight's, empty for a plain list."""
         flight = f"{name}: " if name else ""
-        if not isinstance(values, list) or not 1 <= len(values) <= self.max_items:
-            raise serializers.ValidationError(f"{flight}give a list of 1 to {self.max_items}.")
+        low, high = self.setting.limits
+        most = self.setting.items
+        if not isinstance(values, list) or not 1 <= len(values) <= (most or 0):
+            raise serializers.ValidationError(f"{flight}give a list of 1 to {most}.")
         for value in values:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise serializers.ValidationError(f"{flight}{value!r} is not a whole number.")
-            if not self.low <= value <= self.high:
+            if not low <= value <= high:
                 raise serializers.ValidationError(
-                    f"{flight}each is {self.low} to {self.high:,}, not {value}."
+                    f"{flight}each is {low} to {high:,}, not {value}."
                 )
         return list(values)
 
@@ -108,30 +86,33 @@ class ByFlightField(serializers.Field[Any, Any, Any, Any]):
         return value
 
 
+# The choices of ``top_cut`` and ``last_chance_reenters_at``, one enum in the schema
+# (``config.settings.api``) while their limits are the same.
+POWERS_OF_TWO = [(n, str(n)) for n in powers_of_two(fields.TOP_CUT)]
+LENGTH_FLIGHTS = [Flight.MAIN, Flight.LOSERS, Flight.CONSOLATION, Flight.LAST_CHANCE, Flight.FINAL]
+PRIZE_FLIGHTS = [Flight.MAIN, Flight.CONSOLATION]
+
+
 @extend_schema_field(
     _by_flight_schema(
-        [Flight.MAIN, Flight.LOSERS, Flight.CONSOLATION, Flight.LAST_CHANCE, Flight.FINAL],
-        {"type": "integer", "minimum": 1, "maximum": MAX_MATCH_LENGTH},
-        MAX_ROUNDS,
-        "points per round, first round to final",
+        LENGTH_FLIGHTS, fields.ROUND_LENGTHS, "points per round, first round to final"
     )
 )
 class RoundLengthsField(ByFlightField):
-    flights = [Flight.MAIN, Flight.LOSERS, Flight.CONSOLATION, Flight.LAST_CHANCE, Flight.FINAL]
-    low, high, max_items = 1, MAX_MATCH_LENGTH, MAX_ROUNDS
+    setting = fields.ROUND_LENGTHS
+    flights = LENGTH_FLIGHTS
 
 
 @extend_schema_field(
     _by_flight_schema(
-        [Flight.MAIN, Flight.CONSOLATION],
-        {"type": "integer", "minimum": 1, "maximum": WHOLE_POOL},
-        MAX_PAID_PLACES,
+        PRIZE_FLIGHTS,
+        fields.PRIZE_TABLE,
         "prize shares, best place first, in basis points of the pool (1/100 of a percent)",
     )
 )
 class PrizeTableField(ByFlightField):
-    flights = [Flight.MAIN, Flight.CONSOLATION]
-    low, high, max_items = 1, WHOLE_POOL, MAX_PAID_PLACES
+    setting = fields.PRIZE_TABLE
+    flights = PRIZE_FLIGHTS
 
 
 class FlightClocksSerializer(serializers.Serializer[dict[str, Any]]):
@@ -149,26 +130,14 @@ class FlightClocksSerializer(serializers.Serializer[dict[str, Any]]):
 class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
     """An organizer's settings; ``seats`` for a Sit & Go, ``target`` for a satellite."""
 
-    name = serializers.CharField(max_length=120)
-    format = serializers.ChoiceField(choices=TournamentFormat.values)
-    seats = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=2,
-        max_value=64,
-        help_text="A Sit & Go's seats: it starts when they are all taken (8 if not given).",
-    )
-    max_entrants = serializers.IntegerField(
-        required=False, allow_null=True, min_value=2, max_value=MAX_ENTRANTS
-    )
-    buy_in_cents = serializers.IntegerField(default=0, min_value=0, max_value=MAX_AMOUNT_CENTS)
-    fee_cents = serializers.IntegerField(default=0, min_value=0, max_value=MAX_AMOUNT_CENTS)
-    currency = serializers.ChoiceField(
-        choices=Currency.choices,
-        default=Currency.FUN,
-        error_messages={"invalid_choice": f"Use one of {', '.join(Currency.values)}."},
-    )
-    seeding = serializers.ChoiceField(choices=Seeding.values, default=Seeding.RATING)
+    name = api_field(fields.NAME)
+    format = api_field(fields.FORMAT)
+    seats = api_field(fields.SEATS)
+    max_entrants = api_field(fields.MAX_ENTRANTS)
+    buy_in_cents = api_field(fields.BUY_IN_CENTS)
+    fee_cents = api_field(fields.FEE_CENTS)
+    currency = api_field(fields.CURRENCY)
+    seeding = api_field(fields.SEEDING)
     round_lengths = RoundLengthsField(
         default=[5],
         help_text="Points per round, first round to final; a bigger field repeats the first "
@@ -182,65 +151,20 @@ class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
         help_text="A time control for a flight other than the main one, by its name; the "
         "flights not given play on ``clock``.",
     )
-    grand_final_reset = JsonBooleanField(
-        required=False,
-        help_text="Double elimination: a second final when the losers' flight winner wins "
-        "the first (default true).",
-    )
-    rounds = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=1,
-        max_value=MAX_SWISS_ROUNDS,
-        help_text="Swiss: the number of rounds.",
-    )
-    top_cut = serializers.ChoiceField(
-        choices=POWERS_OF_TWO,
-        required=False,
-        allow_null=True,
-        help_text="Swiss: the best this many (2, 4, 8, ...) play a knockout after it "
-        '(its lengths: round_lengths\' "final").',
-    )
-    group_size = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=2,
-        max_value=MAX_GROUP_SIZE,
-        help_text="Round robin: players per group; none: everyone meets everyone.",
-    )
-    advance_per_group = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=1,
-        max_value=MAX_GROUP_SIZE,
-        help_text='Round robin with groups: the best this many of each play a knockout ("final").',
-    )
+    grand_final_reset = api_field(fields.GRAND_FINAL_RESET)
+    rounds = api_field(fields.ROUNDS)
+    top_cut = api_field(fields.TOP_CUT)
+    group_size = api_field(fields.GROUP_SIZE)
+    advance_per_group = api_field(fields.ADVANCE_PER_GROUP)
     consolation = serializers.ChoiceField(
         choices=["none", "progressive"],
         required=False,
         help_text="Knockout or double elimination: a progressive consolation for the players "
         "knocked out early, with its own champion.",
     )
-    consolation_through_round = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=1,
-        max_value=MAX_CONSOLATION_ROUND,
-        help_text="The consolation takes those knocked out in rounds 1 to this one "
-        f"(default {DEFAULT_CONSOLATION_THROUGH}).",
-    )
-    last_chance = JsonBooleanField(
-        required=False,
-        help_text="Knockout: a one-loss flight for the players knocked out early whose winner "
-        "comes back into the main flight.",
-    )
-    last_chance_reenters_at = serializers.ChoiceField(
-        choices=POWERS_OF_TWO,
-        required=False,
-        allow_null=True,
-        help_text="The last chance's winner comes back when this many (2, 4, 8, ...) are left "
-        f"in the main flight (default {DEFAULT_LAST_CHANCE_REENTRY}).",
-    )
+    consolation_through_round = api_field(fields.CONSOLATION_THROUGH_ROUND)
+    last_chance = api_field(fields.LAST_CHANCE)
+    last_chance_reenters_at = api_field(fields.LAST_CHANCE_REENTERS_AT)
     prize_table = PrizeTableField(
         required=False,
         help_text="Prize shares in basis points of the pool (10,000 is all of it), best place "
@@ -248,26 +172,12 @@ class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
         "up to 10,000 across flights. Tied places split their shares. None: the published "
         "table by the number of players.",
     )
-    target = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=1,
-        max_value=MAX_ID,
-        help_text="Satellite: the target tournament's id.",
-    )
-    abandon_policy = serializers.ChoiceField(
-        choices=TournamentAbandonPolicy.values, default=TournamentAbandonPolicy.ENGINE
-    )
-    show_up_seconds = serializers.IntegerField(
-        default=SHOW_UP_SECONDS, min_value=MIN_SHOW_UP_SECONDS, max_value=MAX_SHOW_UP_SECONDS
-    )
-    round_minutes = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=MAX_ROUND_MINUTES
-    )
-    starts_at = serializers.DateTimeField(required=False, allow_null=True)
-    check_in_minutes = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=MAX_CHECK_IN_MINUTES
-    )
+    target = api_field(fields.TARGET)
+    abandon_policy = api_field(fields.ABANDON_POLICY)
+    show_up_seconds = api_field(fields.SHOW_UP_SECONDS)
+    round_minutes = api_field(fields.ROUND_MINUTES)
+    starts_at = api_field(fields.STARTS_AT)
+    check_in_minutes = api_field(fields.CHECK_IN_MINUTES)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         """``consolation`` and ``last_chance`` switch their flight on or off (off wins over a

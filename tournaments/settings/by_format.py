@@ -3,7 +3,8 @@
 ``tournaments.settings.general`` checks what every tournament has; this module knows which format
 takes which of the others, which flights each format plays (so which flights may have their
 own match lengths, clock and prizes), and turns those settings into the model's fields, or
-refuses them field by field with the same ``refuse`` as ``options``.
+refuses them field by field with the same ``refuse`` as ``general``. Each setting and its
+limits are declared in ``tournaments.settings.fields``.
 
 Counting as organizers do: ``consolation_through_round`` is a round of the main flight from
 1 (the model stores it from 0, as the formats count); ``last_chance_reenters_at`` is the
@@ -17,19 +18,15 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from matches.creation import MAX_MATCH_LENGTH
 from tournaments.formats.base import Flight
 from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.models import TournamentFormat
+from tournaments.settings import fields
 from tournaments.settings.refusals import Refuse
 from tournaments.settings.swing import SWING_DEFAULTS, swing_values
 
 ClockCheck = Callable[[dict[str, Any] | None, Refuse], dict[str, Any]]
 
-MAX_SWISS_ROUNDS = 30
-MAX_GROUP_SIZE = 64
-MAX_CONSOLATION_ROUND = 16
-MAX_PAID_PLACES = 256
 FLIGHT_WORDS = {
     Flight.MAIN: "main flight",
     Flight.LOSERS: "losers' flight",
@@ -37,27 +34,6 @@ FLIGHT_WORDS = {
     Flight.LAST_CHANCE: "last chance",
     Flight.FINAL: "final",
 }
-
-# Settings that only some formats take, and the value a format that does not take them has.
-FORMAT_ONLY: dict[str, tuple[tuple[str, ...], Any]] = {
-    "grand_final_reset": ((TournamentFormat.DOUBLE_ELIMINATION,), True),
-    "rounds": ((TournamentFormat.SWISS,), None),
-    "top_cut": ((TournamentFormat.SWISS,), None),
-    "group_size": ((TournamentFormat.ROUND_ROBIN,), None),
-    "advance_per_group": ((TournamentFormat.ROUND_ROBIN,), None),
-    "consolation_through_round": (
-        (TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATION),
-        None,
-    ),
-    "last_chance_reenters_at": ((TournamentFormat.KNOCKOUT,), None),
-}
-
-
-# Where a side flight joins when the organizer switches it on without saying: the
-# consolation takes the losers of main rounds 1 and 2; the last chance's winner comes back
-# in the quarter-finals, as club nights run them.
-DEFAULT_CONSOLATION_THROUGH = 2
-DEFAULT_LAST_CHANCE_REENTRY = 8
 
 
 def switched(on: bool | None, value: int | None, default: int) -> int | None:
@@ -103,8 +79,9 @@ def format_values(
     play. Only money is never guessed: prize shares for a flight it does not play are
     refused."""
     values: dict[str, Any] = {"format": settings.format}
-    for setting, (formats, default) in FORMAT_ONLY.items():
-        values[setting] = getattr(settings, setting) if settings.format in formats else default
+    for setting in fields.FORMAT_ONLY:
+        taken = settings.format in setting.formats
+        values[setting.name] = getattr(settings, setting.name) if taken else setting.default
     _check_rounds(values, max_entrants, refuse)
     _check_side_flights(values, max_entrants, refuse)
     flights = flights_of(values)
@@ -129,8 +106,9 @@ def _check_rounds(values: dict[str, Any], max_entrants: int | None, refuse: Refu
         rounds = values["rounds"]
         if rounds is None:
             refuse("rounds", "Say how many rounds the Swiss has.")
-        elif not 1 <= rounds <= MAX_SWISS_ROUNDS:
-            refuse("rounds", f"A Swiss has 1 to {MAX_SWISS_ROUNDS} rounds, not {rounds}.")
+        elif not fields.ROUNDS.allows(rounds):
+            low, high = fields.ROUNDS.limits
+            refuse("rounds", f"A Swiss has {low} to {high} rounds, not {rounds}.")
         elif max_entrants is not None and rounds > max_entrants - 1:
             refuse(
                 "rounds",
@@ -138,14 +116,15 @@ def _check_rounds(values: dict[str, Any], max_entrants: int | None, refuse: Refu
                 "meeting twice.",
             )
         cut = values["top_cut"]
-        if cut is not None and (cut < 2 or cut & (cut - 1)):
+        if cut is not None and not fields.TOP_CUT.allows(cut):
             refuse("top_cut", f"The top cut is 2, 4, 8, 16, ... players, not {cut}.")
         elif cut is not None and max_entrants is not None and cut > max_entrants:
             refuse("top_cut", f"A top cut of {cut} needs at least {cut} players.")
     if format_ == TournamentFormat.ROUND_ROBIN:
         size, through = values["group_size"], values["advance_per_group"]
-        if size is not None and not 2 <= size <= MAX_GROUP_SIZE:
-            refuse("group_size", f"A group has 2 to {MAX_GROUP_SIZE} players, not {size}.")
+        if size is not None and not fields.GROUP_SIZE.allows(size):
+            low, high = fields.GROUP_SIZE.limits
+            refuse("group_size", f"A group has {low} to {high} players, not {size}.")
         elif size is not None and through is None:
             refuse("advance_per_group", "Say how many of each group go through to the knockout.")
         elif through is not None and size is not None and not 1 <= through < size:
@@ -159,11 +138,12 @@ def _check_rounds(values: dict[str, Any], max_entrants: int | None, refuse: Refu
 
 def _check_side_flights(values: dict[str, Any], max_entrants: int | None, refuse: Refuse) -> None:
     through, reenters_at = values["consolation_through_round"], values["last_chance_reenters_at"]
-    if through is not None and not 1 <= through <= MAX_CONSOLATION_ROUND:
+    if through is not None and not fields.CONSOLATION_THROUGH_ROUND.allows(through):
+        low, high = fields.CONSOLATION_THROUGH_ROUND.limits
         refuse(
             "consolation_through_round",
-            f"The consolation takes the losers of rounds 1 to {through}: give a round from 1 "
-            f"to {MAX_CONSOLATION_ROUND}.",
+            f"The consolation takes the losers of rounds 1 to {through}: give a round from "
+            f"{low} to {high}.",
         )
     if reenters_at is None:
         return
@@ -172,7 +152,7 @@ def _check_side_flights(values: dict[str, Any], max_entrants: int | None, refuse
             "last_chance_reenters_at",
             "A player knocked out early plays the consolation or the last chance: choose one.",
         )
-    if reenters_at < 2 or reenters_at & (reenters_at - 1):
+    if not fields.LAST_CHANCE_REENTERS_AT.allows(reenters_at):
         refuse(
             "last_chance_reenters_at",
             f"The last chance's winner comes back when 2, 4, 8, ... players are left, not "
@@ -196,12 +176,12 @@ def _flight_lengths(
             continue
         if not lengths:
             refuse("round_lengths", f"Give at least one match length for the {_words(flight)}.")
-        wrong = next((n for n in lengths if not 1 <= n <= MAX_MATCH_LENGTH), None)
+        wrong = next((n for n in lengths if not fields.ROUND_LENGTHS.allows(n)), None)
         if wrong is not None:
+            low, high = fields.ROUND_LENGTHS.limits
             refuse(
                 "round_lengths",
-                f"Each match of the {_words(flight)} is 1 to {MAX_MATCH_LENGTH} points, "
-                f"not {wrong}.",
+                f"Each match of the {_words(flight)} is {low} to {high} points, not {wrong}.",
             )
         stored[flight.value] = list(lengths)
     return stored
@@ -244,8 +224,8 @@ def _prize_table(
         if flight is None:
             refuse("prize_table", f"This tournament has no {name.replace('_', ' ')} to pay.")
             continue
-        if not shares or len(shares) > MAX_PAID_PLACES:
-            refuse("prize_table", f"Pay 1 to {MAX_PAID_PLACES} places of the {_words(flight)}.")
+        if not shares or len(shares) > (most := fields.PRIZE_TABLE.items or 0):
+            refuse("prize_table", f"Pay 1 to {most} places of the {_words(flight)}.")
         elif any(share <= 0 for share in shares):
             refuse("prize_table", f"Every paid place of the {_words(flight)} gets more than 0%.")
         elif any(later > earlier for earlier, later in itertools.pairwise(shares)):

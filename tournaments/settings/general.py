@@ -16,61 +16,50 @@ from typing import Any
 
 from django.utils import timezone
 
-from accounts.models import Currency, User
+from accounts.models import User
 from core.errors import DomainError
 from matches.clock import check_clock
-from matches.creation import MAX_MATCH_LENGTH
 from matches.models import ClockSettings
 from tournaments.errors import TournamentInvalid
 from tournaments.formats.base import FormatError
 from tournaments.formats.satellite import TargetTournament, plan_satellite
-from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
-from tournaments.models import (
-    SHOW_UP_SECONDS,
-    Seeding,
-    Tournament,
-    TournamentAbandonPolicy,
-    TournamentFormat,
-    TournamentState,
-)
+from tournaments.models import Tournament, TournamentFormat, TournamentState
 from tournaments.selectors import seated_count
+from tournaments.settings import fields
 from tournaments.settings.by_format import format_values
 from tournaments.settings.pure import tournament_format
 from tournaments.settings.refusals import Refusals, Refuse
 
-MAX_ENTRANTS = 8192
 # A Sit & Go created without a number of seats starts when eight have sat down.
 DEFAULT_SIT_AND_GO_SEATS = 8
-MIN_SHOW_UP_SECONDS, MAX_SHOW_UP_SECONDS = 30, 3600
-MAX_ROUND_MINUTES = 14 * 24 * 60
-MAX_CHECK_IN_MINUTES = 24 * 60
 EDITABLE_STATES = (TournamentState.DRAFT, TournamentState.REGISTRATION)
 
 
 @dataclass(frozen=True)
 class TournamentSettings:
-    """Everything an organizer chooses; checked as a whole by ``_check_settings``."""
+    """Everything an organizer chooses, each declared in ``tournaments.settings.fields``;
+    checked as a whole by ``check_settings``."""
 
     name: str
     format: str
     seats: int | None = None
     max_entrants: int | None = None
-    buy_in_cents: int = 0
-    fee_cents: int = 0
-    currency: str = Currency.FUN
-    seeding: str = Seeding.RATING
+    buy_in_cents: int = fields.BUY_IN_CENTS.default
+    fee_cents: int = fields.FEE_CENTS.default
+    currency: str = fields.CURRENCY.default
+    seeding: str = fields.SEEDING.default
     round_lengths: tuple[int, ...] = (5,)
     clock: dict[str, Any] | None = None
     target_id: int | None = None
-    abandon_policy: str = TournamentAbandonPolicy.ENGINE
-    show_up_seconds: int = SHOW_UP_SECONDS
+    abandon_policy: str = fields.ABANDON_POLICY.default
+    show_up_seconds: int = fields.SHOW_UP_SECONDS.default
     round_minutes: int | None = None
     starts_at: datetime | None = None
     check_in_minutes: int | None = None
     # the formats' own settings (``tournaments.settings.by_format``)
     flight_lengths: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     flight_clocks: Mapping[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
-    grand_final_reset: bool = True
+    grand_final_reset: bool = fields.GRAND_FINAL_RESET.default
     rounds: int | None = None
     top_cut: int | None = None
     group_size: int | None = None
@@ -85,9 +74,9 @@ class TournamentSettings:
     cpp_step: int | None = None
     cpp_raise: str = ""
     cpp_raise_minutes: int | None = None
-    jacoby: bool = True
-    beavers: bool = False
-    swing_match_length: int = 0
+    jacoby: bool = fields.JACOBY.default
+    beavers: bool = fields.BEAVERS.default
+    swing_match_length: int = fields.SWING_MATCH_LENGTH.default
 
 
 SETTING_FIELDS = tuple(TournamentSettings.__dataclass_fields__)
@@ -185,14 +174,14 @@ def check_settings(
 
 
 def _check_choices(settings: TournamentSettings, refuse: Refuse) -> None:
-    if settings.format not in TournamentFormat.values:
-        named = ", ".join(label for _, label in TournamentFormat.choices)
+    if settings.format not in fields.FORMAT.values:
+        named = ", ".join(label for _, label in fields.FORMAT.choices)
         refuse("format", f"Choose one of: {named}.")
-    if settings.currency not in Currency.values:
-        refuse("currency", f"Use one of {', '.join(Currency.values)}.")
-    if settings.seeding not in Seeding.values:
+    if settings.currency not in fields.CURRENCY.values:
+        refuse("currency", fields.CURRENCY.refusal)
+    if settings.seeding not in fields.SEEDING.values:
         refuse("seeding", "Seed by rating or by a random draw.")
-    if settings.abandon_policy not in TournamentAbandonPolicy.values:
+    if settings.abandon_policy not in fields.ABANDON_POLICY.values:
         refuse("abandon_policy", "Choose the engine or a forfeit.")
 
 
@@ -208,22 +197,25 @@ def _check_money(settings: TournamentSettings, refuse: Refuse) -> None:
 def _check_lengths(lengths: tuple[int, ...], refuse: Refuse) -> None:
     if not lengths:
         refuse("round_lengths", "Give at least one match length: the length of the final.")
-    wrong = next((length for length in lengths if not 1 <= length <= MAX_MATCH_LENGTH), None)
+    low, high = fields.ROUND_LENGTHS.limits
+    wrong = next((n for n in lengths if not fields.ROUND_LENGTHS.allows(n)), None)
     if wrong is not None:
-        refuse("round_lengths", f"Each match is 1 to {MAX_MATCH_LENGTH} points, not {wrong}.")
+        refuse("round_lengths", f"Each match is {low} to {high} points, not {wrong}.")
 
 
 def _check_field(settings: TournamentSettings, refuse: Refuse) -> tuple[int | None, int | None]:
     """The seats (Sit & Go only) and the most players the tournament takes."""
     if _takes_seats(settings):
         seats = settings.seats
-        if seats is None or not MIN_SEATS <= seats <= MAX_SEATS:
+        if seats is None or not fields.SEATS.allows(seats):
             what = "A Sit & Go" if settings.format == TournamentFormat.SIT_AND_GO else "A swing"
-            refuse("seats", f"{what} that starts when full has {MIN_SEATS} to {MAX_SEATS} seats.")
+            low, high = fields.SEATS.limits
+            refuse("seats", f"{what} that starts when full has {low} to {high} seats.")
         return seats, seats
     max_entrants = settings.max_entrants
-    if max_entrants is not None and not 2 <= max_entrants <= MAX_ENTRANTS:
-        refuse("max_entrants", f"Allow 2 to {MAX_ENTRANTS:,} players, or leave it empty.")
+    if max_entrants is not None and not fields.MAX_ENTRANTS.allows(max_entrants):
+        low, high = fields.MAX_ENTRANTS.limits
+        refuse("max_entrants", f"Allow {low} to {high:,} players, or leave it empty.")
     return None, max_entrants
 
 
@@ -237,18 +229,17 @@ def _takes_seats(settings: TournamentSettings) -> bool:
 def _check_times(
     settings: TournamentSettings, tournament: Tournament | None, refuse: Refuse
 ) -> None:
-    if not MIN_SHOW_UP_SECONDS <= settings.show_up_seconds <= MAX_SHOW_UP_SECONDS:
-        refuse(
-            "show_up_seconds",
-            f"Give players {MIN_SHOW_UP_SECONDS} seconds to an hour to reach the board.",
-        )
-    if settings.round_minutes is not None and not 1 <= settings.round_minutes <= MAX_ROUND_MINUTES:
-        refuse("round_minutes", "A round deadline is 1 minute to 14 days, or leave it empty.")
+    if not fields.SHOW_UP_SECONDS.allows(settings.show_up_seconds):
+        refuse("show_up_seconds", fields.SHOW_UP_SECONDS.refusal)
+    if settings.round_minutes is not None and not fields.ROUND_MINUTES.allows(
+        settings.round_minutes
+    ):
+        refuse("round_minutes", fields.ROUND_MINUTES.refusal)
     if settings.check_in_minutes is not None:
         if settings.starts_at is None:
             refuse("check_in_minutes", "A check-in needs a start time.")
-        elif not 1 <= settings.check_in_minutes <= MAX_CHECK_IN_MINUTES:
-            refuse("check_in_minutes", "Check-in lasts 1 minute to 24 hours.")
+        elif not fields.CHECK_IN_MINUTES.allows(settings.check_in_minutes):
+            refuse("check_in_minutes", fields.CHECK_IN_MINUTES.refusal)
     moved_start = tournament is None or tournament.starts_at != settings.starts_at
     if settings.starts_at is not None and settings.starts_at <= timezone.now() and moved_start:
         refuse("starts_at", "Pick a start time in the future.")

@@ -5,21 +5,19 @@ The organizer gives ``starting_chips`` and the CPP either as ``cpp_levels`` (the
 ``cpp_step``; ``cpp_raise`` says when the level rises (after every game, the default as
 Play65 runs it; every ``cpp_raise_minutes``; or at every knockout). ``swing_match_length``
 0 plays single games, N a match to N with a match cube (match swing). The checks refuse
-field by field with ``format_options``' ``refuse``; the pure schedule is
-``tournaments.formats.swing``.
+field by field with ``by_format``'s ``refuse``; each setting and its limits are declared in
+``tournaments.settings.fields``, the pure schedule is ``tournaments.formats.swing``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from matches.creation import MAX_MATCH_LENGTH
 from tournaments.formats.base import FormatError
-from tournaments.formats.swing import MAX_LEVELS, CppRaise, CppSchedule
+from tournaments.formats.swing import CppRaise, CppSchedule
+from tournaments.settings import fields
 from tournaments.settings.refusals import Refuse
 
-MAX_STARTING_CHIPS = 1_000_000_000
-MAX_RAISE_MINUTES = 24 * 60
 SWING_DEFAULTS: dict[str, Any] = {
     "starting_chips": None,
     "cpp_levels": [],
@@ -37,21 +35,26 @@ def swing_values(settings: Any, refuse: Refuse) -> dict[str, Any]:
     chips = settings.starting_chips
     if chips is None:
         refuse("starting_chips", "Say how many chips each player starts with.")
-    elif not 1 <= chips <= MAX_STARTING_CHIPS:
-        refuse("starting_chips", f"Start each player with 1 to {MAX_STARTING_CHIPS:,} chips.")
+    elif not fields.STARTING_CHIPS.allows(chips):
+        low, high = fields.STARTING_CHIPS.limits
+        refuse("starting_chips", f"Start each player with {low} to {high:,} chips.")
     levels = _levels(settings, refuse)
     raise_on = settings.cpp_raise or CppRaise.GAME
-    if raise_on not in CppRaise.__members__.values():
+    if raise_on not in fields.CPP_RAISE.values:
         refuse("cpp_raise", "The CPP rises after each game, every N minutes, or at each knockout.")
         raise_on = CppRaise.GAME
     minutes = settings.cpp_raise_minutes if raise_on == CppRaise.MINUTES else None
-    if raise_on == CppRaise.MINUTES and (minutes is None or not 1 <= minutes <= MAX_RAISE_MINUTES):
-        refuse("cpp_raise_minutes", f"Raise the CPP every 1 to {MAX_RAISE_MINUTES} minutes.")
+    if raise_on == CppRaise.MINUTES and (
+        minutes is None or not fields.CPP_RAISE_MINUTES.allows(minutes)
+    ):
+        low, high = fields.CPP_RAISE_MINUTES.limits
+        refuse("cpp_raise_minutes", f"Raise the CPP every {low} to {high} minutes.")
     length = settings.swing_match_length or 0
-    if not 0 <= length <= MAX_MATCH_LENGTH:
+    if not fields.SWING_MATCH_LENGTH.allows(length):
+        _, high = fields.SWING_MATCH_LENGTH.limits
         refuse(
             "swing_match_length",
-            f"Play single games (0) or matches of 1 to {MAX_MATCH_LENGTH} points, not {length}.",
+            f"Play single games (0) or matches of 1 to {high} points, not {length}.",
         )
     step = settings.cpp_step or 0
     if levels and chips is not None and levels[0] > chips:
@@ -79,13 +82,13 @@ def swing_values(settings: Any, refuse: Refuse) -> dict[str, Any]:
 
 def _levels(settings: Any, refuse: Refuse) -> list[int]:
     levels, start, step = list(settings.cpp_levels or ()), settings.cpp_start, settings.cpp_step
-    if step is not None and step < 0:
+    if step is not None and step < fields.CPP_STEP.limits[0]:
         refuse("cpp_step", "The CPP step cannot be negative.")
     if levels and start is not None:
         refuse("cpp_start", "Give the CPP levels, or a starting CPP and a step: not both.")
         return []
     if start is not None:
-        if start < 1:
+        if start < fields.CPP_START.limits[0]:
             refuse("cpp_start", "The CPP starts at 1 chip a point or more.")
             return []
         if not step:
@@ -93,7 +96,7 @@ def _levels(settings: Any, refuse: Refuse) -> list[int]:
         return [start]
     if not levels:
         refuse("cpp_levels", "Give the CPP levels, or a starting CPP and a step.")
-    elif len(levels) > MAX_LEVELS:
-        refuse("cpp_levels", f"Give at most {MAX_LEVELS} CPP levels.")
+    elif len(levels) > (most := fields.CPP_LEVELS.items or 0):
+        refuse("cpp_levels", f"Give at most {most} CPP levels.")
         return []
     return levels

@@ -6,81 +6,21 @@ from typing import Any
 
 from django import forms
 
-from matches.creation import MAX_MATCH_LENGTH
-from tournaments.formats.swing import MAX_CPP, CppRaise
+from tournaments.formats.swing import CppRaise
 from tournaments.models import Tournament, TournamentFormat
-from tournaments.settings.swing import MAX_RAISE_MINUTES, MAX_STARTING_CHIPS
-
-SWING = TournamentFormat.SWING
-SHOWN = {"data-shown-for": SWING}
-RAISES = [
-    (CppRaise.GAME.value, "After every game"),
-    (CppRaise.MINUTES.value, "Every N minutes"),
-    (CppRaise.KNOCKOUT.value, "At every knockout"),
-]
+from tournaments.settings import fields
+from tournaments.settings.build import form_field
 
 
 class SwingFields(forms.Form):
-    starting_chips = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=MAX_STARTING_CHIPS,
-        initial=1000,
-        label="Starting chips",
-        widget=forms.NumberInput(attrs=SHOWN),
-    )
-    cpp_levels = forms.CharField(
-        required=False,
-        initial="10, 20, 30",
-        label="Chips per point (CPP) levels",
-        help_text="Rising, e.g. 10, 20, 30; a game plays for points × cube × the CPP of the "
-        "level when it starts.",
-        widget=forms.TextInput(attrs=SHOWN),
-    )
-    cpp_step = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=MAX_CPP,
-        initial=10,
-        label="Then each level adds",
-        help_text="After the listed levels; 0 keeps the last one.",
-        widget=forms.NumberInput(attrs=SHOWN),
-    )
-    cpp_raise = forms.ChoiceField(
-        choices=RAISES,
-        initial=CppRaise.GAME.value,
-        required=False,
-        label="The CPP rises",
-        widget=forms.Select(attrs=SHOWN),
-    )
-    cpp_raise_minutes = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=MAX_RAISE_MINUTES,
-        label="Minutes per level",
-        help_text="When it rises every N minutes.",
-        widget=forms.NumberInput(attrs=SHOWN),
-    )
-    jacoby = forms.BooleanField(
-        required=False,
-        initial=True,
-        label="Jacoby rule",
-        help_text="Gammons count only once the cube has been turned.",
-        widget=forms.CheckboxInput(attrs=SHOWN),
-    )
-    beavers = forms.BooleanField(
-        required=False, label="Beavers", widget=forms.CheckboxInput(attrs=SHOWN)
-    )
-    swing_match_length = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=MAX_MATCH_LENGTH,
-        initial=0,
-        label="Match swing: points per match",
-        help_text="0 plays single games; N plays a match to N (no Crawford game) with a match "
-        "cube beside the game cube.",
-        widget=forms.NumberInput(attrs=SHOWN),
-    )
+    starting_chips = form_field(fields.STARTING_CHIPS)
+    cpp_levels = form_field(fields.CPP_LEVELS)
+    cpp_step = form_field(fields.CPP_STEP)
+    cpp_raise = form_field(fields.CPP_RAISE)
+    cpp_raise_minutes = form_field(fields.CPP_RAISE_MINUTES)
+    jacoby = form_field(fields.JACOBY)
+    beavers = form_field(fields.BEAVERS)
+    swing_match_length = form_field(fields.SWING_MATCH_LENGTH)
 
     def clean_cpp_levels(self) -> tuple[int, ...]:
         text = self.cleaned_data.get("cpp_levels") or ""
@@ -108,7 +48,7 @@ def swing_settings(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def swing_initial(tournament: Tournament) -> dict[str, Any]:
-    if tournament.format != SWING:
+    if tournament.format != TournamentFormat.SWING:
         return {}
     return {
         "starting_chips": tournament.starting_chips,

@@ -6,63 +6,22 @@ from typing import Any
 
 from rest_framework import serializers
 
-from core.api import JsonBooleanField
-from matches.creation import MAX_MATCH_LENGTH
-from tournaments.formats.swing import MAX_CPP, MAX_LEVELS, CppRaise
-from tournaments.settings.swing import MAX_RAISE_MINUTES, MAX_STARTING_CHIPS
+from tournaments.settings import fields
+from tournaments.settings.build import api_field
 
 
 class SwingSettingsInputSerializer(serializers.Serializer[dict[str, Any]]):
     """A swing's settings; the other formats leave them out."""
 
-    starting_chips = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=1,
-        max_value=MAX_STARTING_CHIPS,
-        help_text="Swing: the chips each player starts with.",
-    )
-    cpp_levels = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_CPP),
-        required=False,
-        max_length=MAX_LEVELS,
-        help_text="Swing: the chips per point (CPP) at each level, rising: [10, 15, 20, ...]. "
-        "Or give cpp_start and cpp_step.",
-    )
-    cpp_start = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=1,
-        max_value=MAX_CPP,
-        help_text="Swing: the first level's CPP, each next level cpp_step more.",
-    )
-    cpp_step = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=0,
-        max_value=MAX_CPP,
-        help_text="Swing: how much each level after the listed ones (or after cpp_start) adds.",
-    )
-    cpp_raise = serializers.ChoiceField(
-        choices=[raise_on.value for raise_on in CppRaise],
-        required=False,
-        help_text="Swing: the CPP rises after every game (default), every cpp_raise_minutes, "
-        "or every time a player is knocked out.",
-    )
-    cpp_raise_minutes = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=MAX_RAISE_MINUTES
-    )
-    jacoby = JsonBooleanField(
-        required=False, help_text="Swing: gammons count only once the cube is turned (default)."
-    )
-    beavers = JsonBooleanField(required=False, help_text="Swing: beavers allowed.")
-    swing_match_length = serializers.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=MAX_MATCH_LENGTH,
-        help_text="Match swing: each pairing plays a match to this many points, no Crawford "
-        "game, with a match cube; 0 (default): single games.",
-    )
+    starting_chips = api_field(fields.STARTING_CHIPS)
+    cpp_levels = api_field(fields.CPP_LEVELS)
+    cpp_start = api_field(fields.CPP_START)
+    cpp_step = api_field(fields.CPP_STEP)
+    cpp_raise = api_field(fields.CPP_RAISE)
+    cpp_raise_minutes = api_field(fields.CPP_RAISE_MINUTES)
+    jacoby = api_field(fields.JACOBY)
+    beavers = api_field(fields.BEAVERS)
+    swing_match_length = api_field(fields.SWING_MATCH_LENGTH)
 
 
 class SwingOutputSerializer(serializers.Serializer[dict[str, Any]]):

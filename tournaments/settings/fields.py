@@ -1,0 +1,407 @@
+"""Each setting an organizer chooses, declared once: its kind, its words, its limits, its
+default and the formats that take it.
+
+The organizer's form (``tournaments.forms``, ``tournaments.swing.form``) and the API's input
+(``tournaments.serializers``, ``tournaments.swing.serializers``) build their fields from these
+declarations (``tournaments.settings.build``), and the checks (``general``, ``by_format``,
+``swing``) read their limits here, so a limit changed here changes the form, the API, its
+schema and the check together.
+
+A setting's *default* is what a tournament gets when the organizer says nothing (the API's
+default); its *initial* value is what the blank form proposes, when that is something else
+(a 10.00 buy-in rather than a free tournament). A setting that only some formats take is
+shown on the form only while one of them is chosen, and left out by the checks for the
+others (it then has its default).
+"""
+
+from __future__ import annotations
+
+from accounts.models import MAX_AMOUNT_CENTS, Currency
+from matches.clock import MAX_CORRESPONDENCE_SECONDS, MAX_RESERVE_SECONDS
+from matches.creation import MAX_MATCH_LENGTH
+from matches.models import DEFAULT_CLOCK, ClockKind
+from tournaments import models
+from tournaments.formats.prizes import WHOLE_POOL
+from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
+from tournaments.formats.swing import MAX_CPP, MAX_LEVELS, CppRaise
+from tournaments.models import BRACKET_FORMATS, Seeding, TournamentAbandonPolicy, TournamentFormat
+from tournaments.settings.setting import (
+    DOUBLE,
+    KNOCKOUT,
+    ROUND_ROBIN,
+    SWING,
+    SWISS,
+    Kind,
+    Setting,
+    formats_but,
+)
+
+MAX_ID = 2**63 - 1
+# Where a side flight joins when the organizer switches it on without saying: the
+# consolation takes the losers of main rounds 1 and 2; the last chance's winner comes back
+# in the quarter-finals, as club nights run them.
+DEFAULT_CONSOLATION_THROUGH = 2
+DEFAULT_LAST_CHANCE_REENTRY = 8
+
+# ---------------------------------------------------------------- every tournament
+
+NAME = Setting("name", Kind.TEXT, low=1, high=120, required=True)
+FORMAT = Setting(
+    "format",
+    Kind.CHOICE,
+    choices=tuple(TournamentFormat.choices),
+    required=True,
+    initial=TournamentFormat.KNOCKOUT,
+    help="Knockout: one loss and out. Double elimination: out at the second loss. "
+    "Swiss: a set number of rounds, players with equal scores meet. Round robin: everyone "
+    "meets everyone. Swing: everyone starts with the same chips, the stakes rise, the last "
+    "player holding chips wins.",
+)
+SEATS = Setting(
+    "seats",
+    Kind.WHOLE,
+    low=MIN_SEATS,
+    high=MAX_SEATS,
+    formats=(TournamentFormat.SIT_AND_GO, SWING),
+    help=f"Sit & Go: {MIN_SEATS} to {MAX_SEATS} seats (8 if left empty). Swing: seats to "
+    "start when full, or empty to start by hand.",
+    api_help="A Sit & Go's seats: it starts when they are all taken (8 if not given).",
+)
+MAX_ENTRANTS = Setting(
+    "max_entrants",
+    Kind.WHOLE,
+    low=2,
+    high=8192,
+    formats=formats_but(TournamentFormat.SIT_AND_GO),
+    label="Maximum players",
+    help="Leave empty for no limit.",
+)
+BUY_IN_CENTS = Setting(
+    "buy_in_cents",
+    Kind.MONEY,
+    low=0,
+    high=MAX_AMOUNT_CENTS,
+    default=0,
+    initial=1000,
+    form_name="buy_in",
+    label="Buy-in",
+    help="Goes to the prize pool.",
+)
+FEE_CENTS = Setting(
+    "fee_cents",
+    Kind.MONEY,
+    low=0,
+    high=MAX_AMOUNT_CENTS,
+    default=0,
+    initial=65,
+    form_name="fee",
+    help="Kept by the house.",
+)
+CURRENCY = Setting(
+    "currency",
+    Kind.CHOICE,
+    choices=tuple(Currency.choices),
+    default=Currency.FUN,
+    refusal=f"Use one of {', '.join(Currency.values)}.",
+)
+SEEDING = Setting("seeding", Kind.CHOICE, choices=tuple(Seeding.choices), default=Seeding.RATING)
+ROUND_LENGTHS = Setting(
+    "round_lengths",
+    Kind.BY_FLIGHT,
+    low=1,
+    high=MAX_MATCH_LENGTH,
+    items=16,
+    formats=formats_but(SWING),
+    label="Match length per round",
+)
+CLOCK_KIND = Setting(
+    "clock_kind",
+    Kind.CHOICE,
+    choices=tuple(ClockKind.choices),
+    default=DEFAULT_CLOCK.kind,
+    label="Clock",
+    in_api=False,  # the API takes the whole clock (``matches.api.ClockSerializer``)
+)
+MOVE_SECONDS = Setting(
+    "move_seconds",
+    Kind.WHOLE,
+    low=1,
+    high=MAX_CORRESPONDENCE_SECONDS,
+    default=DEFAULT_CLOCK.move_seconds,
+    label="Seconds per move",
+    in_api=False,
+)
+RESERVE_SECONDS = Setting(
+    "reserve_seconds",
+    Kind.WHOLE,
+    low=0,
+    high=MAX_RESERVE_SECONDS,
+    default=DEFAULT_CLOCK.reserve_seconds,
+    label="Reserve seconds",
+    in_api=False,
+)
+ABANDON_POLICY = Setting(
+    "abandon_policy",
+    Kind.CHOICE,
+    choices=tuple(TournamentAbandonPolicy.choices),
+    default=TournamentAbandonPolicy.ENGINE,
+    label="When a player abandons",
+)
+SHOW_UP_SECONDS = Setting(
+    "show_up_seconds",
+    Kind.WHOLE,
+    low=30,
+    high=3600,
+    default=models.SHOW_UP_SECONDS,
+    label="Show-up time (seconds)",
+    help="A player not at the board forfeits.",
+    refusal="Give players 30 seconds to an hour to reach the board.",
+)
+ROUND_MINUTES = Setting(
+    "round_minutes",
+    Kind.WHOLE,
+    low=1,
+    high=14 * 24 * 60,
+    label="Round deadline (minutes)",
+    help="Matches not finished this long after they start are marked late.",
+    refusal="A round deadline is 1 minute to 14 days, or leave it empty.",
+)
+STARTS_AT = Setting(
+    "starts_at",
+    Kind.MOMENT,
+    label="Starts at (UTC)",
+    help="Leave empty to start it by hand; a Sit & Go starts when full.",
+)
+CHECK_IN_MINUTES = Setting(
+    "check_in_minutes",
+    Kind.WHOLE,
+    low=1,
+    high=24 * 60,
+    label="Check-in window (minutes)",
+    help="Entrants confirm in this window before the start; the others are refunded.",
+    refusal="Check-in lasts 1 minute to 24 hours.",
+)
+TARGET = Setting(
+    "target",
+    Kind.TOURNAMENT,
+    low=1,
+    high=MAX_ID,
+    formats=(TournamentFormat.SATELLITE,),
+    label="Satellite target",
+    help="Satellite: the tournament whose seats are the prizes.",
+    api_help="Satellite: the target tournament's id.",
+)
+
+# ---------------------------------------------------------------- some formats only
+
+ROUNDS = Setting(
+    "rounds",
+    Kind.WHOLE,
+    low=1,
+    high=30,
+    formats=(SWISS,),
+    label="Swiss rounds",
+    api_help="Swiss: the number of rounds.",
+)
+TOP_CUT = Setting(
+    "top_cut",
+    Kind.POWER_OF_TWO,
+    low=2,
+    high=MAX_ENTRANTS.high,
+    formats=(SWISS,),
+    label="Top cut",
+    help="The best 2, 4, 8, ... play a knockout after the Swiss; empty: none.",
+    api_help="Swiss: the best this many (2, 4, 8, ...) play a knockout after it "
+    '(its lengths: round_lengths\' "final").',
+)
+GROUP_SIZE = Setting(
+    "group_size",
+    Kind.WHOLE,
+    low=2,
+    high=64,
+    formats=(ROUND_ROBIN,),
+    label="Players per group",
+    help="Empty: one table, everyone meets everyone.",
+    api_help="Round robin: players per group; none: everyone meets everyone.",
+)
+ADVANCE_PER_GROUP = Setting(
+    "advance_per_group",
+    Kind.WHOLE,
+    low=1,
+    high=GROUP_SIZE.high,
+    formats=(ROUND_ROBIN,),
+    label="Through from each group",
+    help="The best of each group play a knockout.",
+    api_help='Round robin with groups: the best this many of each play a knockout ("final").',
+)
+GRAND_FINAL_RESET = Setting(
+    "grand_final_reset",
+    Kind.FLAG,
+    default=True,
+    formats=(DOUBLE,),
+    label="Reset final: a second final if the losers' flight winner wins the first",
+    api_help="Double elimination: a second final when the losers' flight winner wins "
+    "the first (default true).",
+)
+CONSOLATION = Setting(
+    "consolation",
+    Kind.FLAG,
+    formats=BRACKET_FORMATS,
+    label="Progressive consolation for those knocked out early",
+    in_api=False,  # the API's says "none" or "progressive" (``tournaments.serializers``)
+)
+CONSOLATION_THROUGH_ROUND = Setting(
+    "consolation_through_round",
+    Kind.WHOLE,
+    low=1,
+    high=16,
+    initial=DEFAULT_CONSOLATION_THROUGH,
+    formats=BRACKET_FORMATS,
+    label="Consolation takes the losers of rounds 1 to",
+    help="Beside a double elimination: those knocked out in losers' rounds 1 to this.",
+    api_help="The consolation takes those knocked out in rounds 1 to this one "
+    f"(default {DEFAULT_CONSOLATION_THROUGH}).",
+)
+LAST_CHANCE = Setting(
+    "last_chance",
+    Kind.FLAG,
+    formats=(KNOCKOUT,),
+    label="Last chance: its winner comes back into the main flight",
+    api_help="Knockout: a one-loss flight for the players knocked out early whose winner "
+    "comes back into the main flight.",
+)
+LAST_CHANCE_REENTERS_AT = Setting(
+    "last_chance_reenters_at",
+    Kind.POWER_OF_TWO,
+    low=2,
+    high=MAX_ENTRANTS.high,
+    initial=DEFAULT_LAST_CHANCE_REENTRY,
+    formats=(KNOCKOUT,),
+    label="The last chance's winner comes back with this many left",
+    help="2, 4, 8, ...: 8 is the quarter-finals.",
+    api_help="The last chance's winner comes back when this many (2, 4, 8, ...) are left "
+    f"in the main flight (default {DEFAULT_LAST_CHANCE_REENTRY}).",
+)
+PRIZE_TABLE = Setting(
+    "prize_table",
+    Kind.BY_FLIGHT,
+    low=1,
+    high=WHOLE_POOL,
+    items=256,
+    formats=formats_but(TournamentFormat.SATELLITE),
+    label="Prize shares (%)",
+)
+
+# The settings only some formats take, which the others leave at their default.
+FORMAT_ONLY = (
+    GRAND_FINAL_RESET,
+    ROUNDS,
+    TOP_CUT,
+    GROUP_SIZE,
+    ADVANCE_PER_GROUP,
+    CONSOLATION_THROUGH_ROUND,
+    LAST_CHANCE_REENTERS_AT,
+)
+
+# ---------------------------------------------------------------- a swing's own
+
+STARTING_CHIPS = Setting(
+    "starting_chips",
+    Kind.WHOLE,
+    low=1,
+    high=1_000_000_000,
+    initial=1000,
+    formats=(SWING,),
+    label="Starting chips",
+    api_help="Swing: the chips each player starts with.",
+)
+CPP_LEVELS = Setting(
+    "cpp_levels",
+    Kind.NUMBERS,
+    low=1,
+    high=MAX_CPP,
+    items=MAX_LEVELS,
+    initial=(10, 20, 30),
+    formats=(SWING,),
+    label="Chips per point (CPP) levels",
+    help="Rising, e.g. 10, 20, 30; a game plays for points × cube × the CPP of the "
+    "level when it starts.",
+    api_help="Swing: the chips per point (CPP) at each level, rising: [10, 15, 20, ...]. "
+    "Or give cpp_start and cpp_step.",
+)
+CPP_START = Setting(
+    "cpp_start",
+    Kind.WHOLE,
+    low=1,
+    high=MAX_CPP,
+    formats=(SWING,),
+    on_form=False,  # the form lists the levels
+    api_help="Swing: the first level's CPP, each next level cpp_step more.",
+)
+CPP_STEP = Setting(
+    "cpp_step",
+    Kind.WHOLE,
+    low=0,
+    high=MAX_CPP,
+    initial=10,
+    formats=(SWING,),
+    label="Then each level adds",
+    help="After the listed levels; 0 keeps the last one.",
+    api_help="Swing: how much each level after the listed ones (or after cpp_start) adds.",
+)
+CPP_RAISE = Setting(
+    "cpp_raise",
+    Kind.CHOICE,
+    choices=(
+        (CppRaise.GAME.value, "After every game"),
+        (CppRaise.MINUTES.value, "Every N minutes"),
+        (CppRaise.KNOCKOUT.value, "At every knockout"),
+    ),
+    initial=CppRaise.GAME.value,
+    formats=(SWING,),
+    label="The CPP rises",
+    api_help="Swing: the CPP rises after every game (default), every cpp_raise_minutes, "
+    "or every time a player is knocked out.",
+)
+CPP_RAISE_MINUTES = Setting(
+    "cpp_raise_minutes",
+    Kind.WHOLE,
+    low=1,
+    high=24 * 60,
+    formats=(SWING,),
+    label="Minutes per level",
+    help="When it rises every N minutes.",
+)
+JACOBY = Setting(
+    "jacoby",
+    Kind.FLAG,
+    default=True,
+    formats=(SWING,),
+    label="Jacoby rule",
+    help="Gammons count only once the cube has been turned.",
+    api_help="Swing: gammons count only once the cube is turned (default).",
+)
+BEAVERS = Setting(
+    "beavers",
+    Kind.FLAG,
+    default=False,
+    formats=(SWING,),
+    label="Beavers",
+    api_help="Swing: beavers allowed.",
+)
+SWING_MATCH_LENGTH = Setting(
+    "swing_match_length",
+    Kind.WHOLE,
+    low=0,
+    high=MAX_MATCH_LENGTH,
+    default=0,
+    formats=(SWING,),
+    label="Match swing: points per match",
+    help="0 plays single games; N plays a match to N (no Crawford game) with a match "
+    "cube beside the game cube.",
+    api_help="Match swing: each pairing plays a match to this many points, no Crawford "
+    "game, with a match cube; 0 (default): single games.",
+)
+
+# Every setting, in the order declared here.
+SETTINGS = tuple(value for value in tuple(globals().values()) if isinstance(value, Setting))

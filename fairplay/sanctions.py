@@ -46,7 +46,7 @@ from fairplay.selectors import case_match_ids, is_fairplay_staff
 from matches.creation import match_decline
 from matches.models import Match, MatchStatus
 from matches.state import lock_match
-from tournaments.services import entries_withdraw_closed
+from tournaments.services import entries_withdraw_closed, tournaments_lock_waited_in
 
 REASON_LIMIT = 2000
 
@@ -139,7 +139,8 @@ _ORDER = [
 def _lock_first(case: Case, orders: Sequence[Order]) -> None:
     """Take first the rows the orders write that come before money in the lock order
     (``core.locks``): the restricted players' standings, then the open invitations of those
-    suspended or closed, each in id order. The orders then apply money first, and take
+    suspended or closed, then the tournaments those closed wait to play in, each in id
+    order. The orders then apply money first, and take
     these again without waiting."""
     restricted = {
         (order.user or case.subject).pk: order.user or case.subject
@@ -158,6 +159,11 @@ def _lock_first(case: Case, orders: Sequence[Order]) -> None:
     )
     for pk in invited.order_by("pk").values_list("pk", flat=True):
         lock_match(pk)
+    closing = [
+        (order.user or case.subject).pk for order in orders if order.kind == SanctionKind.CLOSE
+    ]
+    if closing:
+        tournaments_lock_waited_in(player_ids=closing)
 
 
 def _in_order(orders: Sequence[Order]) -> list[Order]:

@@ -18,6 +18,7 @@ results come in is ``tournaments.scheduler``'s; settings are checked by
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from typing import Any
 
 from django.db import transaction
@@ -152,14 +153,24 @@ def entries_withdraw_closed(*, player: User) -> list[Entry]:
     Every tournament is locked first, in id order, then left: a refund locks wallets, which
     come after tournaments in the lock order (``core.locks``)."""
     left = []
-    waiting = Entry.objects.filter(
-        user=player, status=EntryStatus.REGISTERED, tournament__state__in=EDITABLE_STATES
-    ).values_list("tournament_id", flat=True)
     with transaction.atomic():
-        for tournament in [scheduler.locked_tournament(pk) for pk in sorted(set(waiting))]:
+        for tournament in tournaments_lock_waited_in(player_ids=[player.pk]):
             if tournament.state in EDITABLE_STATES:
                 left.append(_leave(tournament, _seat_of(tournament, player), fee_back=True))
     return left
+
+
+def tournaments_lock_waited_in(*, player_ids: Collection[int]) -> list[Tournament]:
+    """Lock, in id order, every tournament these players wait to play in. A decision that
+    moves money and then closes accounts calls it before the money: the closures leave
+    these tournaments after wallets are locked, and tournaments come first in the lock
+    order (``core.locks``); taking them again then waits for nobody."""
+    waiting = Entry.objects.filter(
+        user_id__in=player_ids,
+        status=EntryStatus.REGISTERED,
+        tournament__state__in=EDITABLE_STATES,
+    ).values_list("tournament_id", flat=True)
+    return [scheduler.locked_tournament(pk) for pk in sorted(set(waiting))]
 
 
 @transaction.atomic

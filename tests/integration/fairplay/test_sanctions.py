@@ -283,3 +283,32 @@ def test_a_suspension_withdraws_the_players_open_invitations_and_seeks() -> None
     assert sorted(suspended.outcome["invitations_withdrawn"]) == sorted(
         [received.json()["id"], sent.json()["id"]]
     )
+
+
+def test_reversing_dumped_money_and_closing_the_account_leaves_its_tournaments_in_lock_order() -> (
+    None
+):
+    # given a dumper who also waits to play in a tournament
+    _bruno, carl, case = _dumped()
+    sam = staff()
+    tournament = open_tournament(organizer())
+    tournaments.entry_register(tournament_id=tournament.pk, user=carl)
+
+    # when staff reverse the dumped money and close the account in one decision (the
+    # reversal moves wallets first; leaving the tournament locks it, which comes before
+    # wallets in the lock order: the recorder refuses it taken after them)
+    answer = _decide(
+        sam,
+        case,
+        decision="sanction",
+        reason="Chips dumped to a second account.",
+        sanctions=[{"kind": "reverse"}, {"kind": "close"}],
+    )
+
+    # then both apply: the tournament refunded, the balance paid out, nothing created or lost
+    assert answer.status_code == 200, answer.json()
+    assert Entry.objects.get(tournament=tournament, user=carl).status == EntryStatus.WITHDRAWN
+    assert balance(user=carl, currency="FUN") == 0
+    assert currency_total("FUN") == 0
+    close = Sanction.objects.get(case=case, kind="close").outcome
+    assert close["tournaments_left"] == [tournament.pk]

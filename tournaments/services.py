@@ -65,7 +65,13 @@ def tournament_create(*, organizer: User, settings: TournamentSettings) -> Tourn
     if not organizer.has_perm(ORGANIZE_PERMISSION):
         raise Forbidden("Only organizers can create tournaments.")
     values = check_settings(settings, organizer=organizer, tournament=None)
-    return Tournament.objects.create(organizer=organizer, draw_seed=secrets.randbits(62), **values)
+    tournament = Tournament.objects.create(
+        organizer=organizer, draw_seed=secrets.randbits(62), **values
+    )
+    # Nobody else can lock a row this transaction made: a caller that moved money first (the
+    # demo's loader) may open it and register players without breaking the lock order.
+    locks.made(Lock.TOURNAMENT, tournament.pk)
+    return tournament
 
 
 @transaction.atomic

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from config.errors import Conflict
 from django.db import transaction
 
 from core import locks
+from core.errors import Conflict
 from core.locks import Lock, LockOrderError
 from matches.models import Match
 from matches.state import lock_match

@@ -208,11 +208,14 @@ def _time_out(staller, opponent) -> None:  # type: ignore[no-untyped-def]
     creation.match_accept(match_id=match.pk, user=staller)
     board_opened(match.pk, opponent)
     board_opened(match.pk, staller)
-    bot = Bot({opponent.username: opponent})
-    while bot.state(match.pk)["game"]["turn"] != staller.username:
+    # Both play until a move has been made (no clock runs before: the show-up period) and
+    # it is her turn; then she stops.
+    bot = Bot({opponent.username: opponent, staller.username: staller})
+    match.refresh_from_db()
+    while match.show_up_by is not None or bot.state(match.pk)["game"]["turn"] != staller.username:
         bot.step(match.pk)
         bot.last = None
-    match.refresh_from_db()
+        match.refresh_from_db()
     late = match.deadline - timezone.now() + timedelta(seconds=30)  # her time is up
     Match.objects.filter(pk=match.pk).update(
         turn_started_at=match.turn_started_at - late, deadline=match.deadline - late

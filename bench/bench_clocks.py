@@ -104,7 +104,8 @@ def start_matches(count: int) -> list[int]:
 
 
 def set_deadlines(deadlines: dict[int, datetime]) -> None:
-    """Each match's turn started ``MOVE_SECONDS`` before its deadline (no reserve left)."""
+    """Each match's turn started ``MOVE_SECONDS`` before its deadline (no reserve left),
+    its players both at the board and play under way: no clock runs in the show-up period."""
     from django.db import connection
 
     from matches.models import Match
@@ -116,7 +117,7 @@ def set_deadlines(deadlines: dict[int, datetime]) -> None:
             f"""
             UPDATE {Match._meta.db_table} AS m
             SET deadline = d.ends, turn_started_at = d.ends - make_interval(secs => %s),
-                reserve_ms_0 = 0, reserve_ms_1 = 0
+                reserve_ms_0 = 0, reserve_ms_1 = 0, show_up_by = NULL
             FROM unnest(%s::bigint[], %s::timestamptz[]) AS d (id, ends)
             WHERE m.id = d.id
             """,  # noqa: S608 (the model's table)

@@ -6,8 +6,9 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
+from accounts.mail import MailKind, password_reset_ask
 from accounts.models import MAX_AMOUNT_CENTS, AdjustmentDirection, Currency, Profile, User
 from accounts.money import cents_of
 from accounts.names import display_name_cleaned
@@ -19,7 +20,13 @@ class SignUpForm(UserCreationForm[User]):
         required=False,
         help_text="How other players see you. Your username if left blank.",
     )
-    email = forms.EmailField(required=False)
+    email = forms.EmailField(
+        required=False,
+        help_text=(
+            "Optional, but without one a forgotten password cannot be reset and no notice"
+            " comes by e-mail. We send a link to confirm it."
+        ),
+    )
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = User
@@ -40,6 +47,9 @@ class ProfileForm(forms.ModelForm[Profile]):
             "automatic_forced_moves",
             "use_doubling_cube",
             "notification_sound",
+            "mail_tournament_soon",
+            "mail_challenge_away",
+            "mail_dispute_decided",
         )
         labels = {
             "checker_colour": "Your checkers",
@@ -47,6 +57,9 @@ class ProfileForm(forms.ModelForm[Profile]):
             "automatic_forced_moves": "Play forced moves for me",
             "use_doubling_cube": "Doubling cube in money sessions",
             "notification_sound": "A sound when it is my turn",
+            "mail_tournament_soon": MailKind.TOURNAMENT_SOON.label,
+            "mail_challenge_away": MailKind.CHALLENGE.label,
+            "mail_dispute_decided": MailKind.DISPUTE_DECIDED.label,
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -58,6 +71,22 @@ class ProfileForm(forms.ModelForm[Profile]):
         if not name:
             raise forms.ValidationError("Choose a display name others can see.")
         return name
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        required=False,
+        label="E-mail address",
+        help_text="For a forgotten password and the notices you choose; never shown to anyone.",
+    )
+
+
+class MailedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, but the link is mailed by a task (``accounts.mail``): the page
+    answers at once, and as fast whether the address has an account or not."""
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        password_reset_ask(user_ids=[user.pk for user in self.get_users(self.cleaned_data["email"])])
 
 
 class WalletAdjustForm(forms.Form):

@@ -144,7 +144,7 @@ class SignUpApi(Api):
         if not form.is_valid():
             raise serializers.ValidationError(
                 {
-                    _SIGN_UP_FIELDS.get(field, field): list(messages)
+                    _SIGN_UP_FIELDS.get(field, field): [str(message) for message in messages]
                     for field, messages in form.errors.items()
                 }
             )

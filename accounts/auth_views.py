@@ -97,7 +97,9 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if wait := throttle("mail", address_of(request)):
-            return _too_many(request, wait, "Too many e-mails have been asked for from your address.")
+            return _too_many(
+                request, wait, "Too many e-mails have been asked for from your address."
+            )
         return super().post(request, *args, **kwargs)
 
 
@@ -118,7 +120,9 @@ def email_verify(request: HttpRequest, token: str) -> HttpResponse:
     try:
         user = mail.address_verify(token=token)
     except DomainError as error:
-        return render(request, "registration/email_verified.html", {"error": str(error)}, status=400)
+        return render(
+            request, "registration/email_verified.html", {"error": str(error)}, status=400
+        )
     return render(request, "registration/email_verified.html", {"address": user.email})
 
 
@@ -130,7 +134,7 @@ def email_change_view(request: HttpRequest) -> HttpResponse:
     assert isinstance(user, User)
     form = EmailForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors["email"]))
+        messages.error(request, " ".join(str(error) for error in form.errors["email"]))
         return redirect("profile")
     if wait := throttle("mail", address_of(request)):
         return _too_many(request, wait, "Too many e-mails have been asked for from your address.")

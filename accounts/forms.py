@@ -86,7 +86,9 @@ class MailedPasswordResetForm(PasswordResetForm):
     answers at once, and as fast whether the address has an account or not."""
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        password_reset_ask(user_ids=[user.pk for user in self.get_users(self.cleaned_data["email"])])
+        password_reset_ask(
+            user_ids=[user.pk for user in self.get_users(self.cleaned_data["email"])]
+        )
 
 
 class WalletAdjustForm(forms.Form):

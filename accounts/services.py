@@ -138,9 +138,7 @@ def password_reset(*, user: User, new_password: str) -> None:
     """Set the password chosen through a reset link: as a change, it ends every session and
     API token (this browser logs in afresh), and the address the link went to is proven."""
     password_change(user=user, new_password=new_password)
-    User.objects.filter(pk=user.pk, email=user.email).exclude(email="").update(
-        email_verified=True
-    )
+    User.objects.filter(pk=user.pk, email=user.email).exclude(email="").update(email_verified=True)
 
 
 SEEN_EVERY = timedelta(minutes=1)

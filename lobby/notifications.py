@@ -19,8 +19,8 @@ from django.utils import timezone
 from accounts.mail import MailKind
 from core.bulk import insert_values
 from core.rows import among
-from lobby import events
 from core.tasks import enqueue_on_commit
+from lobby import events
 from lobby.models import NoticeKind, Notification
 from lobby.selectors import notice_fields
 

@@ -28,7 +28,7 @@ class Mailbox:
         self.messages: list[EmailMessage] = []
         self._arrived = threading.Condition()
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(message, EmailMessage)
         with self._arrived:

@@ -33,8 +33,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The address players reach the site at: links in e-mail are written from it, as a task
 # that sends one has no request to read the host from.
 CRAWFORD_SITE_URL = (
-    env_url("CRAWFORD_SITE_URL", schemes=frozenset({"http", "https"}))
-    or "http://127.0.0.1:8000"
+    env_url("CRAWFORD_SITE_URL", schemes=frozenset({"http", "https"})) or "http://127.0.0.1:8000"
 ).rstrip("/")
 # A password reset link works for this long, and once (Django's token generator).
 PASSWORD_RESET_TIMEOUT = 3600 * env_int("CRAWFORD_PASSWORD_RESET_HOURS", 24, minimum=1)

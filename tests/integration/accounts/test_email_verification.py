@@ -11,7 +11,7 @@ from django.test import Client
 from accounts.models import User
 from tests.factories import PASSWORD, UserFactory
 from tests.integration.config.rate_limits import low_rates
-from tests.mailbox import Mailbox, links, mailbox  # noqa: F401 - the fixture
+from tests.mailbox import Mailbox, links
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,7 +48,9 @@ def test_the_address_given_at_sign_up_is_confirmed_by_the_mailed_link(
     assert page.status_code == 200
     assert "newbie@example.com is your confirmed address" in page.content.decode()
     assert User.objects.get(username="newbie").email_verified
-    assert "Confirmed: a forgotten password can be reset" in client.get("/profile/").content.decode()
+    assert (
+        "Confirmed: a forgotten password can be reset" in client.get("/profile/").content.decode()
+    )
 
 
 def test_the_sign_up_form_says_what_the_address_is_for(client: Client) -> None:

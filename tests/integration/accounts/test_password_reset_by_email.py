@@ -9,11 +9,10 @@ import pytest
 from django.test import Client
 from knox.models import AuthToken
 
-from accounts.models import User
 from accounts.sessions import Session
 from tests.factories import PASSWORD, UserFactory
 from tests.integration.config.rate_limits import low_rates
-from tests.mailbox import Mailbox, body, links, mailbox  # noqa: F401 - the fixture
+from tests.mailbox import Mailbox, body, links
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

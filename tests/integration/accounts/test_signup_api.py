@@ -12,7 +12,7 @@ from accounts.ledger import balances
 from accounts.models import User
 from tests.factories import PASSWORD, UserFactory
 from tests.integration.config.rate_limits import low_rates
-from tests.mailbox import Mailbox, mailbox  # noqa: F401 - the fixture
+from tests.mailbox import Mailbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -65,9 +65,11 @@ def test_the_sign_up_pages_rules_refuse_with_a_message(body: dict[str, str], det
 
     assert status == 400
     assert detail in str(answer["detail"])
-    assert not User.objects.filter(username=body.get("username", "newbie")).exclude(
-        username="alice"
-    ).exists()
+    assert (
+        not User.objects.filter(username=body.get("username", "newbie"))
+        .exclude(username="alice")
+        .exists()
+    )
 
 
 def test_sign_ups_share_the_pages_budget_per_address() -> None:

@@ -20,7 +20,7 @@ from tests.integration.config.rate_limits import low_rates
 from tests.integration.lobby.helpers import player
 from tests.integration.matches.helpers import api_for
 from tests.integration.tournaments.helpers import open_tournament, organizer, register_all
-from tests.mailbox import Mailbox, body, links, mailbox  # noqa: F401 - the fixture
+from tests.mailbox import Mailbox, body, links
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -116,9 +116,7 @@ def test_entrants_are_mailed_once_ten_minutes_before_their_tournament(mailbox: M
 
 
 def test_a_tournament_further_ahead_is_not_told_yet(mailbox: Mailbox) -> None:
-    tournament = open_tournament(
-        organizer(), starts_at=timezone.now() + timedelta(minutes=30)
-    )
+    tournament = open_tournament(organizer(), starts_at=timezone.now() + timedelta(minutes=30))
     register_all(tournament, [_confirmed("anna")])
 
     assert tell_tournaments_soon() == 0

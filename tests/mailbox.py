@@ -65,7 +65,7 @@ def links(message: EmailMessage) -> list[str]:
     return LINK.findall(body(message))
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -74,7 +74,7 @@ def _free_port() -> int:
 @pytest.fixture
 def mailbox(settings: Settings) -> Iterator[Mailbox]:
     box = Mailbox()
-    port = _free_port()
+    port = free_port()
     server = Controller(box, hostname="127.0.0.1", port=port)
     server.start()
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"

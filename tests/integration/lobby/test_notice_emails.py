@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.test import Client
 from django.utils import timezone
 
@@ -17,7 +18,7 @@ from lobby.mail import tell_tournaments_soon
 from lobby.models import NoticeKind, Notification
 from lobby.notifications import notify
 from tests.integration.config.rate_limits import low_rates
-from tests.integration.lobby.helpers import player
+from tests.integration.lobby.helpers import me_socket, next_frame, player
 from tests.integration.matches.helpers import api_for
 from tests.integration.tournaments.helpers import open_tournament, organizer, register_all
 from tests.mailbox import Mailbox, body, links
@@ -80,6 +81,32 @@ def test_a_player_on_the_site_hears_a_challenge_from_the_bell_alone(mailbox: Mai
 
     assert Notification.objects.filter(user=bruno, kind=NoticeKind.CHALLENGE).exists()
     assert mailbox.about("You have been challenged", count=0) == []
+
+
+@pytest.mark.asyncio
+async def test_a_page_open_on_the_site_counts_as_being_there(mailbox: Mailbox) -> None:
+    # given Bruno, confirmed, who opens the lobby page (its tab names the page on /ws/me/)
+    alice, bruno = await sync_to_async(player)("alice"), await sync_to_async(_confirmed)("bruno")
+    socket = await me_socket(bruno)
+    await socket.send_json_to({"type": "page", "url": "/play/"})
+    await next_frame(socket, "page")
+
+    # when Alice challenges him
+    await sync_to_async(_challenge)(alice, bruno)
+
+    # then the bell tells him, and no e-mail does
+    assert (await next_frame(socket, "notice"))["notice"]["kind"] == "challenge"
+    assert mailbox.about("You have been challenged", count=0) == []
+    await socket.disconnect()
+
+
+def test_a_player_seen_long_ago_is_away(mailbox: Mailbox) -> None:
+    alice, bruno = player("alice"), _confirmed("bruno")
+    seen_on_site(user_id=bruno.pk, now=timezone.now() - timedelta(minutes=6))
+
+    _challenge(alice, bruno)
+
+    assert len(mailbox.about("You have been challenged")) == 1
 
 
 def test_an_address_not_confirmed_gets_no_notice(mailbox: Mailbox) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
-from accounts.mail import MailKind, password_reset_ask
+from accounts.mail import AWAY_AFTER, MailKind, password_reset_ask
 from accounts.models import MAX_AMOUNT_CENTS, AdjustmentDirection, Currency, Profile, User
 from accounts.money import cents_of
 from accounts.names import display_name_cleaned
@@ -60,6 +60,14 @@ class ProfileForm(forms.ModelForm[Profile]):
             "mail_tournament_soon": MailKind.TOURNAMENT_SOON.label,
             "mail_challenge_away": MailKind.CHALLENGE.label,
             "mail_dispute_decided": MailKind.DISPUTE_DECIDED.label,
+        }
+        help_texts = {
+            "mail_tournament_soon": "To your confirmed address, once per tournament.",
+            "mail_challenge_away": (
+                "Only when no page of Crawford has been open for"
+                f" {AWAY_AFTER.seconds // 60} minutes."
+            ),
+            "mail_dispute_decided": "The decision as the site tells it, by e-mail too.",
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

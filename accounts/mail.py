@@ -56,6 +56,9 @@ PREFERENCE = {
 }
 """The profile's field that says whether the player wants each kind by e-mail."""
 
+AWAY_AFTER = timedelta(minutes=5)
+"""A player who opened no page of the site for this long is *away* (``Profile.seen_at``)."""
+
 SUBJECT = {
     MailKind.TOURNAMENT_SOON: "Your tournament starts soon",
     MailKind.CHALLENGE: "You have been challenged",

@@ -20,14 +20,13 @@ from datetime import datetime, timedelta
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.mail import MailKind, notice_mail_send
+from accounts.mail import AWAY_AFTER, MailKind, notice_mail_send
 from accounts.models import Profile
 from lobby.models import NoticeKind, Notification
 from lobby.notifications import MAILED_KINDS, Notice, notify_many
 from matches.models import MatchConnection
 from tournaments.models import Entry, EntryStatus, Tournament, TournamentState
 
-AWAY_AFTER = timedelta(minutes=5)
 SOON = timedelta(minutes=10)
 
 

@@ -56,7 +56,7 @@ class EngineStatus:
 
     @property
     def described(self) -> str:
-        """"the program /usr/games/gnubg", or "unavailable: <why>"."""
+        """ "the program /usr/games/gnubg", or "unavailable: <why>"."""
         if self.command is None:
             return f"unavailable: {self.reason}"
         return self.command.described
@@ -67,9 +67,7 @@ def gnubg_found(
 ) -> EngineStatus:
     """The engine ``choice`` names on this machine (see the module's docstring)."""
     if choice not in CHOICES:
-        return EngineStatus(
-            None, f"the engine choice {choice!r} is none of {', '.join(CHOICES)}"
-        )
+        return EngineStatus(None, f"the engine choice {choice!r} is none of {', '.join(CHOICES)}")
     if choice == "none":
         return EngineStatus(None, "the engine is turned off (CRAWFORD_ENGINE=none)")
     program = _program(executable)
@@ -83,7 +81,9 @@ def gnubg_found(
     if package is not None:
         return EngineStatus(package)
     if choice == "package":
-        return EngineStatus(None, f"the gnubg Python package cannot be imported ({why}): {INSTALL_PACKAGE}")
+        return EngineStatus(
+            None, f"the gnubg Python package cannot be imported ({why}): {INSTALL_PACKAGE}"
+        )
     return EngineStatus(
         None,
         f"GNU Backgammon is not installed: neither the program {executable} "

@@ -24,7 +24,9 @@ import tempfile
 from typing import Any
 
 _EVALUATION_LINE = re.compile(r"^\s*(?:static|\d+ ply):\s+(.*)$")
-_CUBE_LINE = re.compile(r"^\d\.\s+(No double|Double, take|Double, beaver|Double, pass)\s+([-+]\d+\.\d+)")
+_CUBE_LINE = re.compile(
+    r"^\d\.\s+(No double|Double, take|Double, beaver|Double, pass)\s+([-+]\d+\.\d+)"
+)
 _PROPER = re.compile(r"^Proper cube action:\s+(.*?)(?:\s+\([\d.]+%\))?\s*$")
 _CUBE_ACTIONS = {
     "No double": "no double",

@@ -2,7 +2,8 @@
 
 Started by :mod:`analysis.gnubg_process` as ``gnubg -t -q -r -p gnubg_server.py`` (Debian's
 program), or as ``python gnubg_server.py`` where the ``gnubg`` Python package is installed (the
-same engine and command interpreter as a module); it is never imported by the platform itself. It reads one JSON request per line on stdin and writes one
+same engine and command interpreter as a module); it is never imported by the platform
+itself. It reads one JSON request per line on stdin and writes one
 JSON answer per line on the original stdout. Everything GNU Backgammon prints itself (boards,
 messages) is sent to /dev/null so it can never be mistaken for an answer.
 
@@ -21,7 +22,8 @@ Answers: ``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": "...", "k
 "invalid_position" | "invalid_match" | "internal"}``. The first line written is ``{"ready":
 true, ...}``. The Python package lacks two functions of the program's module
 (``cfevaluate``, ``calcgammonprice``); there the cube's equities are read from its own
-``eval`` command, the same evaluation printed (:mod:`analysis.gnubg_package_eval`). Match analysis (``analyse_match``) lives in :mod:`analysis.gnubg_match_analysis`,
+``eval`` command, the same evaluation printed (:mod:`analysis.gnubg_package_eval`). Match
+analysis (``analyse_match``) lives in :mod:`analysis.gnubg_match_analysis`,
 loaded beside this script.
 """
 
@@ -84,9 +86,7 @@ def set_position_and_rules(gnubg_id: str, jacoby: bool, beavers: bool) -> dict[s
     the program's setting, so both are set with the position there.
     """
     if PACKAGE:
-        gnubg_id = package_eval().with_money_rules(
-            gnubg, gnubg_id, jacoby=jacoby, beavers=beavers
-        )
+        gnubg_id = package_eval().with_money_rules(gnubg, gnubg_id, jacoby=jacoby, beavers=beavers)
     set_position(gnubg_id)
     return current_cube_info(jacoby, beavers)
 
@@ -173,9 +173,7 @@ def best_move(request: dict[str, Any]) -> dict[str, Any]:
             for entry in ranked
         ]
     else:
-        candidates = [
-            (entry["move"], float(entry["equity"])) for entry in gnubg.hint(1000)["hint"]
-        ]
+        candidates = [(entry["move"], float(entry["equity"])) for entry in gnubg.hint(1000)["hint"]]
     if not candidates:
         return {"move": None, "position_id": gnubg.positionid(board), "equity": None}
     noisy = noise_source(request)

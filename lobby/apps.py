@@ -20,8 +20,8 @@ class LobbyConfig(AppConfig):
             ChallengeIssued,
             MatchesReady,
             MatchFinished,
-            PracticeVoided,
             PlayerAwaited,
+            PracticeVoided,
         )
         from reviews.events import AnalysisChanged
         from tournaments.events import (

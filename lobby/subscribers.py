@@ -50,8 +50,8 @@ from matches.events import (
     ChallengeIssued,
     MatchesReady,
     MatchFinished,
-    PracticeVoided,
     PlayerAwaited,
+    PracticeVoided,
 )
 from matches.models import Match, MatchStatus
 from reviews.events import AnalysisChanged

@@ -35,7 +35,7 @@ from matches.engine import engine, engine_status
 from matches.lifecycle import ENGINE_SEAT, ENGINE_TURN_TASK, match_void, start_match
 from matches.models import ClockKind, Game, Match, MatchKind, MatchStatus
 from matches.play import action_submit
-from matches.state import current_game, lock_match, game_rules, game_state, match_gnubg_id
+from matches.state import current_game, game_rules, game_state, lock_match, match_gnubg_id
 
 logger = logging.getLogger(__name__)
 ENGINE_GROUP = "engine"
@@ -136,7 +136,9 @@ def _engine_failed(match_id: int, error: EngineError) -> None:
         if match.status != MatchStatus.PLAYING:
             return
         if not isinstance(error, EngineUnavailable) and not lasting:
-            logger.warning("the computer of match %s failed; asked again later: %s", match_id, error)
+            logger.warning(
+                "the computer of match %s failed; asked again later: %s", match_id, error
+            )
             return
         logger.error("the computer of match %s failed for good; voided: %s", match_id, error)
         why = (

@@ -130,8 +130,3 @@ def _package(python: str, python_path: str) -> tuple[GnubgCommand | None, str]:
         ),
         "",
     )
-
-
-def forget_probes() -> None:
-    """Ask again (tests change what a subprocess may import)."""
-    _package.cache_clear()

@@ -46,9 +46,13 @@ def setup(gnubg: Any) -> None:
     """Settings the reading relies on.
 
     One thread: the package's evaluation threads never finish a cube decision (the ``eval``
-    of a 2-ply cube decision waits for ever with the default number of threads).
+    of a 2-ply cube decision waits for ever with the default number of threads). No
+    evaluation cache: the package's serves a match position the evaluation of a money
+    position evaluated before it (a 1-point match's equity read as +0.99 after the opening
+    in money play), which costs about twice the time of a cached 2-ply evaluation.
     """
     gnubg.command("set threads 1")
+    gnubg.command("set cache 0")
     gnubg.command("set output digits 6")
     gnubg.command("set output mwc off")
     for decision in ("chequerplay", "cubedecision"):
@@ -67,16 +71,27 @@ def with_money_rules(gnubg: Any, gnubg_id: str, *, jacoby: bool, beavers: bool) 
 
 
 def _with_jacoby(match_id: str, jacoby: bool) -> str:
-    try:
-        key = bytearray(base64.b64decode(match_id, validate=True))
-    except ValueError:
+    key = _match_key(match_id)
+    if key is None:
         return match_id  # not a Match ID: the program refuses it in its own words
-    if len(key) != 9:
-        return match_id
     key[_JACOBY_OFF_BYTE] &= ~_JACOBY_OFF_MASK & 0xFF
     if not jacoby:
         key[_JACOBY_OFF_BYTE] |= _JACOBY_OFF_MASK
     return base64.b64encode(bytes(key)).decode()
+
+
+def jacoby_of(gnubg_id: str) -> bool:
+    """Whether the GNUBG ID plays money under the Jacoby rule (its bit 66 clear)."""
+    key = _match_key(gnubg_id.partition(":")[2])
+    return key is None or not key[_JACOBY_OFF_BYTE] & _JACOBY_OFF_MASK
+
+
+def _match_key(match_id: str) -> bytearray | None:
+    try:
+        key = bytearray(base64.b64decode(match_id, validate=True))
+    except ValueError:
+        return None
+    return key if len(key) == 9 else None
 
 
 def cube_info(gnubg: Any, *, jacoby: bool, beavers: bool) -> dict[str, Any]:

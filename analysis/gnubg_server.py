@@ -165,9 +165,9 @@ def best_move(request: dict[str, Any]) -> dict[str, Any]:
     gnubg.command(f"set evaluation chequerplay evaluation plies {int(request['plies'])}")
     board = gnubg.board()
     if PACKAGE:  # the package's ``hint`` answers a broken structure; its move finder does not
-        ranked = gnubg.findbestmoves(
-            board, gnubg.cubeinfo(), eval_context(request["plies"]), (die1, die2)
-        )
+        jacoby = package_eval().jacoby_of(request["gnubg_id"])
+        cube_info = package_eval().cube_info(gnubg, jacoby=jacoby, beavers=False)
+        ranked = gnubg.findbestmoves(board, cube_info, eval_context(request["plies"]), (die1, die2))
         candidates = [
             (gnubg.movetupletostring(entry["move"], board), float(entry["score"]))
             for entry in ranked

@@ -99,8 +99,10 @@ def practice_create(*, user: User, length: int, strength: str) -> Match:
     return match
 
 
-def engine_turn(*, match_id: int) -> int:
-    """Take every action that falls to the engine now; returns how many it took."""
+def engine_turn(*, match_id: int, now: datetime | None = None) -> int:
+    """Take every action that falls to the engine now; returns how many it took. An engine
+    that fails leaves its turn to be asked again, or voids the match (``now``: the time
+    its silence is measured to)."""
     taken = 0
     for _ in range(MAX_ENGINE_ACTIONS):
         match = Match.objects.select_related("player_1").get(pk=match_id)
@@ -115,7 +117,7 @@ def engine_turn(*, match_id: int) -> int:
         try:
             action, position_id = _choose(match, game, state, may, strength)
         except EngineError as error:
-            _engine_failed(match_id, error)
+            _engine_failed(match_id, error, now or timezone.now())
             return taken
         try:
             action_submit(match_id=match_id, user=match.player_1, action=action, play=position_id)
@@ -126,13 +128,13 @@ def engine_turn(*, match_id: int) -> int:
     return taken
 
 
-def _engine_failed(match_id: int, error: EngineError) -> None:
+def _engine_failed(match_id: int, error: EngineError, now: datetime) -> None:
     """The computer could not act: asked again later, or the match voided when it has been
     silent for ``ENGINE_GIVE_UP`` or has no engine at all."""
     with transaction.atomic():
         match = lock_match(match_id)
         silent_since = match.actions.order_by("-seq").values_list("created_at", flat=True)[0]
-        lasting = timezone.now() - silent_since >= ENGINE_GIVE_UP
+        lasting = now - silent_since >= ENGINE_GIVE_UP
         if match.status != MatchStatus.PLAYING:
             return
         if not isinstance(error, EngineUnavailable) and not lasting:

@@ -28,7 +28,8 @@ def test_without_the_program_the_package_serves() -> None:
         found = engine.status()
         evaluation = engine.evaluate(OPENING, EvalSettings(plies=0))
 
-    assert found.command is not None and found.command.kind == "package"
+    assert found.command is not None
+    assert found.command.kind == "package"
     assert found.described.startswith("the gnubg Python package in ")
     assert evaluation.engine.met == "Kazaross XG2 25 point MET"
     assert evaluation.engine.met_path.endswith("gnubg/data/met/Kazaross-XG2.xml")
@@ -64,7 +65,8 @@ def test_the_program_forced_but_missing_says_how_to_install_it() -> None:
 def test_the_package_forced_is_used_beside_the_program() -> None:
     found = gnubg_found("package")
 
-    assert found.command is not None and found.command.kind == "package"
+    assert found.command is not None
+    assert found.command.kind == "package"
 
 
 def test_none_turns_the_engine_off() -> None:

@@ -124,7 +124,8 @@ def test_the_expert_plays_the_same_move(
     ours = package.best_move(gnubg_id, dice, Strength.WORLD_CLASS)
 
     assert (ours.move, ours.position_id) == (theirs.move, theirs.position_id)
-    assert ours.equity is not None and theirs.equity is not None
+    assert ours.equity is not None
+    assert theirs.equity is not None
     assert abs(ours.equity - theirs.equity) < 0.02
 
 

@@ -56,7 +56,7 @@ class EngineStatus:
 
     @property
     def described(self) -> str:
-        """ "the program /usr/games/gnubg", or "unavailable: <why>"."""
+        """Which engine, as "the program /usr/games/gnubg", or "unavailable: <why>"."""
         if self.command is None:
             return f"unavailable: {self.reason}"
         return self.command.described

@@ -52,6 +52,7 @@ MAX_ENGINE_ACTIONS = 12  # a turn is at most: answer, double or roll, play; boun
 ENGINE_PATIENCE = timedelta(seconds=20)
 # A computer that has failed to act for this long will not: the match is voided.
 ENGINE_GIVE_UP = timedelta(minutes=2)
+ERROR_KEPT = 500  # characters of the engine's error kept in the voided match's record
 
 
 def engine_user(strength: Strength) -> User:
@@ -143,8 +144,9 @@ def _engine_failed(match_id: int, error: EngineError, now: datetime) -> None:
             )
             return
         logger.error("the computer of match %s failed for good; voided: %s", match_id, error)
+        # The player reads why in a line; the operator's detail is in the log and the record.
         why = (
-            f"GNU Backgammon is not available ({error})"
+            "GNU Backgammon is not installed on this site"
             if isinstance(error, EngineUnavailable)
             else "GNU Backgammon failed to make its move"
         )
@@ -153,7 +155,7 @@ def _engine_failed(match_id: int, error: EngineError, now: datetime) -> None:
             staff=match.player_1,
             key_prefix=f"match:{match_id}:engine-failed",
             reason=why,
-            cause={"engine_failed": why},
+            cause={"engine_failed": why, "error": str(error)[:ERROR_KEPT]},
         )
         events.publish_practice_voided(match, why)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -18,8 +17,9 @@ from pytest_django import Settings as SettingsWrapper
 from lobby.models import NoticeKind, Notification
 from matches.models import Action, Match, MatchStatus
 from matches.practice import ENGINE_GIVE_UP, engine_turn, engines_woken, practice_create
+from tests.engines import MISSING_PROGRAM, hide_the_package
 from tests.factories import UserFactory
-from tests.integration.matches.helpers import api_for, quick_play
+from tests.integration.matches.helpers import api_for, until_the_computer_is_to_act
 
 pytestmark = pytest.mark.django_db
 
@@ -35,24 +35,12 @@ def broken_engine(settings: SettingsWrapper, tmp_path: Path) -> None:
     settings.GNUBG_PROGRAM = str(program)
 
 
-def _until_the_computer_is_to_act(match: Match, client: Any) -> None:
-    for seq in range(1, 20):
-        game = client.get(f"/api/matches/{match.pk}/").json()["game"]
-        if game["turn"] != "learner":
-            return
-        body: dict[str, Any] = {"type": "roll"} if game["phase"] == "roll" else {"type": "take"}
-        if game["phase"] == "move":
-            body = {"type": "play", "play": quick_play(game["legal_plays"])}
-        client.post(f"/api/matches/{match.pk}/actions/", {**body, "seq": seq}, format="json")
-    raise AssertionError("the computer never came to act")
-
-
 @pytest.mark.usefixtures("broken_engine", "tasks_run_in_process")
 def test_a_failed_move_leaves_the_match_playing_and_is_asked_again() -> None:
     # given a practice match where the computer is to act, and its engine fails
     player = UserFactory(username="learner")
     match = practice_create(user=player, length=3, strength="beginner")
-    _until_the_computer_is_to_act(match, api_for(player))
+    until_the_computer_is_to_act(match, api_for(player))
     waiting_at = Match.objects.get(pk=match.pk).last_seq
 
     # when it is asked to move, then asked again by the sweep a little later
@@ -73,7 +61,7 @@ def test_a_computer_that_fails_for_good_has_its_match_voided_and_the_player_told
     # given a practice match whose computer has failed to move for the give-up time
     player = UserFactory(username="learner")
     match = practice_create(user=player, length=3, strength="beginner")
-    _until_the_computer_is_to_act(match, api_for(player))
+    until_the_computer_is_to_act(match, api_for(player))
 
     # when it is asked once more, that long after its turn came
     with django_capture_on_commit_callbacks(execute=True):
@@ -95,3 +83,35 @@ def test_a_computer_that_fails_for_good_has_its_match_voided_and_the_player_told
     client.force_login(player)
     assert client.get(f"/api/matches/{match.pk}/").json()["status"] == "cancelled"
     assert engines_woken(now=timezone.now() + ENGINE_GIVE_UP) == []
+
+
+@pytest.mark.usefixtures("tasks_run_in_process")
+def test_an_engine_gone_from_the_machine_voids_the_match_at_once(
+    settings: SettingsWrapper,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    django_capture_on_commit_callbacks: Callable[..., DjangoCaptureOnCommitCallbacks],
+) -> None:
+    # given a practice match where the computer is to act
+    player = UserFactory(username="learner")
+    match = practice_create(user=player, length=3, strength="beginner")
+    until_the_computer_is_to_act(match, api_for(player))
+
+    # when GNU Backgammon is no longer installed as it is asked to move
+    settings.GNUBG_PROGRAM = MISSING_PROGRAM
+    hide_the_package(monkeypatch, tmp_path)
+    with django_capture_on_commit_callbacks(execute=True):
+        engine_turn(match_id=match.pk)
+
+    # then retrying cannot help: the match is voided now, and the player told why
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CANCELLED
+    notice = Notification.objects.get(user=player, kind=NoticeKind.PRACTICE_VOIDED)
+    assert notice.text == (
+        "Your practice match was voided: GNU Backgammon is not installed on this site. "
+        "Nothing is recorded."
+    )
+    over = Action.objects.filter(match=match, kind="match_over").get()
+    assert over.detail["error"].startswith(
+        f"GNU Backgammon is not installed: neither the program {MISSING_PROGRAM}"
+    )

@@ -21,6 +21,7 @@ class LobbyConfig(AppConfig):
             MatchesReady,
             MatchFinished,
             PlayerAwaited,
+            PracticeVoided,
         )
         from reviews.events import AnalysisChanged
         from tournaments.events import (
@@ -35,6 +36,7 @@ class LobbyConfig(AppConfig):
         bus.subscribe(MatchesReady, subscribers.on_matches_ready)
         bus.subscribe(PlayerAwaited, subscribers.on_player_awaited)
         bus.subscribe(MatchFinished, subscribers.on_match_finished)
+        bus.subscribe(PracticeVoided, subscribers.on_practice_voided)
         bus.subscribe(TournamentStarted, subscribers.on_tournament_started)
         bus.subscribe(PlayerEliminated, subscribers.on_player_eliminated)
         bus.subscribe(SwingWaiting, subscribers.on_swing_waiting)

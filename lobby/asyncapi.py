@@ -85,6 +85,7 @@ NOTICE_DATA: dict[str, Schema] = {
         case_id=ID,
         sanction={"type": "string"},
     ),
+    NoticeKind.PRACTICE_VOIDED: _ABOUT_A_MATCH,
 }
 """A notice's ``data``, by its ``kind``."""
 

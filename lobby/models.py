@@ -42,6 +42,7 @@ class NoticeKind(models.TextChoices):
     DISPUTE_DECIDED = "dispute_decided", "Dispute decided"
     ANALYSIS = "analysis", "Analysis ready"
     SANCTION = "sanction", "Fair-play decision"
+    PRACTICE_VOIDED = "practice_voided", "Practice match voided"
 
 
 class Notification(models.Model):

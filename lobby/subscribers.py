@@ -51,6 +51,7 @@ from matches.events import (
     MatchesReady,
     MatchFinished,
     PlayerAwaited,
+    PracticeVoided,
 )
 from matches.models import Match, MatchStatus
 from reviews.events import AnalysisChanged
@@ -240,6 +241,18 @@ def on_match_finished(event: MatchFinished) -> None:
     # Queued like the rest of what follows a finished match: the worker or sweep that ended
     # it (an adjudication waits behind the analysis worker's after-commit) moves on at once.
     enqueue(READ_TURN_NOTICES_TASK, event.match_id)
+
+
+@after_the_fact
+def on_practice_voided(event: PracticeVoided) -> None:
+    notify(
+        user_id=event.player_id,
+        kind=NoticeKind.PRACTICE_VOIDED,
+        key=f"practice-voided:{event.match_id}",
+        text=f"Your practice match was voided: {event.why}. Nothing is recorded.",
+        url=board(event.match_id),
+        data={"match_id": event.match_id},
+    )
 
 
 def turn_notices_read(*, match_id: int) -> int:

@@ -49,6 +49,7 @@ NOTICE_DATA: dict[str, Schema] = {
     ),
     NoticeKind.TURN: _ABOUT_A_MATCH,
     NoticeKind.TOURNAMENT_STARTED: _ABOUT_A_TOURNAMENT,
+    NoticeKind.TOURNAMENT_CANCELLED: _ABOUT_A_TOURNAMENT,
     NoticeKind.ELIMINATED: _ABOUT_A_TOURNAMENT,
     NoticeKind.WAITING: _ABOUT_A_TOURNAMENT,
     NoticeKind.PRIZE: _closed(

@@ -35,6 +35,7 @@ class NoticeKind(models.TextChoices):
     MATCH_READY = "match_ready", "Match ready"
     TURN = "turn", "Your turn"
     TOURNAMENT_STARTED = "tournament_started", "Tournament started"
+    TOURNAMENT_CANCELLED = "tournament_cancelled", "Tournament cancelled"
     ELIMINATED = "eliminated", "Out of a tournament"
     WAITING = "waiting", "Waiting for an opponent"
     PRIZE = "prize", "Prize"

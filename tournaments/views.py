@@ -265,6 +265,24 @@ DONE = {
 
 
 @login_required
+def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organizer's confirmation, saying what cancelling will do; sent, it cancels."""
+    if request.method == "POST":
+        return act(request, tournament_id, "cancel")
+    user = request_user(request)
+    tournament = _visible(user, tournament_id)
+    if not services.may_organize(tournament, user):
+        raise PermissionDenied("Only the organizer can cancel this tournament.")
+    if tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED):
+        return redirect("tournament", tournament_id=tournament_id)
+    return render(
+        request,
+        "tournaments/cancel.html",
+        {"tournament": tournament, "cancellation": selectors.cancellation(tournament)},
+    )
+
+
+@login_required
 @require_POST
 def act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     user = request_user(request)

@@ -1,9 +1,10 @@
 """REST for notices and seeks: what the bell and the lobby's seek list do, for programs.
 
 Notices: ``GET /api/notifications/`` (newest first, with the unread count) and
-``POST /api/notifications/read/``. Opponents to challenge: ``GET /api/opponents/?q=``. Seeks: ``GET`` and ``POST /api/seeks/``,
+``POST /api/notifications/read/``. Seeks: ``GET`` and ``POST /api/seeks/``,
 ``POST /api/seeks/<id>/accept/`` (the match starts: its state is the answer),
-``DELETE /api/seeks/<id>/`` and ``POST /api/seeks/play-now/``.
+``DELETE /api/seeks/<id>/`` and ``POST /api/seeks/play-now/``. Opponents to challenge, as
+one types their name: ``GET /api/opponents/?q=``.
 """
 
 from __future__ import annotations

@@ -44,8 +44,9 @@ def tell_tournament_cancelled(*, tournament_id: int) -> int:
 
 
 def cancelled_text(tournament: Tournament, entry: Entry, *, playing: bool) -> str:
-    """"Spring Knockout was cancelled by its organizer and your match in it ended without a
-    result: your buy-in and fee, 10.65 FUN, are back in your wallet." """
+    """What the entrant reads: "Spring Knockout was cancelled by its organizer and your
+    match in it ended without a result: your buy-in and fee, 10.65 FUN, are back in your
+    wallet." """
     what = f"{tournament.name} was cancelled by its organizer"
     if playing:
         what += " and your match in it ended without a result"

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from accounts.models import Currency, User
 from accounts.money import cents_of
@@ -70,7 +71,9 @@ class OpponentInput(forms.TextInput):
             }
         )
 
-    def render(self, name: str, value: Any, attrs: Any = None, renderer: Any = None) -> str:
+    def render(
+        self, name: str, value: Any, attrs: Any = None, renderer: Any = None
+    ) -> SafeString:
         return format_html(
             '{}<datalist id="opponent-options"></datalist>'
             '<span id="opponent-found" class="visually-hidden" aria-live="polite"></span>',

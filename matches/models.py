@@ -142,7 +142,7 @@ class Match(models.Model):
     clock = models.CharField(max_length=8, choices=ClockKind.choices, default=DEFAULT_CLOCK.kind)
     move_seconds = models.PositiveIntegerField(default=DEFAULT_CLOCK.move_seconds)
     reserve_seconds = models.PositiveIntegerField(
-        default=DEFAULT_CLOCK.reserve_seconds, help_text="Per point of a match, or per game of a money session."
+        default=DEFAULT_CLOCK.reserve_seconds, help_text="Per point of a match, or per game."
     )
     delay_seconds = models.PositiveIntegerField(default=DEFAULT_CLOCK.delay_seconds)
     timeout_loses = models.CharField(

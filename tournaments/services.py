@@ -149,9 +149,7 @@ def tournament_cancel(*, tournament_id: int, user: User) -> Tournament:
     ]
     moment = timezone.now()
     cause = {"reason": "tournament_cancelled", "tournament": tournament.pk}
-    stopped = tuple(
-        match.pk for match in matches if match_stop(match, cause=cause, moment=moment)
-    )
+    stopped = tuple(match.pk for match in matches if match_stop(match, cause=cause, moment=moment))
     entries = list(Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED))
     refunds = {entry.user_id: entry.paid_cents for entry in entries if entry.paid_cents}
     fees = {entry.user_id: entry.fee_cents for entry in entries if entry.fee_cents}

@@ -64,7 +64,8 @@ def create(request: HttpRequest) -> HttpResponse:
     if not user.has_perm(services.ORGANIZE_PERMISSION):
         messages.error(request, "Only organizers can create tournaments.")
         return redirect("tournaments")
-    form = TournamentForm(request.POST or None)
+    # An empty POST is still a form sent (every field missing), not a form to show.
+    form = TournamentForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and _checked(form, user, None):
         try:
             tournament = services.tournament_create(organizer=user, settings=form.settings())
@@ -86,7 +87,10 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(user, tournament_id)
     if not services.may_organize(tournament, user):
         raise PermissionDenied
-    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
+    form = TournamentForm(
+        request.POST if request.method == "POST" else None,
+        initial=TournamentForm.initial_for(tournament),
+    )
     if request.method == "POST" and _checked(form, user, tournament):
         try:
             services.tournament_edit(

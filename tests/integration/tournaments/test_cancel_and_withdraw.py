@@ -4,7 +4,6 @@ an organizer withdraws or replaces a player before play."""
 from __future__ import annotations
 
 import pytest
-
 from django.test import Client
 
 from accounts import ledger

@@ -51,7 +51,9 @@ class OpponentSearchApi(Api):
 
     class OpponentQuerySerializer(serializers.Serializer[dict[str, Any]]):
         q = serializers.CharField(
-            max_length=150, help_text="The first letters of a username or display name."
+            max_length=150,
+            trim_whitespace=False,  # spaces alone find nobody, as nothing typed yet
+            help_text="The first letters of a username or display name.",
         )
 
     class OpponentOutputSerializer(serializers.Serializer[dict[str, Any]]):

@@ -88,3 +88,18 @@ def test_an_empty_edit_is_refused_field_by_field() -> None:
     assert "name" in response.context["form"].errors
     tournament.refresh_from_db()
     assert tournament.name == "Spring Knockout"
+
+
+def test_the_tournament_page_says_what_its_clock_gives_in_each_rounds_length() -> None:
+    owner = organizer("olga")
+    tournament = open_tournament(owner, round_lengths=(5, 5, 7), clock={"kind": "delay"})
+    client = Client()
+    client.force_login(owner)
+
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+
+    assert "12 s a move, 2 min a point" in page
+    assert (
+        "A 5-point match: 10 minutes each; a 7-point match: 14 minutes each. "
+        "The first 12 seconds of every move are free."
+    ) in page

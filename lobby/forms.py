@@ -71,9 +71,7 @@ class OpponentInput(forms.TextInput):
             }
         )
 
-    def render(
-        self, name: str, value: Any, attrs: Any = None, renderer: Any = None
-    ) -> SafeString:
+    def render(self, name: str, value: Any, attrs: Any = None, renderer: Any = None) -> SafeString:
         return format_html(
             '{}<datalist id="opponent-options"></datalist>'
             '<span id="opponent-found" class="visually-hidden" aria-live="polite"></span>',

@@ -261,7 +261,8 @@ ACTIONS: dict[str, Callable[[User, int], object]] = {
 DONE = {
     "open": "Registration is open.",
     "start": "The tournament has started: the first matches are on.",
-    "cancel": "The tournament is cancelled and every buy-in refunded.",
+    "cancel": "The tournament is cancelled: every buy-in and fee is refunded and every "
+    "player told.",
     "register": "You are in. Good luck!",
     "unregister": "You have left the tournament; your buy-in is back in your wallet.",
     "check-in": "You are checked in.",

@@ -107,7 +107,7 @@ def _swing_wait(alice: User, frank: User, carl: User) -> None:
 
 def _cancelled(alice: User, frank: User) -> None:
     """A knockout Alice plays in is cancelled while her match is being played."""
-    owner = organizer("otto")
+    owner = organizer("ruth")
     tournament = open_tournament(owner, name="Autumn Knockout")
     for entrant in (frank, alice):
         tournaments.entry_register(tournament_id=tournament.pk, user=entrant)

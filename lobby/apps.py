@@ -27,6 +27,7 @@ class LobbyConfig(AppConfig):
         from tournaments.events import (
             PlayerEliminated,
             SwingWaiting,
+            TournamentCancelled,
             TournamentFinished,
             TournamentStarted,
         )
@@ -41,6 +42,7 @@ class LobbyConfig(AppConfig):
         bus.subscribe(PlayerEliminated, subscribers.on_player_eliminated)
         bus.subscribe(SwingWaiting, subscribers.on_swing_waiting)
         bus.subscribe(TournamentFinished, subscribers.on_tournament_finished)
+        bus.subscribe(TournamentCancelled, subscribers.on_tournament_cancelled)
         bus.subscribe(DisputeDecided, subscribers.on_dispute_decided)
         bus.subscribe(AnalysisChanged, subscribers.on_analysis_changed)
         bus.subscribe(SanctionApplied, subscribers.on_sanction_applied)

@@ -54,6 +54,7 @@ NOTICE_DATA: dict[str, Schema] = {
         starts_at=TIME,
     ),
     NoticeKind.TOURNAMENT_STARTED: _ABOUT_A_TOURNAMENT,
+    NoticeKind.TOURNAMENT_CANCELLED: _ABOUT_A_TOURNAMENT,
     NoticeKind.ELIMINATED: _ABOUT_A_TOURNAMENT,
     NoticeKind.WAITING: _ABOUT_A_TOURNAMENT,
     NoticeKind.PRIZE: _closed(

@@ -106,6 +106,16 @@ def _swing_wait(alice: User, frank: User, carl: User) -> None:
     tournaments.tournament_start(tournament_id=tournament.pk, user=owner)
 
 
+def _cancelled(alice: User, frank: User) -> None:
+    """A knockout Alice plays in is cancelled while her match is being played."""
+    owner = organizer("ruth")
+    tournament = open_tournament(owner, name="Autumn Knockout")
+    for entrant in (frank, alice):
+        tournaments.entry_register(tournament_id=tournament.pk, user=entrant)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=owner)
+    tournaments.tournament_cancel(tournament_id=tournament.pk, user=owner)
+
+
 def _dispute_decided(alice: User, bruno: User) -> None:
     match = finished_match(alice, bruno)
     filed = file(bruno, match)
@@ -175,6 +185,7 @@ async def test_every_frame_of_the_notice_socket_is_documented() -> None:
     await sync_to_async(_sit_and_go)(alice, frank)
     await sync_to_async(_starting_soon)(alice)
     await sync_to_async(_swing_wait)(alice, frank, people["carl"])
+    await sync_to_async(_cancelled)(alice, frank)
     await sync_to_async(_dispute_decided)(alice, people["bruno"])
     await sync_to_async(_analysed)(alice)
     await sync_to_async(_warned)(alice)

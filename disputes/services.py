@@ -19,6 +19,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import override
 
 from accounts import ledger
 from accounts.models import Currency, LedgerTransaction, User
@@ -86,7 +88,7 @@ def dispute_file(*, user: User, match_id: int, category: str, description: str) 
     return filed(
         user=user,
         conflict="You already have an open dispute about this match.",
-        what=f"Filed ({DisputeCategory(category).label})",
+        what=f"Filed ({_english(DisputeCategory(category).label)})",
         match=match,
         tournament_id=match.tournament_id,
         category=category,
@@ -264,7 +266,7 @@ def _record(
         dispute=dispute,
         actor=staff,
         action=AuditAction.DECIDED,
-        what=decision.label,
+        what=_english(decision.label),
         reason=reason,
         before=before,
         after={**after, "changes": changes},
@@ -483,3 +485,9 @@ def _require_staff(user: User) -> None:
 
 def _username(user: User | None) -> str | None:
     return user.username if user is not None else None
+
+
+def _english(label: str | Promise) -> str:
+    """A choice's label as the audit log keeps it: in English, whoever acted."""
+    with override("en"):
+        return str(label)

@@ -26,8 +26,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import override, pgettext_lazy
 
 from matches.models import Match
 
@@ -40,6 +41,12 @@ class DisputeCategory(models.TextChoices):
     RESULT = "result", _("Wrong result")
     OTHER = "other", _("Other")
     APPEAL = "appeal", _("Appeal of a fair-play decision")
+
+
+def english_label(label: str | Promise) -> str:
+    """A choice's label as the audit log keeps it: in English, whoever acted."""
+    with override("en"):
+        return str(label)
 
 
 # What a player may choose when disputing a match; an appeal is filed from its case.

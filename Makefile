@@ -25,7 +25,7 @@ define run_suite
 	@eval "$$($(VENV)/python scripts/test_slot.py claim $$(( $(TEST_PROCESSES) > 1 ? $(TEST_PROCESSES) : 1 )))" && \
 	  trap '$(VENV)/python scripts/test_slot.py release $$CRAWFORD_TEST_SLOT' EXIT && \
 	  echo "Test run in slots $$CRAWFORD_TEST_SLOT: $$CRAWFORD_TEST_REDIS_URLS, $$CRAWFORD_TEST_DATABASE" && \
-	  $(VENV)/pytest -n $(TEST_PROCESSES) --dist loadfile $(1) $(PYTEST_ARGS)
+	  $(VENV)/pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder $(1) $(PYTEST_ARGS)
 endef
 
 test:
@@ -65,7 +65,7 @@ messages:
 	@scripts/setup.sh venv
 	DEBUG=true $(VENV)/python manage.py makemessages -l it --no-obsolete $(MESSAGE_IGNORES)
 	DEBUG=true $(VENV)/python manage.py makemessages -d djangojs -l it --no-obsolete $(MESSAGE_IGNORES) --ignore=staticfiles
-	DEBUG=true $(VENV)/python manage.py compilemessages
+	DEBUG=true $(VENV)/python manage.py compilemessages --ignore=.venv --ignore=staticfiles --ignore=node_modules
 
 format:
 	$(VENV)/ruff check --fix .

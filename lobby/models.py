@@ -35,6 +35,7 @@ class NoticeKind(models.TextChoices):
     SEEK_TAKEN = "seek_taken", _("Seek taken")
     MATCH_READY = "match_ready", _("Match ready")
     TURN = "turn", _("Your turn")
+    TOURNAMENT_SOON = "tournament_soon", _("Tournament starting soon")
     TOURNAMENT_STARTED = "tournament_started", _("Tournament started")
     ELIMINATED = "eliminated", _("Out of a tournament")
     WAITING = "waiting", _("Waiting for an opponent")
@@ -54,6 +55,9 @@ class Notification(models.Model):
     # Not auto_now_add: a "your turn" notice is brought back to the top on each new turn.
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)
+    mailed_at = models.DateTimeField(
+        null=True, blank=True, help_text="Taken for e-mail (lobby.mail): once per notice."
+    )
 
     class Meta:
         indexes = [

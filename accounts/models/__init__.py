@@ -115,6 +115,10 @@ class User(AbstractUser):
         default="",
         help_text="What the username looks like (accounts.names.name_skeleton).",
     )
+    email_verified = models.BooleanField(
+        default=False,
+        help_text="The player followed a link mailed to this address (accounts.mail).",
+    )
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
@@ -162,6 +166,22 @@ class Profile(models.Model):
     notification_sound = models.BooleanField(
         default=True,
         help_text=_("Play a sound when a match waits for me on a board I do not have open."),
+    )
+    # Notices that also come by e-mail, to a verified address (accounts.mail.MailKind).
+    mail_tournament_soon = models.BooleanField(
+        default=True, help_text="E-mail me 10 minutes before a tournament I entered starts."
+    )
+    mail_challenge_away = models.BooleanField(
+        default=True, help_text="E-mail me a challenge that comes while I am away from the site."
+    )
+    mail_dispute_decided = models.BooleanField(
+        default=True, help_text="E-mail me the decision on a dispute about my match."
+    )
+    seen_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the player last opened a page of the site (to a minute).",
     )
 
     class Meta:

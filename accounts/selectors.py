@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Sum, When
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from accounts.models import (
     AdjustmentApproval,
@@ -95,8 +98,8 @@ def rating_history(*, profile: Profile) -> list[tuple[str, float]]:
         RatingChange.objects.filter(user_id=profile.user_id).order_by("created_at", "pk")
     )
     if not changes:
-        return [("Now", profile.rating)]
-    points = [("Start", changes[0].rating_before)]
+        return [(gettext("Now"), profile.rating)]
+    points = [(gettext("Start"), changes[0].rating_before)]
     voided = [change for change in changes if change.voided_at is not None]
     for change in changes:
         if change.voided_at is not None:
@@ -108,7 +111,7 @@ def rating_history(*, profile: Profile) -> list[tuple[str, float]]:
             for void in voided
             if void.created_at <= change.created_at < (void.voided_at or change.created_at)
         )
-        label = f"{change.created_at.day} {change.created_at:%b}"
+        label = _day_label(change.created_at)
         points.append((label, change.rating_after - counted))
     return points
 
@@ -145,6 +148,11 @@ def pending_approvals(*, user: User | None = None, limit: int = 200) -> list[Adj
     )
 
 
+def _day_label(moment: datetime) -> str:
+    """A chart's label for a day, in the page's language: "3 Nov", "3 nov"."""
+    return date_format(moment, "j M")
+
+
 def performance(*, user_id: int, last: int = ROLLING) -> dict[str, object]:
     """The rolling PR over the player's last ``last`` analysed matches, with its history:
     ``history`` holds (label, rolling PR after that match) oldest first, for the chart."""
@@ -158,7 +166,7 @@ def performance(*, user_id: int, last: int = ROLLING) -> dict[str, object]:
         error, decisions = error + record.error, decisions + record.decisions
         rolling = pr_of(error, decisions)
         if rolling is not None:
-            history.append((f"{record.played_at.day} {record.played_at:%b}", round(rolling, 2)))
+            history.append((_day_label(record.played_at), round(rolling, 2)))
     return {
         "pr": pr_of(error, decisions),
         "matches": len(records),

@@ -134,7 +134,14 @@ def wallet_approvals(request: HttpRequest) -> HttpResponse:
     """Staff: every real-money adjustment waiting for a second staff member."""
     if not request.user.has_perm(ledger.ADJUST_PERMISSION):
         raise PermissionDenied
-    return render(request, "accounts/wallet_approvals.html", {"approvals": pending_approvals()})
+    return render(
+        request,
+        "accounts/wallet_approvals.html",
+        {
+            "approvals": pending_approvals(),
+            "threshold_cents": settings.CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS,
+        },
+    )
 
 
 @login_required

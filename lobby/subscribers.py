@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from accounts.money import money_text
@@ -405,7 +406,9 @@ def on_dispute_decided(event: DisputeDecided) -> None:
     dispute = selectors.dispute_with_match(dispute_id=event.dispute_id)
     if dispute is None:
         return
-    decision = Decision(event.decision).label
+    # A notice's text is kept as written, in English whatever language the staff use.
+    with translation.override("en"):
+        decision = str(Decision(event.decision).label)
     for user_id in sorted({event.filed_by_id, *event.player_ids}):
         notify(
             user_id=user_id,

@@ -25,7 +25,7 @@ SAME_IN_BOTH = frozenset(
         "Crawford", "backgammon", "gammon", "GNU", "API", "REST", "FUN", "REAL", "PR", "ID",
         "XGID", "GNUBG", "AGPL", "match", "Sit", "Go", "ok", "email", "e-mail", "password",
         "rating", "Elo", "Kazaross", "XG2", "Jacoby", "beaver", "Holland", "UTC", "online",
-        "offline", "AsyncAPI", "OpenAPI", "Swagger", "bot", "chat", "Italiano", "English",
+        "offline", "AsyncAPI", "OpenAPI", "Swagger", "bot", "chat", "Italiano", "English", "staff",
     )
 )  # fmt: skip
 SKIPPED_ELEMENTS = {"script", "style", "template", "code", "pre", "svg", "noscript"}

@@ -17,6 +17,7 @@ def test_the_browser_language_is_used_when_none_was_chosen() -> None:
 
     assert '<html lang="it"' in page
     assert "Tornei" in page
+    assert 'lang="en"\n      >English</button>' in page  # each language named in itself
 
 
 def test_a_language_unknown_here_falls_back_to_english() -> None:

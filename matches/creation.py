@@ -68,6 +68,10 @@ def match_challenge(
 ) -> Match:
     """Invite ``opponent`` to a match to ``length`` points or to a money session.
 
+    A demo player the computer plays (``computer_strength``) accepts at once, and the
+    computer plays their seat as it plays practice matches (``matches.practice``); the
+    match it returns has started.
+
     ``staff_ordered``: a replay a staff decision ordered, which neither player chose, so
     their standing and blocks are not asked (``match_replay``).
     """
@@ -98,10 +102,19 @@ def match_challenge(
         match.kind, match.length = MatchKind.MATCH, checked_length(length)
     money.require_cover(match, seats=(0,), asker=challenger)
     clock.set_clock(match, clock_settings)
+    computer = computer_strength(opponent) if not computer_strength(challenger) else ""
+    match.engine_strength = computer
     match.save()
     locks.made(Lock.MATCH, match.pk)
     events.publish_challenge(match)
+    if computer:  # a demo player the computer plays never keeps a challenger waiting
+        return match_accept(match_id=match.pk, user=opponent, staff_ordered=staff_ordered)
     return match
+
+
+def computer_strength(user: User) -> str:
+    """The strength the computer plays ``user`` at: a demo player's, else empty."""
+    return user.profile.bot_strength
 
 
 def challenge_from_input(*, challenger: User, opponent: User, values: Mapping[str, Any]) -> Match:
@@ -347,4 +360,6 @@ def match_replay(match: Match) -> Match:
         clock_settings=clock.clock_of(match),
         staff_ordered=True,
     )
+    if replay.status != MatchStatus.INVITED:  # the computer's seat accepted already
+        return replay
     return match_accept(match_id=replay.pk, user=match.player_1, staff_ordered=True)

@@ -131,6 +131,14 @@ class CheckerColour(models.TextChoices):
     BLUE = "blue", "Blue"
 
 
+class MadeBy(models.TextChoices):
+    """Who made an account: its player, the demo loader (``load_demo``) or staff."""
+
+    SIGNUP = "signup", "Signed up"
+    DEMO = "demo", "Demo loader"
+    STAFF = "staff", "Staff"
+
+
 class Profile(models.Model):
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40)
@@ -161,6 +169,19 @@ class Profile(models.Model):
     notification_sound = models.BooleanField(
         default=True,
         help_text="Play a sound when a match waits for me on a board I do not have open.",
+    )
+    made_by = models.CharField(
+        max_length=8,
+        choices=MadeBy.choices,
+        default=MadeBy.SIGNUP,
+        help_text="Accounts the demo loader or staff made share devices by design.",
+    )
+    bot_strength = models.CharField(
+        max_length=12,
+        blank=True,
+        default="",
+        help_text="A demo player the computer plays, at this strength "
+        "(analysis.engine.Strength's value); empty for a person.",
     )
 
     class Meta:

@@ -200,6 +200,14 @@ class Profile(models.Model):
     def __str__(self) -> str:
         return self.display_name
 
+    @property
+    def computer_played(self) -> str:
+        """What a demo player the computer plays is, in words ("Computer-played demo
+        player, intermediate"); empty for a person."""
+        if not self.bot_strength:
+            return ""
+        return f"Computer-played demo player, {self.bot_strength.replace('_', ' ')}"
+
 
 class RatingChange(models.Model):
     """One player's rating before and after one rated match."""

@@ -159,3 +159,17 @@ def test_a_demo_players_seek_is_taken_with_the_computer_in_seat_1() -> None:
     assert (seek.taken_by, seek.match) == (newcomer, match)
     # and nobody is told "took your seek" of a seek they did not post
     assert not Notification.objects.filter(kind=NoticeKind.SEEK_TAKEN).exists()
+
+
+def test_the_lobby_and_the_profile_say_the_computer_plays_a_demo_player() -> None:
+    from django.test import Client
+
+    nikos = demo_player("nikos", strength="intermediate")
+    seeks.seek_post(user=nikos, terms=SeekTerms())
+    visitor = Client()
+
+    lobby = visitor.get("/play/seeks/").content.decode()
+    profile = visitor.get("/players/nikos/").content.decode()
+
+    assert "Computer-played demo player, intermediate" in lobby
+    assert "Computer-played demo player, intermediate" in profile

@@ -41,6 +41,7 @@ class NoticeKind(models.TextChoices):
     DISPUTE_DECIDED = "dispute_decided", "Dispute decided"
     ANALYSIS = "analysis", "Analysis ready"
     SANCTION = "sanction", "Fair-play decision"
+    MATCH_OVER = "match_over", "Match over"
 
 
 class Notification(models.Model):

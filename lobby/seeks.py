@@ -245,7 +245,9 @@ def play_now(*, user: User) -> Match | Seek:
 def _closest_takeable(user: User) -> list[int]:
     rating = user.profile.rating
     fun = ledger.balance(user=user, currency=Currency.FUN)
-    present = Q(created_at__gte=timezone.now() - PRESENT_FOR) | ~Q(creator__profile__bot_strength="")
+    present = Q(created_at__gte=timezone.now() - PRESENT_FOR) | ~Q(
+        creator__profile__bot_strength=""
+    )
     seeks = (
         Seek.objects.filter(_open(), present, currency=Currency.FUN, kind=MatchKind.MATCH)
         .exclude(creator=user)

@@ -296,6 +296,7 @@ def match_abort(match: Match, *, absent: list[int], moment: datetime) -> None:
     match.deadline = None
     match.turn_started_at = None
     append_action(match, kind=ActionKind.MATCH_OVER, detail={"reason": "aborted", "absent": absent})
+    events.publish_stopped(match, "aborted", absent=tuple(absent))
 
 
 def wake_engine(match: Match, to_act: int | None) -> None:
@@ -340,6 +341,7 @@ def match_void(
     )
     match.save()
     events.publish_match(match, since=since)
+    events.publish_stopped(match, "voided")
     return was_finished
 
 
@@ -382,3 +384,4 @@ def match_cancel(match: Match, *, cause: dict[str, object]) -> None:
     append_action(match, kind=ActionKind.MATCH_OVER, detail={"reason": "cancelled", **cause})
     match.save()
     events.publish_match(match, since=since)
+    events.publish_stopped(match, "cancelled")

@@ -237,8 +237,10 @@ def adjudicated_pot_split(match: Match, *, mwc: float) -> Split:
 def settle_adjudicated_game(match: Match, game_number: int, split: Split) -> None:
     """Pay out a money game's split; a split that moves no money (a level position, or
     one where nobody had moved) gives each player their exposure back, as a refund."""
-    if split.payouts and not split.house_cents and all(
-        cents == exposure_cents(match) for cents in split.payouts.values()
+    if (
+        split.payouts
+        and not split.house_cents
+        and all(cents == exposure_cents(match) for cents in split.payouts.values())
     ):
         ledger.refund(
             escrow_ref=escrow_ref(match),

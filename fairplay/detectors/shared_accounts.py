@@ -99,9 +99,7 @@ def scan_sightings(user_id: int, sighting_ids: Iterable[int]) -> list[Case]:
 
 def scan_match(match_id: int) -> Case | None:
     """A match ended: its two players may share a device or an address."""
-    match = Match.objects.select_related("player_0__profile", "player_1__profile").get(
-        pk=match_id
-    )
+    match = Match.objects.select_related("player_0__profile", "player_1__profile").get(pk=match_id)
     if match.pass_and_play or match.engine_strength or match.player_0_id == match.player_1_id:
         return None
     if {match.player_0.profile.made_by, match.player_1.profile.made_by} & set(SHARED_BY_DESIGN):

@@ -37,7 +37,8 @@ def test_a_demo_player_accepts_a_challenge_at_once_and_the_computer_plays_their_
     assert match.status == MatchStatus.PLAYING
     assert (match.player_0, match.player_1) == (newcomer, nikos)
     assert match.engine_strength == "beginner"
-    assert match.seen_1 and not match.seen_0
+    assert match.seen_1
+    assert not match.seen_0
     assert match.show_up_by is not None
     # and the newcomer hears he accepted
     [told] = Notification.objects.filter(user=newcomer, kind=NoticeKind.CHALLENGE_ACCEPTED)

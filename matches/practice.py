@@ -4,6 +4,9 @@ Each strength is a user of its own (``gnubg-<strength>``), so the engine's actio
 logged, clocked and published like anyone's. After a person acts, a task on the
 analysis queue lets the engine take every action that falls to it: cube decisions,
 rolls, plays and answers to resignations.
+
+The same turn plays a demo player the computer plays (``matches.creation.computer_strength``)
+against a person: the demo player sits in seat 1 and the match carries their strength.
 """
 
 from __future__ import annotations

@@ -25,9 +25,11 @@ from matches.models import FinishReason, Match
 _WHY: dict[str, tuple[str, str]] = {
     FinishReason.RESIGNED: ("{other} resigned", "you resigned"),
     FinishReason.TIMEOUT: ("{other}'s time ran out", "your time ran out"),
+    # A forfeit is a tournament's no-show or a reconnection grace run out: either way,
+    # someone was not at the board in time.
     FinishReason.FORFEIT: (
-        "{other} forfeited, away from the board too long",
-        "you forfeited, away from the board too long",
+        "{other} forfeited, not at the board in time",
+        "you forfeited, not at the board in time",
     ),
     # Either player may have been the one away: the engine's verdict is told alike.
     FinishReason.ADJUDICATED: ("adjudicated by the engine", "adjudicated by the engine"),

@@ -103,6 +103,8 @@ def match_challenge(
     money.require_cover(match, seats=(0,), asker=challenger)
     clock.set_clock(match, clock_settings)
     computer = computer_strength(opponent) if not computer_strength(challenger) else ""
+    if computer:  # the demo player answers now: a refusal names them, not "you"
+        money.require_cover(match, seats=(1,), asker=challenger)
     match.engine_strength = computer
     match.save()
     locks.made(Lock.MATCH, match.pk)

@@ -106,12 +106,12 @@ def test_a_player_away_too_long_forfeits_and_both_are_told() -> None:
     assert deadlines.grace_expire(match_id=match_id)
 
     assert told(alice) == [
-        "You won your 3-point match against Bruno Costa 0–0: Bruno Costa forfeited, away "
-        "from the board too long."
+        "You won your 3-point match against Bruno Costa 0–0: Bruno Costa forfeited, not at "
+        "the board in time."
     ]
     assert told(bruno) == [
-        "You lost your 3-point match against Alice Adams 0–0: you forfeited, away from the "
-        "board too long."
+        "You lost your 3-point match against Alice Adams 0–0: you forfeited, not at the board "
+        "in time."
     ]
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from core.errors import DomainError
 from lobby import seeks
 from lobby.models import NoticeKind, Notification, Seek
 from lobby.seeks import SeekTerms
@@ -174,3 +175,52 @@ def test_the_lobby_and_the_profile_say_the_computer_plays_a_demo_player() -> Non
 
     assert "Computer-played demo player, intermediate" in lobby
     assert "Computer-played demo player, intermediate" in profile
+
+
+def test_the_challenge_form_to_a_demo_player_opens_the_board() -> None:
+    from django.test import Client
+
+    newcomer = player("newcomer")
+    demo_player("nikos")
+    client = Client()
+    client.force_login(newcomer)
+
+    answer = client.post(
+        "/play/challenge/",
+        {
+            "opponent": "nikos",
+            "kind": "match",
+            "length": "3",
+            "stake": "0",
+            "currency": "FUN",
+            "clock": "standard",
+            "clock_kind": "delay",
+            "move_seconds": "12",
+            "reserve_seconds": "60",
+            "timeout_loses": "match",
+            "max_cube": "16",
+            "rated": "on",
+        },
+    )
+
+    match = Match.objects.get(player_0=newcomer)
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/matches/{match.pk}/"
+    assert match.status == MatchStatus.PLAYING
+
+
+def test_a_demo_player_who_cannot_cover_a_real_money_challenge_refuses_it_in_words() -> None:
+    from accounts import ledger
+    from tests.integration.disputes.helpers import staff
+
+    newcomer, nikos = player("newcomer"), demo_player("nikos")
+    ledger.deposit(
+        user=newcomer, currency="REAL", amount_cents=5000, reason="test", staff=staff(), key="d"
+    )
+
+    with pytest.raises(DomainError, match=r"Nikos's REAL balance is 0\.00"):
+        match_challenge(
+            challenger=newcomer, opponent=nikos, length=3, stake_cents=500, currency="REAL"
+        )
+
+    assert not Match.objects.exists()

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MAX_AMOUNT_CENTS, AdjustmentDirection, Currency, Profile, User
 from accounts.money import cents_of
@@ -15,11 +16,12 @@ from accounts.names import display_name_cleaned
 
 class SignUpForm(UserCreationForm[User]):
     display_name = forms.CharField(
+        label=_("Display name"),
         max_length=40,
         required=False,
-        help_text="How other players see you. Your username if left blank.",
+        help_text=_("How other players see you. Your username if left blank."),
     )
-    email = forms.EmailField(required=False)
+    email = forms.EmailField(label=_("E-mail"), required=False)
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = User
@@ -42,11 +44,13 @@ class ProfileForm(forms.ModelForm[Profile]):
             "notification_sound",
         )
         labels = {
-            "checker_colour": "Your checkers",
-            "highlight_legal_moves": "Highlight legal moves",
-            "automatic_forced_moves": "Play forced moves for me",
-            "use_doubling_cube": "Doubling cube in money sessions",
-            "notification_sound": "A sound when it is my turn",
+            "display_name": _("Display name"),
+            "country": _("Country"),
+            "checker_colour": _("Your checkers"),
+            "highlight_legal_moves": _("Highlight legal moves"),
+            "automatic_forced_moves": _("Play forced moves for me"),
+            "use_doubling_cube": _("Doubling cube in money sessions"),
+            "notification_sound": _("A sound when it is my turn"),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -56,7 +60,7 @@ class ProfileForm(forms.ModelForm[Profile]):
     def clean_display_name(self) -> str:
         name = display_name_cleaned(self.cleaned_data["display_name"])
         if not name:
-            raise forms.ValidationError("Choose a display name others can see.")
+            raise forms.ValidationError(_("Choose a display name others can see."))
         return name
 
 

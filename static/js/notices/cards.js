@@ -1,6 +1,7 @@
 // The cards in the corner of every page, one per notice shown (newest on top), each with
 // its show-up countdown, one click to the page it names, and × to dismiss it.
 
+import { _ } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { showUpText } from "./show-up.js";
 
@@ -62,7 +63,7 @@ function card(notice, dismiss) {
   const close = document.createElement("button");
   close.type = "button";
   close.className = "notice-close";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", _("Dismiss"));
   close.textContent = "×";
   close.addEventListener("click", () => dismiss(notice.id));
   actions.append(close);

@@ -65,7 +65,7 @@ messages:
 	@scripts/setup.sh venv
 	DEBUG=true $(VENV)/python manage.py makemessages -l it --no-obsolete $(MESSAGE_IGNORES)
 	DEBUG=true $(VENV)/python manage.py makemessages -d djangojs -l it --no-obsolete $(MESSAGE_IGNORES) --ignore=staticfiles
-	DEBUG=true $(VENV)/python manage.py compilemessages
+	DEBUG=true $(VENV)/python manage.py compilemessages --ignore=.venv --ignore=staticfiles --ignore=node_modules
 
 format:
 	$(VENV)/ruff check --fix .

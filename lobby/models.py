@@ -34,6 +34,7 @@ class NoticeKind(models.TextChoices):
     SEEK_TAKEN = "seek_taken", "Seek taken"
     MATCH_READY = "match_ready", "Match ready"
     TURN = "turn", "Your turn"
+    TOURNAMENT_SOON = "tournament_soon", "Tournament starting soon"
     TOURNAMENT_STARTED = "tournament_started", "Tournament started"
     ELIMINATED = "eliminated", "Out of a tournament"
     WAITING = "waiting", "Waiting for an opponent"
@@ -54,6 +55,9 @@ class Notification(models.Model):
     # Not auto_now_add: a "your turn" notice is brought back to the top on each new turn.
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)
+    mailed_at = models.DateTimeField(
+        null=True, blank=True, help_text="Taken for e-mail (lobby.mail): once per notice."
+    )
 
     class Meta:
         indexes = [

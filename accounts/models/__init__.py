@@ -115,6 +115,10 @@ class User(AbstractUser):
         default="",
         help_text="What the username looks like (accounts.names.name_skeleton).",
     )
+    email_verified = models.BooleanField(
+        default=False,
+        help_text="The player followed a link mailed to this address (accounts.mail).",
+    )
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
@@ -175,14 +179,32 @@ class Profile(models.Model):
         max_length=8,
         choices=MadeBy.choices,
         default=MadeBy.SIGNUP,
-        help_text="Accounts the demo loader or staff made share devices by design.",
+        help_text=_("Accounts the demo loader or staff made share devices by design."),
     )
     bot_strength = models.CharField(
         max_length=12,
         blank=True,
         default="",
-        help_text="A demo player the computer plays, at this strength "
-        "(analysis.engine.Strength's value); empty for a person.",
+        help_text=_(
+            "A demo player the computer plays, at this strength "
+            "(analysis.engine.Strength's value); empty for a person."
+        ),
+    )
+    # Notices that also come by e-mail, to a verified address (accounts.mail.MailKind).
+    mail_tournament_soon = models.BooleanField(
+        default=True, help_text="E-mail me 10 minutes before a tournament I entered starts."
+    )
+    mail_challenge_away = models.BooleanField(
+        default=True, help_text="E-mail me a challenge that comes while I am away from the site."
+    )
+    mail_dispute_decided = models.BooleanField(
+        default=True, help_text="E-mail me the decision on a dispute about my match."
+    )
+    seen_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the player last opened a page of the site (to a minute).",
     )
 
     class Meta:

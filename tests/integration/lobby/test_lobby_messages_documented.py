@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import override_settings
+from django.utils import timezone
 
 from accounts.models import User
 from config.asyncapi import document
@@ -19,6 +21,7 @@ from disputes import services as disputes
 from fairplay import sanctions
 from fairplay.cases import case_report
 from fairplay.models import CaseKind
+from lobby.mail import tell_tournaments_soon
 from lobby.models import NoticeKind, Notification
 from lobby.seeks import SeekTerms, seek_accept, seek_cancel, seek_post
 from matches.creation import match_accept, match_challenge, match_decline
@@ -73,6 +76,13 @@ def _sit_and_go(alice: User, frank: User) -> None:
     for entrant in (frank, alice):
         tournaments.entry_register(tournament_id=tournament.pk, user=entrant)
     concede(Match.objects.get(tournament_id=tournament.pk), alice)
+
+
+def _starting_soon(alice: User) -> None:
+    """Alice entered a knockout that starts in eight minutes: the sweep tells her."""
+    tournament = open_tournament(organizer("otto"), starts_at=timezone.now() + timedelta(minutes=8))
+    tournaments.entry_register(tournament_id=tournament.pk, user=alice)
+    assert tell_tournaments_soon() == 1
 
 
 def _swing_wait(alice: User, frank: User, carl: User) -> None:
@@ -144,6 +154,7 @@ async def test_every_frame_of_the_notice_socket_is_documented() -> None:
     await sync_to_async(_until_awaited)(match, alice)
     await sync_to_async(_seek_taken)(alice, people["erin"])
     await sync_to_async(_sit_and_go)(alice, frank)
+    await sync_to_async(_starting_soon)(alice)
     await sync_to_async(_swing_wait)(alice, frank, people["carl"])
     await sync_to_async(_dispute_decided)(alice, people["bruno"])
     await sync_to_async(_analysed)(alice)

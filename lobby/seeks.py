@@ -52,7 +52,8 @@ MAX_RATING = 5000
 # "Play now" looks at this many of the closest seeks before posting one: a seek taken by
 # someone else in the meantime is passed over for the next.
 PLAY_NOW_TRIES = 3
-# A person's seek this fresh is taken by "Play now": its creator is likely still about.
+# "Play now" takes a person's seek posted this recently, or whose creator opened a page
+# of the site this recently (``Profile.seen_at``): they are about to play it.
 PRESENT_FOR = timedelta(minutes=15)
 
 
@@ -221,8 +222,8 @@ def play_now(*, user: User) -> Match | Seek:
     stake: never a money session, and never real money, without asking.
 
     In order: the open match seek whose creator's rating is closest to the player's among
-    those they may take, from a person who posted it within ``PRESENT_FOR`` (so still
-    about) or from a demo player the computer plays; else a challenge to the demo player
+    those they may take, from a person still about (who posted it or opened a page within
+    ``PRESENT_FOR``) or from a demo player the computer plays; else a challenge to the demo player
     closest in rating, who accepts at once; else the player's own seek of ``QUICK_TERMS``,
     kept or posted, for the next person. Returns the match started, or the player's seek.
     """
@@ -245,8 +246,11 @@ def play_now(*, user: User) -> Match | Seek:
 def _closest_takeable(user: User) -> list[int]:
     rating = user.profile.rating
     fun = ledger.balance(user=user, currency=Currency.FUN)
-    present = Q(created_at__gte=timezone.now() - PRESENT_FOR) | ~Q(
-        creator__profile__bot_strength=""
+    recently = timezone.now() - PRESENT_FOR
+    present = (
+        Q(created_at__gte=recently)
+        | Q(creator__profile__seen_at__gte=recently)
+        | ~Q(creator__profile__bot_strength="")
     )
     seeks = (
         Seek.objects.filter(_open(), present, currency=Currency.FUN, kind=MatchKind.MATCH)

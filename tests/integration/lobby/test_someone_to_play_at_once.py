@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Profile, User
 from core.errors import DomainError
 from lobby import seeks
 from lobby.models import NoticeKind, Notification, Seek
@@ -133,6 +133,20 @@ def test_play_now_passes_over_a_seek_its_creator_left_long_ago_for_a_demo_player
     assert found.player_1 == nikos
     old.refresh_from_db()
     assert old.taken_by is None
+
+
+def test_play_now_takes_an_old_seek_whose_creator_is_on_the_site_now() -> None:
+    # given an hour-old seek by Chloé, who is reading the site this minute
+    newcomer, chloe = player("newcomer"), player("chloe")
+    demo_player("nikos")
+    old = seeks.seek_post(user=chloe, terms=SeekTerms())
+    Seek.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    Profile.objects.filter(user=chloe).update(seen_at=timezone.now())
+
+    found = seeks.play_now(user=newcomer)
+
+    assert isinstance(found, Match)
+    assert (found.player_0, found.player_1) == (chloe, newcomer)
 
 
 def test_play_now_takes_a_fresh_seek_of_a_person_before_any_demo_player() -> None:

@@ -12,6 +12,8 @@ run:
 	@DEBUG=true $(VENV)/python manage.py load_demo
 	@DEBUG=true $(VENV)/python manage.py collectstatic --no-input -v 0
 	@echo
+	@DEBUG=true $(VENV)/python manage.py engine
+	@echo
 	@echo "Crawford is serving at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	@echo
 	@DEBUG=true $(VENV)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Sum, When
 
 from accounts.models import (
     AdjustmentApproval,
     ApprovalState,
+    Block,
+    BlockKind,
     PerformanceRecord,
     Profile,
     RatingChange,
@@ -51,6 +53,36 @@ def ratings_search(*, query: str = "") -> QuerySet[Profile]:
             Q(display_name__icontains=query) | Q(user__username__icontains=query)
         )
     return players
+
+
+OPPONENTS_LISTED = 10
+"""Players an opponent search answers at most: a few to pick from as one types."""
+
+
+def opponents_named(*, typed: str, seeker: User, limit: int = OPPONENTS_LISTED) -> list[Profile]:
+    """Players whose username or display name starts with ``typed`` (in any case), whom
+    ``seeker`` may challenge: active, playing, not ``seeker``, and neither blocking the
+    other. Those whose username is ``typed`` come first, then by display name."""
+    typed = typed.strip()
+    if not typed:
+        return []
+    blocked = Block.objects.filter(kind=BlockKind.BLOCK).filter(
+        Q(owner_id=seeker.pk, other_id=OuterRef("user_id"))
+        | Q(owner_id=OuterRef("user_id"), other_id=seeker.pk)
+    )
+    players = (
+        Profile.objects.filter(
+            Q(user__username__istartswith=typed) | Q(display_name__istartswith=typed),
+            user__is_active=True,
+            user__in=User.objects.filter(groups__name__in=["player", "organizer"]),
+        )
+        .exclude(user_id=seeker.pk)
+        .exclude(Exists(blocked))
+        .select_related("user")
+        .annotate(named=Case(When(user__username__iexact=typed, then=0), default=1))
+        .order_by("named", "display_name", "user__username")
+    )
+    return list(players[:limit])
 
 
 def rating_history(*, profile: Profile) -> list[tuple[str, float]]:

@@ -58,6 +58,7 @@ NOTICE_DATA: dict[str, Schema] = {
         starts_at=TIME,
     ),
     NoticeKind.TOURNAMENT_STARTED: _ABOUT_A_TOURNAMENT,
+    NoticeKind.TOURNAMENT_CANCELLED: _ABOUT_A_TOURNAMENT,
     NoticeKind.ELIMINATED: _ABOUT_A_TOURNAMENT,
     NoticeKind.WAITING: _ABOUT_A_TOURNAMENT,
     NoticeKind.PRIZE: _closed(
@@ -96,6 +97,7 @@ NOTICE_DATA: dict[str, Schema] = {
         how={"type": "string", "enum": [*FinishReason.values, *STOPPED]},
         won={"anyOf": [{"type": "boolean"}, {"type": "null"}]},
     ),
+    NoticeKind.PRACTICE_VOIDED: _ABOUT_A_MATCH,
 }
 """A notice's ``data``, by its ``kind``."""
 

@@ -75,6 +75,8 @@ def on_match_stopped(event: MatchStopped) -> None:
     match = selectors.match_with_players(match_id=event.match_id)
     if match is None:
         return
+    if event.how == "voided" and match.engine_strength:
+        return  # the computer failed its seat: PracticeVoided's notice says why
     notify_many(
         [
             Notice(

@@ -36,6 +36,7 @@ class NoticeKind(models.TextChoices):
     TURN = "turn", "Your turn"
     TOURNAMENT_SOON = "tournament_soon", "Tournament starting soon"
     TOURNAMENT_STARTED = "tournament_started", "Tournament started"
+    TOURNAMENT_CANCELLED = "tournament_cancelled", "Tournament cancelled"
     ELIMINATED = "eliminated", "Out of a tournament"
     WAITING = "waiting", "Waiting for an opponent"
     PRIZE = "prize", "Prize"
@@ -43,6 +44,7 @@ class NoticeKind(models.TextChoices):
     ANALYSIS = "analysis", "Analysis ready"
     SANCTION = "sanction", "Fair-play decision"
     MATCH_OVER = "match_over", "Match over"
+    PRACTICE_VOIDED = "practice_voided", "Practice match voided"
 
 
 class Notification(models.Model):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from lobby import mail, subscribers
+from lobby import cancellations, mail, subscribers
 from lobby.notifications import MAIL_TASK
 
 
@@ -24,6 +24,12 @@ def tell_tournament_started(tournament_id: int) -> int:
 def tell_tournament_finished(tournament_id: int) -> int:
     """Tell the champion and the prize winners; returns how many were told."""
     return subscribers.tell_tournament_finished(tournament_id=tournament_id)
+
+
+@shared_task(name=subscribers.TELL_CANCELLED_TASK, ignore_result=True)
+def tell_tournament_cancelled(tournament_id: int) -> int:
+    """Tell every entrant that the tournament was cancelled; returns how many were told."""
+    return cancellations.tell_tournament_cancelled(tournament_id=tournament_id)
 
 
 @shared_task(name=subscribers.READ_TURN_NOTICES_TASK, ignore_result=True)

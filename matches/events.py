@@ -62,6 +62,15 @@ class MatchStopped:
 
 
 @dataclass(frozen=True)
+class PracticeVoided:
+    """The computer could not play its practice match, which was voided: ``why`` in words."""
+
+    match_id: int
+    player_id: int
+    why: str
+
+
+@dataclass(frozen=True)
 class ChallengeIssued:
     match_id: int
     challenger_id: int
@@ -130,6 +139,10 @@ def publish_finished(match: Match) -> None:
 
 def publish_stopped(match: Match, how: str, *, absent: tuple[int, ...] = ()) -> None:
     bus.publish_on_commit(MatchStopped(match.pk, match.tournament_id, how, absent))
+
+
+def publish_practice_voided(match: Match, why: str) -> None:
+    bus.publish_on_commit(PracticeVoided(match.pk, match.player_0_id, why))
 
 
 def publish_challenge(match: Match) -> None:

@@ -18,6 +18,7 @@ CRAWFORD_THROTTLE_RATES = {
     "mail": env_rate("CRAWFORD_THROTTLE_MAIL", "10/hour"),
     "chat": env_rate("CRAWFORD_THROTTLE_CHAT", "20/minute"),
     "challenge": env_rate("CRAWFORD_THROTTLE_CHALLENGE", "10/minute"),
+    "search": env_rate("CRAWFORD_THROTTLE_SEARCH", "120/minute"),
 }
 # How many proxies in front of Crawford append the address they saw to X-Forwarded-For;
 # 0 trusts only the connection's own address.

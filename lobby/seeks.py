@@ -46,6 +46,7 @@ from lobby.terms import (
 )
 from matches import creation
 from matches.clock import check_clock
+from matches.engine import engine_status
 from matches.models import DEFAULT_CLOCK, ClockSettings, Match, MatchKind
 
 MAX_RATING = 5000
@@ -223,9 +224,10 @@ def play_now(*, user: User) -> Match | Seek:
 
     In order: the open match seek whose creator's rating is closest to the player's among
     those they may take, from a person still about (who posted it or opened a page within
-    ``PRESENT_FOR``) or from a demo player the computer plays; else a challenge to the demo player
-    closest in rating, who accepts at once; else the player's own seek of ``QUICK_TERMS``,
-    kept or posted, for the next person. Returns the match started, or the player's seek.
+    ``PRESENT_FOR``) or from a demo player the computer plays; else, where the computer has
+    an engine, a challenge to the demo player closest in rating, who accepts at once; else
+    the player's own seek of ``QUICK_TERMS``, kept or posted, for the next person. Returns
+    the match started, or the player's seek.
     """
     require_may_seek(user, currency=QUICK_TERMS.currency)
     for seek_id in _closest_takeable(user):
@@ -233,7 +235,7 @@ def play_now(*, user: User) -> Match | Seek:
             return seek_accept(seek_id=seek_id, user=user)
         except Conflict:  # taken or withdrawn since it was read: try the next
             continue
-    if not creation.computer_strength(user):
+    if not creation.computer_strength(user) and engine_status().available:
         for computer in _closest_demo_players(user):
             try:
                 return _challenge_demo_player(user, computer)

@@ -27,10 +27,11 @@ from accounts.standing import require_may_play, require_not_blocked
 from backgammon.errors import BackgammonError
 from backgammon.match import MatchOptions, MatchState
 from core import locks
-from core.errors import Conflict, DomainError, Forbidden
+from core.errors import Conflict, DomainError, Forbidden, NotInstalled
 from core.locks import Lock
 from matches import clock, events, money
 from matches import dice as fair_dice
+from matches.engine import engine_status
 from matches.lifecycle import start_match, start_matches
 from matches.models import (
     DEFAULT_CLOCK,
@@ -104,6 +105,12 @@ def match_challenge(
     clock.set_clock(match, clock_settings)
     computer = computer_strength(opponent) if not computer_strength(challenger) else ""
     if computer:  # the demo player answers now: a refusal names them, not "you"
+        found = engine_status()
+        if not found.available:
+            raise NotInstalled(
+                f"{opponent.profile.display_name} is played by the computer, which is "
+                f"unavailable here: {found.reason}."
+            )
         money.require_cover(match, seats=(1,), asker=challenger)
     match.engine_strength = computer
     match.save()

@@ -4,12 +4,13 @@ leaves a newcomer waiting nor puts them into a money session they did not ask fo
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
 
 from accounts.models import Profile, User
-from core.errors import DomainError
+from core.errors import DomainError, NotInstalled
 from lobby import seeks
 from lobby.models import NoticeKind, Notification, Seek
 from lobby.seeks import SeekTerms
@@ -237,4 +238,21 @@ def test_a_demo_player_who_cannot_cover_a_real_money_challenge_refuses_it_in_wor
             challenger=newcomer, opponent=nikos, length=3, stake_cents=500, currency="REAL"
         )
 
+    assert not Match.objects.exists()
+
+
+def test_without_an_engine_play_now_waits_and_a_demo_player_says_why_they_cannot_play(
+    settings: Any,
+) -> None:
+    # given a site without GNU Backgammon, and a demo player
+    settings.CRAWFORD_ENGINE = "none"
+    newcomer, nikos = player("newcomer"), demo_player("nikos")
+
+    # when the newcomer presses "Play now", then challenges Nikos himself
+    found = seeks.play_now(user=newcomer)
+    with pytest.raises(NotInstalled, match="Nikos is played by the computer, which is unavailable"):
+        match_challenge(challenger=newcomer, opponent=nikos, length=3)
+
+    # then he waits with a seek of his own, and no match against Nikos was made
+    assert isinstance(found, Seek)
     assert not Match.objects.exists()

@@ -1,0 +1,61 @@
+"""Every page, at a 390-px phone's width and a 1280-px desktop's, laid out without a fault
+the geometry checker (tests/browser/geometry.py) can measure: no sideways scrolling, no two
+cards or controls over each other, no menu or dialog outside the window, no text cut by its
+box, and never a server error.
+
+The scene (tests/browser/every_page.py) holds tournaments of every format before, during
+and after their play, matches in each state, an analysis, a wallet with lines and the staff
+pages; one browser visits them all in a loop, a player's pages then staff's.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.base import BrowserTestCase, beside_the_browser
+from tests.browser.every_page import VIEWER, Scene, every_page
+from tests.browser.geometry import misfits
+from tests.factories import PASSWORD
+
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+SHOTS = Path(os.environ.get("CRAWFORD_LAYOUT_SHOTS", "/tmp/layout-shots"))
+
+
+@pytest.mark.browser
+class EveryPageFits(BrowserTestCase):
+    def visit(self, page: Page, width: str, name: str, path: str) -> list[str]:
+        answer = page.goto(self.url(path))
+        page.wait_for_load_state("networkidle")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{width}-{name}.png"), full_page=True)
+        if answer is None or answer.status >= 500:
+            return [f"{path} answered {answer.status if answer else 'nothing'}"]
+        return [f"{path}: {fault}" for fault in misfits(page)]
+
+    def faults(self, scene: Scene, width: str) -> list[str]:
+        wide, high = WIDTHS[width]
+        found: list[str] = []
+        for who, pages in ((VIEWER, scene.player_pages), ("sam", scene.staff_pages)):
+            page = self.new_page(width=wide, height=high)
+            self.log_in(page, who, PASSWORD)
+            for name, path in pages:
+                found += self.visit(page, width, name, path)
+            if who == VIEWER:
+                for name, path, opener in scene.menus:
+                    page.goto(self.url(path))
+                    page.click(opener)
+                    page.screenshot(path=str(SHOTS / f"{width}-{name}.png"))
+                    found += [f"{path} with {opener} pressed: {fault}" for fault in misfits(page)]
+            page.context.close()
+        return found
+
+    def test_no_page_breaks_on_a_phone_or_a_desktop(self) -> None:
+        scene = beside_the_browser(every_page)
+        found = {width: self.faults(scene, width) for width in WIDTHS}
+        assert not any(found.values()), "\n".join(
+            f"at {width}: {fault}" for width, faults in found.items() for fault in faults
+        )

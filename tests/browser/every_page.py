@@ -73,7 +73,9 @@ def _tournament(
     owner = organizer(f"{prefix}-org")
     format_fields = {
         key: settings.pop(key)
-        for key in ("format", "grand_final_reset", "consolation_through_round", "rounds", "seats")
+        for key in (
+            "format", "grand_final_reset", "consolation_through_round", "rounds", "seats", "target_id"
+        )
         if key in settings
     }
     swing = settings.pop("swing", None)
@@ -215,8 +217,7 @@ def every_page() -> Scene:
     staff("tess")
     _tournaments(scene, viewer)
 
-    running = Match.objects.filter(status=MatchStatus.PLAYING, player_0=viewer).first()
-    running = running or Match.objects.get(status=MatchStatus.PLAYING, player_1=viewer)
+    running = start_match(viewer, UserFactory(username="liam", display_name="Liam Walsh"), length=5)
     finished = finished_match(viewer, rival, stake_cents=250)
     money = start_match(viewer, carl, money=True, stake_cents=100, max_cube=4, currency="FUN")
     suspended = _suspended(rival, carl)
@@ -236,10 +237,8 @@ def every_page() -> Scene:
     scene.player_pages += [
         ("home", "/"),
         ("play", "/play/"),
-        ("challenge", "/play/challenge/"),
-        ("practice", "/play/practice/"),
         ("notifications", "/notifications/"),
-        ("board-playing", f"/matches/{running.pk}/"),
+        ("board-playing", f"/matches/{running}/"),
         ("board-money", f"/matches/{money}/"),
         ("board-finished", f"/matches/{finished.pk}/"),
         ("board-suspended", f"/matches/{suspended}/"),
@@ -257,7 +256,7 @@ def every_page() -> Scene:
         ("my-disputes", "/disputes/mine/"),
         ("new-tournament", "/tournaments/new/"),
     ]
-    scene.menus.append(("resign-menu", f"/matches/{running.pk}/", "[data-testid=resign]"))
+    scene.menus.append(("resign-menu", f"/matches/{running}/", "[data-testid=resign]"))
     case = Case.objects.get(kind="dumping").pk
     scene.staff_pages += [
         ("dispute-queue", "/disputes/"),

@@ -6,7 +6,9 @@ element, everything a reader would see broken:
 - the page scrolls sideways (``scrollWidth`` past the window), with the elements that
   stick out past the right edge (those inside a sideways scroller of their own are fine);
 - two visible cards or controls overlap (buttons, fields, cards, bracket match cards, the
-  toast, a match's names and clocks), measured on what their scrollers let show;
+  toast, a match's names and clocks), measured on what their scrollers let show; notice
+  cards and open menus float over the page by design, but never over a match's names,
+  clocks or score;
 - an open menu or dialog reaches past the window's left or right edge, or above its top;
 - text cut by its box: an element whose content is wider than it with overflow hidden or
   clipped or an ellipsis, or a block whose own text runs out past its right edge.
@@ -68,8 +70,13 @@ CHECK = """({boxSelector, menuSelector}) => {
     const shown = (el) => {
         if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) return false;
         const r = el.getBoundingClientRect();
-        return r.width > 0.5 && r.height > 0.5;
+        // Text kept for screen readers only is drawn in a 1-px box on purpose.
+        return r.width > 1.5 && r.height > 1.5;
     };
+    // A floating layer: notice cards and open menus float over the page by design, but never
+    // over the match's names, clocks and score.
+    const KEPT_CLEAR = '.clock, .side-name, .match-side, .scoreboard';
+    const floating = (el) => el.closest('.notice-stack, [role=menu], dialog[open]') !== null;
     const clips = (style) => ['hidden', 'clip', 'auto', 'scroll'].includes(style.overflowX)
         || ['hidden', 'clip', 'auto', 'scroll'].includes(style.overflowY);
     // The part of an element its scrolling or clipping ancestors let show, in the window.
@@ -128,6 +135,10 @@ CHECK = """({boxSelector, menuSelector}) => {
         for (let j = i + 1; j < boxes.length; j++) {
             const one = boxes[i], two = boxes[j];
             if (one.el.contains(two.el) || two.el.contains(one.el)) continue;
+            if (floating(one.el) !== floating(two.el)) {
+                const under = floating(one.el) ? two.el : one.el;
+                if (!under.matches(KEPT_CLEAR)) continue;
+            }
             // A label and the field it names may touch; a label holding its field is nested.
             if (one.el.tagName === 'LABEL' && one.el.control === two.el) continue;
             if (two.el.tagName === 'LABEL' && two.el.control === one.el) continue;

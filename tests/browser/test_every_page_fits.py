@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from tests.browser.base import BrowserTestCase, beside_the_browser
@@ -28,7 +29,10 @@ SHOTS = Path(os.environ.get("CRAWFORD_LAYOUT_SHOTS", "/tmp/layout-shots"))
 @pytest.mark.browser
 class EveryPageFits(BrowserTestCase):
     def visit(self, page: Page, width: str, name: str, path: str) -> list[str]:
-        answer = page.goto(self.url(path))
+        try:
+            answer = page.goto(self.url(path))
+        except PlaywrightError as error:
+            return [f"{path} did not load: {error.message.splitlines()[0]}"]
         page.wait_for_load_state("networkidle")
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{width}-{name}.png"), full_page=True)

@@ -94,6 +94,16 @@ function followRoundButtons(root) {
   });
 }
 
+/** The page's state badges (outside the live part) say what the fetched part says. */
+function followState(root) {
+  const marker = root.querySelector("[data-live-state]");
+  if (!marker) return;
+  for (const badge of document.querySelectorAll("[data-state-badge]")) {
+    badge.className = `state state-${marker.dataset.liveState}`;
+    badge.textContent = marker.textContent;
+  }
+}
+
 function markOpened(root, opened) {
   for (const round of root.querySelectorAll("[data-round]")) {
     if (opened.includes(round.dataset.round)) round.dataset.opened = "yes";
@@ -109,7 +119,10 @@ if (root) {
       return fragmentUrl(root);
     },
     apply: (frame) => applySlots(root, frame),
-    refreshed: () => markOpened(root, opened),
+    refreshed: () => {
+      markOpened(root, opened);
+      followState(root);
+    },
   });
   followDropLines(root);
   followRoundButtons(root);

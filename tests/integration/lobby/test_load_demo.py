@@ -52,3 +52,18 @@ def test_the_home_page_shows_the_demos_finished_matches_and_links_top_players(
     assert 'data-testid="home-recent-results"' in page
     assert 'href="/players/alice/"' in page
     assert 'data-testid="home-live-matches"' not in page  # nobody is at a demo board
+
+
+def test_the_loader_prints_every_demo_log_in() -> None:
+    from lobby.management.commands.load_demo import DEMO_ORGANIZER, DEMO_PLAYERS, DEMO_STAFF
+
+    printed = io.StringIO()
+    call_command("load_demo", stdout=printed)
+
+    said = printed.getvalue()
+    assert "'crawford-demo'" in said
+    assert f"{DEMO_ORGANIZER[0]} (organizer)" in said
+    assert f"{DEMO_STAFF[0]} (staff)" in said
+    names = said.split("players:", 1)[1].split()
+    assert names == [player[0] for player in DEMO_PLAYERS]
+    assert len(names) == 16

@@ -77,7 +77,9 @@ def _written(moves: list[Move]) -> str:
     # first; a blot is hit once, so only the first landing written on it carries the star.
     hit: set[int] = set()
     written = []
-    for same in sorted(groups.values(), key=lambda same: (-same[0][0].from_point, same[0][-1].to_point)):
+    for same in sorted(
+        groups.values(), key=lambda same: (-same[0][0].from_point, same[0][-1].to_point)
+    ):
         chain = max(same, key=lambda chain: sum(move.hit for move in chain))
         written.append(_format_chain(chain, hit) + (f"({len(same)})" if len(same) > 1 else ""))
     return " ".join(written)

@@ -20,6 +20,7 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.models import User
 from analysis.match_analysis import match_analysis
+from config.celery import app as celery_app
 from fairplay.detectors import dumping
 from fairplay.models import Case
 from matches.models import Match, MatchStatus
@@ -74,7 +75,12 @@ def _tournament(
     format_fields = {
         key: settings.pop(key)
         for key in (
-            "format", "grand_final_reset", "consolation_through_round", "rounds", "seats", "target_id"
+            "format",
+            "grand_final_reset",
+            "consolation_through_round",
+            "rounds",
+            "seats",
+            "target_id",
         )
         if key in settings
     }
@@ -172,7 +178,10 @@ def _tournaments(scene: Scene, viewer: User) -> None:
     for name, tournament in made.items():
         scene.player_pages.append((f"{name}-bracket", f"/tournaments/{tournament.pk}/bracket/"))
         scene.player_pages.append((f"{name}", f"/tournaments/{tournament.pk}/"))
-    scene.player_pages += [("tournaments", "/tournaments/"), ("my-tournaments", "/tournaments/mine/")]
+    scene.player_pages += [
+        ("tournaments", "/tournaments/"),
+        ("my-tournaments", "/tournaments/mine/"),
+    ]
 
 
 def _analysis(owner: User) -> int:
@@ -209,6 +218,17 @@ def _suspended(alice: User, bruno: User) -> int:
 
 
 def every_page() -> Scene:
+    """The scene, its tasks (the next round's pairings, prizes) run at once, on commit."""
+    conf = celery_app.conf
+    eager, propagates = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager = conf.task_eager_propagates = True
+    try:
+        return _every_page()
+    finally:
+        conf.task_always_eager, conf.task_eager_propagates = eager, propagates
+
+
+def _every_page() -> Scene:
     scene = Scene()
     viewer = UserFactory(username=VIEWER, display_name="Kate O'Brien")
     rival = UserFactory(username="rosa", display_name=LONG_DISPLAY_NAME)

@@ -7,8 +7,8 @@ element, everything a reader would see broken:
   stick out past the right edge (those inside a sideways scroller of their own are fine);
 - two visible cards or controls overlap (buttons, fields, cards, bracket match cards, the
   toast, a match's names and clocks), measured on what their scrollers let show; notice
-  cards and open menus float over the page by design, but never over a match's names,
-  clocks or score;
+  cards and open menus float over the page by design, but never over a match's scoreboard
+  (its names, clocks and score);
 - an open menu or dialog reaches past the window's left or right edge, or above its top;
 - text cut by its box: an element whose content is wider than it with overflow hidden or
   clipped or an ellipsis, or a block whose own text runs out past its right edge.
@@ -75,7 +75,7 @@ CHECK = """({boxSelector, menuSelector}) => {
     };
     // A floating layer: notice cards and open menus float over the page by design, but never
     // over the match's names, clocks and score.
-    const KEPT_CLEAR = '.clock, .side-name, .match-side, .scoreboard';
+    const KEPT_CLEAR = '.scoreboard, .scoreboard *';
     const floating = (el) => el.closest('.notice-stack, [role=menu], dialog[open]') !== null;
     const clips = (style) => ['hidden', 'clip', 'auto', 'scroll'].includes(style.overflowX)
         || ['hidden', 'clip', 'auto', 'scroll'].includes(style.overflowY);
@@ -160,9 +160,9 @@ CHECK = """({boxSelector, menuSelector}) => {
         const r = el.getBoundingClientRect();
         if (r.left < -0.5 || r.right > width + 0.5 || (fixed(el) && (r.top < -0.5
                 || r.bottom > height + 0.5))) {
-            found.push(`${name(el)} is outside the ${width}×${height} window: left ${Math.round(r.left)}, `
-                + `right ${Math.round(r.right)}, top ${Math.round(r.top)}, `
-                + `bottom ${Math.round(r.bottom)} px`);
+            found.push(`${name(el)} is outside the ${width}×${height} window: `
+                + `left ${Math.round(r.left)}, right ${Math.round(r.right)}, `
+                + `top ${Math.round(r.top)}, bottom ${Math.round(r.bottom)} px`);
         }
     }
 
@@ -177,7 +177,8 @@ CHECK = """({boxSelector, menuSelector}) => {
         if (overflow <= 1) continue;
         const cut = ['hidden', 'clip'].includes(style.overflowX)
             || style.textOverflow === 'ellipsis';
-        if (cut && (ownText || el.innerText.trim()) && !['auto', 'scroll'].includes(style.overflowX)) {
+        const scrolls = ['auto', 'scroll'].includes(style.overflowX);
+        if (cut && !scrolls && (ownText || el.innerText.trim())) {
             found.push(`${name(el)} cuts its text: ${el.scrollWidth} px of content in `
                 + `${el.clientWidth} px`);
         } else if (!cut && ownText && style.overflowX === 'visible') {

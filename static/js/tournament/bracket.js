@@ -12,6 +12,7 @@
 // and its loser go to (the slots whose data-from names its data-key). The listeners sit on
 // the live root, so they outlive every fetched fragment.
 import { followLive } from "../lib/live-fragment.js";
+import { startBracketView } from "./bracket-view.js";
 
 const LIT = ["slot-lit", "slot-feeds", "slot-winner-to", "slot-loser-to"];
 
@@ -113,6 +114,7 @@ function markOpened(root, opened) {
 const root = document.querySelector("[data-bracket-live]");
 if (root) {
   let opened = [];
+  const arrange = startBracketView(root);
   followLive(root, "changed", {
     url: () => {
       opened = openedRounds(root);
@@ -122,6 +124,7 @@ if (root) {
     refreshed: () => {
       markOpened(root, opened);
       followState(root);
+      arrange();
     },
   });
   followDropLines(root);

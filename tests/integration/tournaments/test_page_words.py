@@ -104,8 +104,7 @@ def test_the_rules_name_the_consolation_and_the_reset_final() -> None:
 
     assert "Consolation for those knocked out in the first 2 rounds of the losers' flight" in words
     assert (
-        "Grand final a reset final is played when the losers' flight winner wins the first"
-        in words
+        "Grand final a reset final is played when the losers' flight winner wins the first" in words
     )
 
 

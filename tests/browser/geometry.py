@@ -11,7 +11,8 @@ element, everything a reader would see broken:
   (its names, clocks and score);
 - an open menu or dialog reaches past the window's left or right edge, or above its top;
 - text cut by its box: an element whose content is wider than it with overflow hidden or
-  clipped or an ellipsis, or a block whose own text runs out past its right edge.
+  clipped or an ellipsis, or a block whose own text runs out past its right edge;
+- a radio button or check box above or below the words of its label, not beside them.
 """
 
 from __future__ import annotations
@@ -184,6 +185,24 @@ CHECK = """({boxSelector, menuSelector}) => {
         } else if (!cut && ownText && style.overflowX === 'visible') {
             found.push(`${name(el)} lets its text run out: ${el.scrollWidth} px of content in `
                 + `${el.clientWidth} px`);
+        }
+    }
+
+    // 5. A radio button or check box not on the line of the words that name it.
+    for (const input of document.querySelectorAll(
+            'label > input[type=radio], label > input[type=checkbox]')) {
+        if (!shown(input)) continue;
+        const label = input.parentElement;
+        const words = [...label.childNodes].find((node) =>
+            node.nodeType === Node.TEXT_NODE && node.textContent.trim());
+        if (!words) continue;
+        const range = document.createRange();
+        range.selectNodeContents(words);
+        const line = range.getClientRects()[0];
+        const box = input.getBoundingClientRect();
+        const middle = box.top + box.height / 2;
+        if (line && (middle < line.top - 2 || middle > line.bottom + 2)) {
+            found.push(`${name(input)} is not on the line of its words in ${name(label)}`);
         }
     }
     return found;

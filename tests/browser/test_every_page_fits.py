@@ -68,10 +68,30 @@ class EveryPageFits(BrowserTestCase):
             page.context.close()
         return found
 
+    def wide_bracket_faults(self, scene: Scene) -> list[str]:
+        """A 16-player double elimination at 1280 px: fitted to the width, its finals in
+        view; its "Final" tab shows that flight alone."""
+        path = dict(scene.player_pages)["double-wide-bracket"]
+        page = self.new_page(width=1280, height=900)
+        page.goto(self.url(path))
+        found = []
+        final = page.locator(".flight[data-flight=final]").bounding_box()
+        if final is None or final["x"] + final["width"] > 1280:
+            found.append(f"{path}: the finals are off the screen at 1280 px: {final}")
+        page.click("[data-testid=flight-tab-final]")
+        shown = page.eval_on_selector_all(
+            ".flight", "(flights) => flights.filter((f) => !f.hidden).map((f) => f.dataset.flight)"
+        )
+        if shown != ["final"]:
+            found.append(f"{path}: the Final tab shows {shown}")
+        page.context.close()
+        return found
+
     @pytest.mark.timeout(480)  # the scene takes a minute or two, the visits as long again
     def test_no_page_breaks_on_a_phone_or_a_desktop(self) -> None:
         scene = beside_the_browser(every_page)
         found = {width: self.faults(scene, width) for width in WIDTHS}
+        found["desktop"] += self.wide_bracket_faults(scene)
         assert not any(found.values()), "\n".join(
             f"at {width}: {fault}" for width, faults in found.items() for fault in faults
         )

@@ -115,3 +115,18 @@ def test_a_knockout_without_a_consolation_names_none() -> None:
 
     assert 'data-testid="rule-consolation"' not in html
     assert 'data-testid="rule-reset"' not in html
+
+
+def test_a_swings_knockouts_are_listed_by_place_with_no_count_to_contradict_them() -> None:
+    made = tournament(3, format=TournamentFormat.SWING, starting_chips=100, cpp_levels=[100])
+    start(made)
+    while concede_round(made):
+        pass
+
+    html = Client().get(f"/tournaments/{made.pk}/bracket/").content.decode()
+
+    listed = re.search(r'<(ul|ol)[^>]*data-testid="knockouts"[^>]*>(.*?)</\1>', html, re.S)
+    assert listed is not None
+    assert listed.group(1) == "ul"  # an <ol reversed> counted 2, 1 beside "3rd", "2nd"
+    assert "out in 3rd place" in text_of(listed.group(2))
+    assert "out in 2nd place" in text_of(listed.group(2))

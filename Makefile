@@ -1,6 +1,6 @@
 # Crawford: `make run` serves the embedded set-up, `make test` runs the whole suite
 # (`make test-fast` all but its slow tests).
-.PHONY: run test test-fast lint format venv bench faults
+.PHONY: run test test-fast lint format venv bench faults messages
 
 VENV := .venv/bin
 HOST ?= 127.0.0.1
@@ -11,6 +11,8 @@ run:
 	@DEBUG=true $(VENV)/python manage.py migrate --no-input -v 0
 	@DEBUG=true $(VENV)/python manage.py load_demo
 	@DEBUG=true $(VENV)/python manage.py collectstatic --no-input -v 0
+	@echo
+	@DEBUG=true $(VENV)/python manage.py engine
 	@echo
 	@echo "Crawford is serving at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	@echo
@@ -25,7 +27,7 @@ define run_suite
 	@eval "$$($(VENV)/python scripts/test_slot.py claim $$(( $(TEST_PROCESSES) > 1 ? $(TEST_PROCESSES) : 1 )))" && \
 	  trap '$(VENV)/python scripts/test_slot.py release $$CRAWFORD_TEST_SLOT' EXIT && \
 	  echo "Test run in slots $$CRAWFORD_TEST_SLOT: $$CRAWFORD_TEST_REDIS_URLS, $$CRAWFORD_TEST_DATABASE" && \
-	  $(VENV)/pytest -n $(TEST_PROCESSES) --dist loadfile $(1) $(PYTEST_ARGS)
+	  $(VENV)/pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder $(1) $(PYTEST_ARGS)
 endef
 
 test:
@@ -56,6 +58,16 @@ FAULTS ?=
 faults:
 	@scripts/setup.sh test
 	$(VENV)/python -m tests.faults $(FAULTS)
+
+# The translations (locale/<language>/LC_MESSAGES): every marked string of the templates, the
+# Python code and the browser's scripts gathered into the .po files, then compiled to the .mo
+# files Django reads. Needs GNU gettext (apt-get install gettext). Both are committed.
+MESSAGE_IGNORES := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench --ignore=node_modules
+messages:
+	@scripts/setup.sh venv
+	DEBUG=true $(VENV)/python manage.py makemessages -l it --no-obsolete $(MESSAGE_IGNORES)
+	DEBUG=true $(VENV)/python manage.py makemessages -d djangojs -l it --no-obsolete $(MESSAGE_IGNORES) --ignore=staticfiles
+	DEBUG=true $(VENV)/python manage.py compilemessages --ignore=.venv --ignore=staticfiles --ignore=node_modules
 
 format:
 	$(VENV)/ruff check --fix .

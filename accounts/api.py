@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from accounts import ledger
 from accounts.device import device_sent, log_in_seen
+from accounts.forms import SignUpForm
 from accounts.ledger.approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.models import (
     MAX_AMOUNT_CENTS,
@@ -24,14 +25,14 @@ from accounts.models import (
     User,
 )
 from accounts.selectors import pending_approvals
-from accounts.services import logout_everywhere
+from accounts.services import logout_everywhere, user_create
 from accounts.tokens import (
     current_token_id,
     token_issue,
     token_revoke,
     tokens_of,
 )
-from core.api import Api, refused_by_the_rules
+from core.api import Api, JsonCharField, refused_by_the_rules
 from core.errors import Forbidden
 
 WALLET_API_LINES = 100
@@ -84,6 +85,83 @@ class TokenObtainApi(Api):
         # A program that keeps no cookies would leave a new device behind at every log-in.
         log_in_seen(request=request, user=user, device=device_sent(request))
         return Response(self.TokenOutputSerializer(issued).data)
+
+
+class SignUpApi(Api):
+    """Make an account and get an API token for it, as a program starting from nothing does.
+
+    The same rules as the sign-up page: a username of one script that passes for nobody
+    else's name, a password the site's password rules accept (long enough, not common, not
+    like the username or the address), and a display name that is the username when left
+    out. The new player gets the play-money grant. ``email`` is optional; without one a
+    forgotten password cannot be reset and no notice comes by e-mail (an address given is
+    mailed a link that confirms it). Sign-ups share a budget per address with the page
+    (429 with ``Retry-After``). Send the token as ``Authorization: Token <token>``.
+    """
+
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+    throttle_scope = "signup"
+
+    class SignUpInputSerializer(serializers.Serializer[Any]):
+        username = JsonCharField(max_length=150)
+        password = JsonCharField(
+            style={"input_type": "password"}, trim_whitespace=False, max_length=4096
+        )
+        email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
+        display_name = JsonCharField(required=False, allow_blank=True, max_length=40)
+
+    class SignUpOutputSerializer(serializers.Serializer[Any]):
+        username = serializers.CharField()
+        token = serializers.CharField(help_text="The secret; shown this once.")
+        id = serializers.CharField(source="token_id", help_text="Names the token in the list.")
+        expiry = serializers.DateTimeField()
+
+    @extend_schema(
+        request=SignUpInputSerializer,
+        responses={201: SignUpOutputSerializer},
+        operation_id="auth_signup",
+        extensions=refused_by_the_rules(
+            "username: A user with that username already exists.",
+            "password: This password is too common.",
+            "“bob” looks like another player's name: choose a username nobody could take"
+            " for theirs.",
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = self.SignUpInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        form = SignUpForm(
+            {
+                "username": values["username"],
+                "email": values.get("email", ""),
+                "display_name": values.get("display_name", ""),
+                "password1": values["password"],
+                "password2": values["password"],
+            }
+        )
+        if not form.is_valid():
+            raise serializers.ValidationError(
+                {
+                    _SIGN_UP_FIELDS.get(field, field): [str(message) for message in messages]
+                    for field, messages in form.errors.items()
+                }
+            )
+        user = user_create(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            email=form.cleaned_data["email"],
+            display_name=form.cleaned_data["display_name"],
+        )
+        issued = token_issue(user=user)
+        log_in_seen(request=request, user=user, device=device_sent(request))
+        answer = {"username": user.username, **vars(issued)}
+        return Response(self.SignUpOutputSerializer(answer).data, status=status.HTTP_201_CREATED)
+
+
+# The form's names for the fields the API calls otherwise.
+_SIGN_UP_FIELDS = {"password1": "password", "password2": "password", "__all__": "non_field_errors"}
 
 
 class TokenListApi(Api):

@@ -3,6 +3,7 @@ from django.urls import path
 from accounts import api
 
 urlpatterns = [
+    path("auth/signup/", api.SignUpApi.as_view(), name="api-auth-signup"),
     path("auth/token/", api.TokenObtainApi.as_view(), name="api-auth-token"),
     path("auth/tokens/", api.TokenListApi.as_view(), name="api-auth-tokens"),
     path("auth/tokens/<str:token_id>/", api.TokenRevokeApi.as_view(), name="api-auth-token-revoke"),

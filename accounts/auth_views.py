@@ -1,9 +1,12 @@
-"""Pages for getting in: sign-up, log-in, password change, and the answers to too many tries.
+"""Pages for getting in: sign-up, log-in, password change and reset, the e-mail address
+(verified by a mailed link), e-mail notices stopped by their link, and the answers to too
+many tries.
 
 Log-in and sign-up are rate limited per address (``core.throttles``, scopes ``login``
 and ``signup``; the log-in form shares its budget with ``POST /api/auth/token/``), and
 repeated failed log-ins lock out the account and the address (django-axes, which calls
-``locked_out`` for the answer). Both answers are 429 with ``Retry-After``.
+``locked_out`` for the answer), and asking for mail (a reset link, a verification link)
+has a budget per address (scope ``mail``). Each answer is 429 with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -15,16 +18,18 @@ from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse_lazy
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from accounts.forms import SignUpForm
+from accounts import mail
+from accounts.forms import EmailForm, MailedPasswordResetForm, SignUpForm
 from accounts.models import User
-from accounts.services import logout_everywhere, password_change, user_create
+from accounts.services import logout_everywhere, password_change, password_reset, user_create
 from core.errors import DomainError
 from core.sockets import sessions_changed
 from core.throttles import address_of, retry_after, throttle
@@ -81,6 +86,85 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         )
         update_session_auth_hash(self.request, form.user)
         return HttpResponseRedirect(self.get_success_url())
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's "forgot your password" page; the link goes by a task, within the ``mail``
+    budget of the address asking."""
+
+    form_class = MailedPasswordResetForm
+    success_url = reverse_lazy("password_reset_done")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if wait := throttle("mail", address_of(request)):
+            return _too_many(
+                request, wait, "Too many e-mails have been asked for from your address."
+            )
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's page behind a reset link: a new password ends every session and API token,
+    as a change does (the player then logs in with it), and proves the address."""
+
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form: SetPasswordForm[Any]) -> HttpResponse:
+        password_reset(user=form.user, new_password=form.cleaned_data["new_password1"])
+        del self.request.session[auth_views.INTERNAL_RESET_SESSION_TOKEN]
+        return HttpResponseRedirect(self.get_success_url())
+
+
+def email_verify(request: HttpRequest, token: str) -> HttpResponse:
+    """A verification link followed: the address it was sent to is the player's, verified."""
+    try:
+        user = mail.address_verify(token=token)
+    except DomainError as error:
+        return render(
+            request, "registration/email_verified.html", {"error": str(error)}, status=400
+        )
+    return render(request, "registration/email_verified.html", {"address": user.email})
+
+
+@login_required
+@require_POST
+def email_change_view(request: HttpRequest) -> HttpResponse:
+    """Change the player's address (or mail a new link to the one not yet verified)."""
+    user = request.user
+    assert isinstance(user, User)
+    form = EmailForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(error) for error in form.errors["email"]))
+        return redirect("profile")
+    if wait := throttle("mail", address_of(request)):
+        return _too_many(request, wait, "Too many e-mails have been asked for from your address.")
+    if mail.email_change(user=user, email=form.cleaned_data["email"]):
+        messages.success(
+            request, f"We sent a link to {user.email}: follow it to confirm the address."
+        )
+    elif user.email:
+        messages.success(request, f"{user.email} is your confirmed address.")
+    else:
+        messages.success(request, "Your account has no e-mail address now.")
+    return redirect("profile")
+
+
+@csrf_exempt  # the signed link is the authority: mail programs post to it without a form
+def mail_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """Stop one kind of e-mail notice without logging in: the page asks, a POST does it (a
+    mail program's one-click button posts too)."""
+    try:
+        if request.method == "POST":
+            user, kind = mail.unsubscribe(token=token)
+        else:
+            user, kind = mail.unsubscribe_read(token=token)
+    except DomainError as error:
+        return render(request, "registration/unsubscribe.html", {"error": str(error)}, status=400)
+    return render(
+        request,
+        "registration/unsubscribe.html",
+        {"done": request.method == "POST", "kind": kind, "address": user.email},
+    )
 
 
 class LogOutView(auth_views.LogoutView):

@@ -55,23 +55,37 @@ def winner_commission_cents(
     return 2 * commission_cents(sum_cents_per_player, schedule)
 
 
-def money_text(cents: int) -> str:
-    """An amount as players read it: 123456 -> "1,234.56", -5 -> "-0.05"."""
+@dataclass(frozen=True)
+class Separators:
+    """How a language writes an amount: English "1,234.56", Italian "1.234,56"."""
+
+    thousands: str = ","
+    decimal: str = "."
+
+
+ENGLISH = Separators()
+
+
+def money_text(cents: int, separators: Separators = ENGLISH) -> str:
+    """An amount as players read it: 123456 -> "1,234.56", -5 -> "-0.05" (the page's
+    language's separators come from the ``money`` template filter)."""
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(cents), 100)
-    return f"{sign}{whole:,}.{part:02d}"
+    grouped = f"{whole:,}".replace(",", separators.thousands)
+    return f"{sign}{grouped}{separators.decimal}{part:02d}"
 
 
-def format_buy_in(buy_in_cents: int, fee_cents: int) -> str:
+def format_buy_in(buy_in_cents: int, fee_cents: int, separators: Separators = ENGLISH) -> str:
     """A tournament entry as shown beside it: "10.00 + 0.65", or "10.00" without a fee."""
     if fee_cents == 0:
-        return money_text(buy_in_cents)
-    return f"{money_text(buy_in_cents)} + {money_text(fee_cents)}"
+        return money_text(buy_in_cents, separators)
+    return f"{money_text(buy_in_cents, separators)} + {money_text(fee_cents, separators)}"
 
 
-def signed_money_text(cents: int) -> str:
+def signed_money_text(cents: int, separators: Separators = ENGLISH) -> str:
     """With an explicit sign, for wallet lines: "+8.70", "-10.00", "0.00"."""
-    return f"+{money_text(cents)}" if cents > 0 else money_text(cents)
+    text = money_text(cents, separators)
+    return f"+{text}" if cents > 0 else text
 
 
 class NotAnAmount(ValueError):

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Sum, When
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from accounts.models import (
     AdjustmentApproval,
     ApprovalState,
+    Block,
+    BlockKind,
     PerformanceRecord,
     Profile,
     RatingChange,
@@ -53,6 +58,36 @@ def ratings_search(*, query: str = "") -> QuerySet[Profile]:
     return players
 
 
+OPPONENTS_LISTED = 10
+"""Players an opponent search answers at most: a few to pick from as one types."""
+
+
+def opponents_named(*, typed: str, seeker: User, limit: int = OPPONENTS_LISTED) -> list[Profile]:
+    """Players whose username or display name starts with ``typed`` (in any case), whom
+    ``seeker`` may challenge: active, playing, not ``seeker``, and neither blocking the
+    other. Those whose username is ``typed`` come first, then by display name."""
+    typed = typed.strip()
+    if not typed:
+        return []
+    blocked = Block.objects.filter(kind=BlockKind.BLOCK).filter(
+        Q(owner_id=seeker.pk, other_id=OuterRef("user_id"))
+        | Q(owner_id=OuterRef("user_id"), other_id=seeker.pk)
+    )
+    players = (
+        Profile.objects.filter(
+            Q(user__username__istartswith=typed) | Q(display_name__istartswith=typed),
+            user__is_active=True,
+            user__in=User.objects.filter(groups__name__in=["player", "organizer"]),
+        )
+        .exclude(user_id=seeker.pk)
+        .exclude(Exists(blocked))
+        .select_related("user")
+        .annotate(named=Case(When(user__username__iexact=typed, then=0), default=1))
+        .order_by("named", "display_name", "user__username")
+    )
+    return list(players[:limit])
+
+
 def rating_history(*, profile: Profile) -> list[tuple[str, float]]:
     """(label, rating) points for the chart: where the player started, then each match.
 
@@ -63,8 +98,8 @@ def rating_history(*, profile: Profile) -> list[tuple[str, float]]:
         RatingChange.objects.filter(user_id=profile.user_id).order_by("created_at", "pk")
     )
     if not changes:
-        return [("Now", profile.rating)]
-    points = [("Start", changes[0].rating_before)]
+        return [(gettext("Now"), profile.rating)]
+    points = [(gettext("Start"), changes[0].rating_before)]
     voided = [change for change in changes if change.voided_at is not None]
     for change in changes:
         if change.voided_at is not None:
@@ -76,7 +111,7 @@ def rating_history(*, profile: Profile) -> list[tuple[str, float]]:
             for void in voided
             if void.created_at <= change.created_at < (void.voided_at or change.created_at)
         )
-        label = f"{change.created_at.day} {change.created_at:%b}"
+        label = _day_label(change.created_at)
         points.append((label, change.rating_after - counted))
     return points
 
@@ -113,6 +148,11 @@ def pending_approvals(*, user: User | None = None, limit: int = 200) -> list[Adj
     )
 
 
+def _day_label(moment: datetime) -> str:
+    """A chart's label for a day, in the page's language: "3 Nov", "3 nov"."""
+    return date_format(moment, "j M")
+
+
 def performance(*, user_id: int, last: int = ROLLING) -> dict[str, object]:
     """The rolling PR over the player's last ``last`` analysed matches, with its history:
     ``history`` holds (label, rolling PR after that match) oldest first, for the chart."""
@@ -126,7 +166,7 @@ def performance(*, user_id: int, last: int = ROLLING) -> dict[str, object]:
         error, decisions = error + record.error, decisions + record.decisions
         rolling = pr_of(error, decisions)
         if rolling is not None:
-            history.append((f"{record.played_at.day} {record.played_at:%b}", round(rolling, 2)))
+            history.append((_day_label(record.played_at), round(rolling, 2)))
     return {
         "pr": pr_of(error, decisions),
         "matches": len(records),

@@ -5,7 +5,7 @@ Money is not written here: ``accounts.ledger`` is the one module that moves it.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import Group
@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts import ledger
+from accounts.mail import verification_ask
 from accounts.models import STARTING_RATING, Profile, RatingChange, User
 from accounts.names import display_name_cleaned, name_skeleton, username_problem
 from accounts.ratings import fibs_update
@@ -37,7 +38,8 @@ def user_create(
     rating: float = STARTING_RATING,
     experience: int = 0,
 ) -> User:
-    """Create a user with a profile and a role; staff also get the admin site.
+    """Create a user with a profile and a role; staff also get the admin site. An e-mail
+    address given is mailed a link that verifies it.
 
     The username is kept to one script (``accounts.names``); the display name loses its
     hidden characters and is the username when nothing visible is left. Neither may pass
@@ -64,6 +66,7 @@ def user_create(
     user.groups.add(Group.objects.get(name=role.value))
     if settings.CRAWFORD_FUN_GRANT_CENTS > 0:
         ledger.grant(user=user, key=f"grant:{user.pk}")
+    verification_ask(user=user)
     return user
 
 
@@ -79,6 +82,9 @@ def profile_update(*, profile: Profile, **changes: object) -> Profile:
         "automatic_forced_moves",
         "use_doubling_cube",
         "notification_sound",
+        "mail_tournament_soon",
+        "mail_challenge_away",
+        "mail_dispute_decided",
     }
     unknown = set(changes) - editable
     if unknown:
@@ -125,6 +131,27 @@ def password_change(*, user: User, new_password: str, keep_session: str | None =
     user.save(update_fields=["password"])
     tokens_revoke_all(user=user)
     sessions_end(user_id=user.pk, keep=keep_session)
+
+
+@transaction.atomic
+def password_reset(*, user: User, new_password: str) -> None:
+    """Set the password chosen through a reset link: as a change, it ends every session and
+    API token (this browser logs in afresh), and the address the link went to is proven."""
+    password_change(user=user, new_password=new_password)
+    User.objects.filter(pk=user.pk, email=user.email).exclude(email="").update(email_verified=True)
+
+
+SEEN_EVERY = timedelta(minutes=1)
+"""How often a player's ``Profile.seen_at`` is written while they go from page to page."""
+
+
+def seen_on_site(*, user_id: int, now: datetime | None = None) -> None:
+    """Note that the player opened a page of the site now, at most once a ``SEEN_EVERY``
+    (one statement of its own, which waits on nobody but a rating change in progress)."""
+    moment = now or timezone.now()
+    Profile.objects.filter(user_id=user_id).exclude(seen_at__gt=moment - SEEN_EVERY).update(
+        seen_at=moment
+    )
 
 
 @transaction.atomic

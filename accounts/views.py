@@ -18,7 +18,7 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from accounts import ledger
-from accounts.forms import ProfileForm, RatingSearchForm, WalletAdjustForm
+from accounts.forms import EmailForm, ProfileForm, RatingSearchForm, WalletAdjustForm
 from accounts.ledger.approvals import adjustment_approve, adjustment_ask, adjustment_reject
 from accounts.models import AdjustmentDirection, Block, Currency, Profile, User
 from accounts.money import money_text
@@ -60,6 +60,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "accounts/profile.html",
         {
             "form": form,
+            "email_form": EmailForm(initial={"email": _as_user(request).email}),
             "profile": player_profile,
             "rating_history": rating_history(profile=player_profile),
             "results": recent_results(profile=player_profile),
@@ -133,7 +134,14 @@ def wallet_approvals(request: HttpRequest) -> HttpResponse:
     """Staff: every real-money adjustment waiting for a second staff member."""
     if not request.user.has_perm(ledger.ADJUST_PERMISSION):
         raise PermissionDenied
-    return render(request, "accounts/wallet_approvals.html", {"approvals": pending_approvals()})
+    return render(
+        request,
+        "accounts/wallet_approvals.html",
+        {
+            "approvals": pending_approvals(),
+            "threshold_cents": settings.CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS,
+        },
+    )
 
 
 @login_required

@@ -34,6 +34,11 @@ class EngineError(Exception):
     """The engine failed or answered something it should not have (an internal error)."""
 
 
+class EngineUnavailable(EngineError):
+    """No engine is installed on this machine (or it is turned off); the message says why
+    and what to install."""
+
+
 class EngineTimeout(EngineError):
     """The engine did not answer within the time allowed."""
 

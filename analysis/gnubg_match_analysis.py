@@ -174,7 +174,7 @@ def game_actions(
         kind = action["action"]
         responding = kind in ("take", "drop", "beaver")
         doubler = 1 - player if responding else player
-        cube_info = dict(gnubg.calcgammonprice({**base, "move": doubler}))
+        cube_info = priced(gnubg, {**base, "move": doubler})
         analysis = (doubled or {}).get("analysis", {}) if responding else action.get("analysis", {})
         board_id = (doubled or {}).get("board") if responding else action.get("board")
         entry: dict[str, Any] = {"player": player, "kind": kind}
@@ -198,6 +198,33 @@ def game_actions(
             base.update(cube=base["cube"] * (4 if kind == "beaver" else 2), cubeowner=player)
             doubled = None
     return enriched
+
+
+def priced(gnubg: Any, info: dict[str, Any]) -> dict[str, Any]:
+    """``info`` with its gammon prices, as the program's ``calcgammonprice`` gives them.
+
+    The ``gnubg`` Python package has no such function: its ``cubeinfo`` works them out
+    from the match equity table for match play; money play's are one more point for a
+    gammon and for a backgammon, none while the cube is centred under the Jacoby rule.
+    """
+    if hasattr(gnubg, "calcgammonprice"):
+        return dict(gnubg.calcgammonprice(info))
+    made = dict(
+        gnubg.cubeinfo(
+            info["cube"],
+            info["cubeowner"],
+            info["move"],
+            info["matchto"],
+            tuple(info["score"]),
+            info["crawford"],
+            info["bgv"],
+        )
+    )
+    made["jacoby"], made["beavers"] = info["jacoby"], info["beavers"]
+    if info["matchto"] == 0:
+        price = 0.0 if info["jacoby"] and info["cubeowner"] == -1 else 1.0
+        made["gammonprice"] = ((price, price), (price, price))
+    return made
 
 
 def cube_equities(

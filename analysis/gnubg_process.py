@@ -4,7 +4,9 @@ The Debian program ``/usr/games/gnubg`` is started once as::
 
     gnubg -t -q -r -p analysis/gnubg_server.py
 
-(text mode, quiet, no ``.gnubgrc``, run the script). The script reads one JSON request per
+(text mode, quiet, no ``.gnubgrc``, run the script), or, where only the ``gnubg`` Python
+package is installed, this Python runs the same script with the package as its ``gnubg``
+module; :mod:`analysis.gnubg_found` chooses. The script reads one JSON request per
 line on stdin and answers one JSON line on stdout; see :mod:`analysis.gnubg_server`. The
 numbers are therefore GNU Backgammon's own: the same functions its ``eval`` command uses
 (cubeful evaluation, its match equity table, its equity to MWC conversion).
@@ -23,10 +25,10 @@ import os
 import queue
 import re
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
@@ -36,6 +38,7 @@ from analysis.engine import (
     EngineError,
     EngineInfo,
     EngineTimeout,
+    EngineUnavailable,
     EvalSettings,
     Evaluation,
     InvalidMatchError,
@@ -44,11 +47,10 @@ from analysis.engine import (
     PlayerOutlook,
     Strength,
 )
+from analysis.gnubg_found import GNUBG_EXECUTABLE, SERVER_SCRIPT, EngineStatus, gnubg_found
 from analysis.match_analysis import MatchAnalysis, match_analysis
 
-GNUBG_EXECUTABLE = "/usr/games/gnubg"
-KAZAROSS_XG2 = "/usr/share/gnubg/met/Kazaross-XG2.xml"
-SERVER_SCRIPT = Path(__file__).with_name("gnubg_server.py")
+__all__ = ["GNUBG_EXECUTABLE", "SERVER_SCRIPT", "GnubgProcess", "check_gnubg_id"]
 GNUBG_ID = re.compile(r"^[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}$")
 _VERSION = re.compile(r"^GNU Backgammon (\S+)")
 _MAT_ROLL = re.compile(r"\b[1-6][1-6]:")
@@ -77,13 +79,20 @@ class GnubgProcess:
         self,
         executable: str = GNUBG_EXECUTABLE,
         *,
-        met_path: str = KAZAROSS_XG2,
+        choice: str = "auto",
+        python: str = sys.executable,
+        met_path: str | None = None,
         timeout: float = 120.0,
         start_timeout: float = 30.0,
         on_call: Callable[[str, float, bool], None] | None = None,
     ) -> None:
-        """``on_call(request, seconds, answered)`` is told of every request when it ends."""
+        """``executable``: Debian's program; ``python``: the Python that imports the
+        package; ``choice``: which of them (:mod:`analysis.gnubg_found`); ``met_path``: the
+        match equity table, the engine's own copy of Kazaross XG2 when None.
+        ``on_call(request, seconds, answered)`` is told of every request when it ends."""
         self.executable = executable
+        self.choice = choice
+        self.python = python
         self.on_call = on_call
         self.met_path = met_path
         self.timeout = timeout
@@ -118,6 +127,10 @@ class GnubgProcess:
             self._ensure_started()
             assert self._info is not None
             return self._info
+
+    def status(self) -> EngineStatus:
+        """The engine this process starts, or why there is none (without starting it)."""
+        return gnubg_found(self.choice, executable=self.executable, python=self.python)
 
     def start(self) -> None:
         with self._lock:
@@ -285,14 +298,13 @@ class GnubgProcess:
         if self._alive():
             return
         self._stop()
-        if not os.access(self.executable, os.X_OK):
-            raise EngineError(
-                f"GNU Backgammon is not installed at {self.executable}: apt-get install gnubg"
-            )
+        found = self.status()
+        if found.command is None:
+            raise EngineUnavailable(found.reason)
         self._answers = queue.Queue()
         self._stderr_tail.clear()
         self._process = subprocess.Popen(
-            [self.executable, "-t", "-q", "-r", "-p", str(SERVER_SCRIPT)],
+            list(found.command.argv),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -301,7 +313,7 @@ class GnubgProcess:
             bufsize=1,
             env={
                 **os.environ,
-                "CRAWFORD_GNUBG_MET": self.met_path,
+                "CRAWFORD_GNUBG_MET": self.met_path or found.command.met_path,
                 "CRAWFORD_ANALYSIS_DIR": str(SERVER_SCRIPT.parent),
             },
         )
@@ -332,7 +344,7 @@ class GnubgProcess:
                 ready = json.loads(line)
                 return EngineInfo(
                     name="GNU Backgammon",
-                    version=version,
+                    version=ready.get("version", version),
                     met=ready["met"],
                     met_path=ready["met_path"],
                 )

@@ -1,7 +1,9 @@
 """Request loop run inside GNU Backgammon's embedded Python.
 
-Started by :mod:`analysis.gnubg_process` as ``gnubg -t -q -r -p gnubg_server.py``; it is never
-imported by the platform itself. It reads one JSON request per line on stdin and writes one
+Started by :mod:`analysis.gnubg_process` as ``gnubg -t -q -r -p gnubg_server.py`` (Debian's
+program), or as ``python gnubg_server.py`` where the ``gnubg`` Python package is installed (the
+same engine and command interpreter as a module); it is never imported by the platform
+itself. It reads one JSON request per line on stdin and writes one
 JSON answer per line on the original stdout. Everything GNU Backgammon prints itself (boards,
 messages) is sent to /dev/null so it can never be mistaken for an answer.
 
@@ -18,7 +20,10 @@ Terms used here, as GNU Backgammon uses them:
 
 Answers: ``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": "...", "kind":
 "invalid_position" | "invalid_match" | "internal"}``. The first line written is ``{"ready":
-true, ...}``. Match analysis (``analyse_match``) lives in :mod:`analysis.gnubg_match_analysis`,
+true, ...}``. The Python package lacks two functions of the program's module
+(``cfevaluate``, ``calcgammonprice``); there the cube's equities are read from its own
+``eval`` command, the same evaluation printed (:mod:`analysis.gnubg_package_eval`). Match
+analysis (``analyse_match``) lives in :mod:`analysis.gnubg_match_analysis`,
 loaded beside this script.
 """
 
@@ -33,6 +38,8 @@ from collections.abc import Callable
 from typing import Any
 
 gnubg: Any = importlib.import_module("gnubg")
+# Debian's program embeds a module with ``cfevaluate``; the Python package has none.
+PACKAGE = not hasattr(gnubg, "cfevaluate")
 
 DEFAULT_MET = "/usr/share/gnubg/met/Kazaross-XG2.xml"
 
@@ -63,6 +70,8 @@ def current_cube_info(jacoby: bool, beavers: bool) -> dict[str, Any]:
     The program's own ``eval`` takes Jacoby from the session and beavers from the global
     setting; both are set explicitly here, and gammon prices recomputed for them.
     """
+    if PACKAGE:
+        return dict(package_eval().cube_info(gnubg, jacoby=jacoby, beavers=beavers))
     cube_info = dict(gnubg.cubeinfo())
     money = cube_info["matchto"] == 0
     cube_info["jacoby"] = int(jacoby and money)
@@ -70,13 +79,33 @@ def current_cube_info(jacoby: bool, beavers: bool) -> dict[str, Any]:
     return dict(gnubg.calcgammonprice(cube_info))
 
 
+def set_position_and_rules(gnubg_id: str, jacoby: bool, beavers: bool) -> dict[str, Any]:
+    """The position made current and its cube info under the money rules asked for.
+
+    The Python package's ``eval`` takes the Jacoby rule from the Match ID and beavers from
+    the program's setting, so both are set with the position there.
+    """
+    if PACKAGE:
+        gnubg_id = package_eval().with_money_rules(gnubg, gnubg_id, jacoby=jacoby, beavers=beavers)
+    set_position(gnubg_id)
+    return current_cube_info(jacoby, beavers)
+
+
+def cube_equities(board: Any, cube_info: dict[str, Any], plies: int) -> tuple[Any, ...]:
+    """``(optimal, no double, double take, double pass, _, action)`` as ``cfevaluate``."""
+    if PACKAGE:
+        return tuple(package_eval().cube_equities(gnubg, plies))
+    return tuple(gnubg.cfevaluate(board, cube_info, eval_context(plies)))
+
+
 def evaluate(request: dict[str, Any]) -> dict[str, Any]:
-    set_position(request["gnubg_id"])
-    cube_info = current_cube_info(request.get("jacoby", False), request.get("beavers", False))
+    cube_info = set_position_and_rules(
+        request["gnubg_id"], request.get("jacoby", False), request.get("beavers", False)
+    )
     context = eval_context(request["plies"])
     board = gnubg.board()
     probabilities = gnubg.evaluate(board, cube_info, context)
-    cube = gnubg.cfevaluate(board, cube_info, context)
+    cube = cube_equities(board, cube_info, request["plies"])
     optimal, no_double, double_take, double_pass = (float(x) for x in cube[:4])
     match_play = cube_info["matchto"] > 0
     cubeless_equity = float(probabilities[5])
@@ -135,7 +164,16 @@ def best_move(request: dict[str, Any]) -> dict[str, Any]:
         raise InvalidPosition(f"{request['gnubg_id']!r} is not a position to roll {die1}-{die2} in")
     gnubg.command(f"set evaluation chequerplay evaluation plies {int(request['plies'])}")
     board = gnubg.board()
-    candidates = [(entry["move"], float(entry["equity"])) for entry in gnubg.hint(1000)["hint"]]
+    if PACKAGE:  # the package's ``hint`` answers a broken structure; its move finder does not
+        jacoby = package_eval().jacoby_of(request["gnubg_id"])
+        cube_info = package_eval().cube_info(gnubg, jacoby=jacoby, beavers=False)
+        ranked = gnubg.findbestmoves(board, cube_info, eval_context(request["plies"]), (die1, die2))
+        candidates = [
+            (gnubg.movetupletostring(entry["move"], board), float(entry["score"]))
+            for entry in ranked
+        ]
+    else:
+        candidates = [(entry["move"], float(entry["equity"])) for entry in gnubg.hint(1000)["hint"]]
     if not candidates:
         return {"move": None, "position_id": gnubg.positionid(board), "equity": None}
     noisy = noise_source(request)
@@ -151,9 +189,10 @@ def best_move(request: dict[str, Any]) -> dict[str, Any]:
 
 def cube_decision(request: dict[str, Any]) -> dict[str, Any]:
     """Double or not for the player on roll, take or pass for the opponent, after noise."""
-    set_position(request["gnubg_id"])
-    cube_info = current_cube_info(request.get("jacoby", False), request.get("beavers", False))
-    cube = gnubg.cfevaluate(gnubg.board(), cube_info, eval_context(request["plies"]))
+    cube_info = set_position_and_rules(
+        request["gnubg_id"], request.get("jacoby", False), request.get("beavers", False)
+    )
+    cube = cube_equities(gnubg.board(), cube_info, request["plies"])
     optimal, no_double, double_take, double_pass = (float(x) for x in cube[:4])
     noisy = noise_source(request)
     no_double_seen, take_seen, pass_seen = noisy(no_double), noisy(double_take), noisy(double_pass)
@@ -169,25 +208,31 @@ def cube_decision(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def load_match_analysis() -> Any:
-    """:mod:`analysis.gnubg_match_analysis`, found through the folder the parent names.
+def load_beside(name: str) -> Any:
+    """A module of :mod:`analysis` (``gnubg_match_analysis``, ``gnubg_package_eval``), found
+    through the folder the parent names.
 
     The embedded interpreter gives this script no ``__file__``, so the folder comes from
-    ``CRAWFORD_ANALYSIS_DIR``; it is loaded on the first match analysis only.
+    ``CRAWFORD_ANALYSIS_DIR``; each is loaded on first use only.
     """
-    if "gnubg_match_analysis" not in sys.modules:
-        path = os.path.join(os.environ["CRAWFORD_ANALYSIS_DIR"], "gnubg_match_analysis.py")
-        spec = importlib.util.spec_from_file_location("gnubg_match_analysis", path)
+    if name not in sys.modules:
+        path = os.path.join(os.environ["CRAWFORD_ANALYSIS_DIR"], name + ".py")
+        spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None
         assert spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        sys.modules["gnubg_match_analysis"] = module
-    return sys.modules["gnubg_match_analysis"]
+        sys.modules[name] = module
+    return sys.modules[name]
+
+
+def package_eval() -> Any:
+    return load_beside("gnubg_package_eval")
 
 
 def analyse_match(request: dict[str, Any]) -> dict[str, Any]:
-    result: dict[str, Any] = load_match_analysis().analyse_match(gnubg, request, progress=report)
+    module = load_beside("gnubg_match_analysis")
+    result: dict[str, Any] = module.analyse_match(gnubg, request, progress=report)
     return result
 
 
@@ -202,9 +247,14 @@ def _progress_out(payload: dict[str, Any]) -> None:
 
 def setup(met_path: str) -> dict[str, Any]:
     gnubg.command("set display off")
+    if PACKAGE:
+        package_eval().setup(gnubg)
     gnubg.command("set matchequitytable " + met_path)
     first_line = gnubg.show("matchequitytable").splitlines()[0]
-    return {"met": first_line.partition(":")[2].strip(), "met_path": met_path}
+    ready = {"met": first_line.partition(":")[2].strip(), "met_path": met_path}
+    if PACKAGE:
+        ready["version"] = str(gnubg.version)
+    return ready
 
 
 HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

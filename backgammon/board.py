@@ -174,19 +174,22 @@ def decode_position_id(position_id: str) -> tuple[list[int], list[int], int]:
         raise InvalidPosition(f"{position_id!r} describes more than 30 checkers")
     if open_run or any(runs[2 * (POINTS + 1) :]):
         raise InvalidPosition(f"{position_id!r} has checkers beyond the last point")
+    bits = int.from_bytes(raw, "little")
     # The ID lists the player not on roll first.
     opponent = runs[: POINTS + 1]
     mover = runs[POINTS + 1 : 2 * (POINTS + 1)]
+    opponent_checkers = sum(opponent)
     if (
-        sum(mover) > CHECKERS
-        or sum(opponent) > CHECKERS
+        opponent_checkers > CHECKERS
+        # Every one bit is a checker.
+        or bits.bit_count() - opponent_checkers > CHECKERS
         or (mover[BAR] and opponent[BAR])
         # The opponent's counts on the points where the mover has checkers.
         or any(compress(opponent[POINTS - 1 :: -1], mover))
     ):
         # Rare: let Board find the reason (a bar on each side is often legal).
         Board(tuple(mover), tuple(opponent))
-    return mover, opponent, int.from_bytes(raw, "little")
+    return mover, opponent, bits
 
 
 def _byte_runs(byte: int) -> tuple[int, tuple[int, ...], int]:

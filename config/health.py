@@ -8,7 +8,11 @@ parts that are not named in ``down``, so a load balancer or a person sees which:
 * ``database``: a statement answered;
 * ``redis``: a ping answered;
 * ``celery``: every queue (``default``, ``analysis``, ``review``) has a worker taking it;
-* ``engine``: the GNU Backgammon program the workers run is installed and runnable;
+* ``engine``: GNU Backgammon is installed (``ok`` and which: Debian's program or the
+  Python package; ``analysis``: whether match analysis can run, the package alone cannot).
+  Missing, it is ``down`` where workers serve; on the embedded run (``make run``) it is
+  ``unavailable: <why>``, which leaves the site healthy: practice and analysis say so on
+  their pages and everything else works;
 * ``sweeps``: the deadline sweep ran within ``SWEEP_LATE`` (beat and a worker are doing
   their rounds: no clock expires without it).
 
@@ -25,7 +29,6 @@ analysis backlog, the age of each sweep and the matches being played.
 from __future__ import annotations
 
 import hmac
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,12 +41,12 @@ from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
-from analysis.gnubg_process import GNUBG_EXECUTABLE
 from config.celery import app as celery_app
 from core.beats import beat_ages
 from core.metrics import forget_dead_processes, registry
 from core.models import DeferredTask
 from core.outages import outage_of
+from matches.engine import analysis_status, engine_status
 from matches.models import Match, MatchStatus
 from reviews.models import Analysis, AnalysisStatus
 
@@ -102,9 +105,17 @@ def _celery(redis_state: str) -> str:
 
 
 def _engine() -> str:
-    if os.access(GNUBG_EXECUTABLE, os.X_OK):
-        return "ok"
-    return f"down: {GNUBG_EXECUTABLE} is not installed"
+    found = engine_status()
+    if found.command is not None:
+        return f"ok: {found.command.described}"
+    if celery_app.conf.task_always_eager:
+        return f"unavailable: {found.reason}"
+    return f"down: {found.reason}"
+
+
+def _analysis() -> str:
+    found = analysis_status()
+    return "ok" if found.available else f"unavailable: {found.reason}"
 
 
 def _sweeps(database_state: str) -> str:
@@ -131,6 +142,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "redis": redis_state,
         "celery": _celery(redis_state),
         "engine": _engine(),
+        "analysis": _analysis(),
         "sweeps": _sweeps(database_state),
     }
     healthy = all(not state.startswith("down") for state in report.values())

@@ -6,6 +6,10 @@ from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
+from django.utils import timezone
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import last_modified
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import converters  # noqa: F401 - registers <id:...> before the apps' URLs
@@ -18,7 +22,17 @@ api_docs = csp_update({"style-src": [UNSAFE_INLINE], "img-src": ["data:"]})(
     SpectacularSwaggerSplitView.as_view(url_name="api-schema")
 )
 
+# The browser scripts' translations (``static/js/lib/i18n.js`` reads them), for the
+# request's language; they change only with a release.
+STARTED = timezone.now()
+javascript_catalog = cache_control(max_age=3600)(
+    last_modified(lambda request: STARTED)(JavaScriptCatalog.as_view())
+)
+
 urlpatterns = [
+    # The language switcher posts here (Django's set_language: a cookie, then back).
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", javascript_catalog, name="javascript-catalog"),
     path("", include("lobby.urls")),
     path("", include("accounts.urls")),
     path("api/", include("accounts.api_urls")),

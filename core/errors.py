@@ -32,5 +32,12 @@ class NotFound(DomainError):
     status_code = 404
 
 
+class NotInstalled(DomainError):
+    """The request needs a part this site does not have (the engine); the message names
+    it and why it is missing. Not the user's mistake, and not an outage that passes."""
+
+    status_code = 503
+
+
 class InternalError(Exception):
     """An invariant of Crawford's own state is broken; a bug, not a user's mistake."""

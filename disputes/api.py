@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -97,12 +99,14 @@ class DisputeListCreateApi(Api):
     class DisputeCreateInputSerializer(serializers.Serializer[dict[str, Any]]):
         match = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
         category = serializers.ChoiceField(
-            choices=[value for value, _ in MATCH_CATEGORIES],
+            choices=[value for value, label in MATCH_CATEGORIES],
             help_text="An appeal of a fair-play decision is filed from its case.",
         )
         description = serializers.CharField(
             max_length=services.DESCRIPTION_LIMIT,
-            error_messages={"blank": "Describe what went wrong: staff read it first."},
+            error_messages={
+                "blank": gettext_lazy("Describe what went wrong: staff read it first.")
+            },
         )
 
     @extend_schema(
@@ -234,7 +238,7 @@ def adjustments_from(rows: list[dict[str, Any]], *, staff: User) -> list[service
     users = {user.username: user for user in User.objects.filter(username__in=names)}
     missing = sorted(names - users.keys())
     if missing:
-        raise DomainError(f"There is no player called {missing[0]}.")
+        raise DomainError(_("There is no player called %(name)s.") % {"name": missing[0]})
     return [
         services.Adjustment(
             user=users[row["user"]], currency=row["currency"], amount_cents=row["amount_cents"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from disputes.models import Dispute, DisputeCategory
@@ -24,11 +25,11 @@ def appeal_file(*, user: User, case_id: int, description: str, appealed: dict[st
     ``appealed`` is the decision as it stands, for the staff who decide the appeal.
     """
     description = described(
-        description, missing="Say why the decision is wrong: staff read it first."
+        description, missing=_("Say why the decision is wrong: staff read it first.")
     )
     return filed(
         user=user,
-        conflict="This decision has an appeal waiting already.",
+        conflict=_("This decision has an appeal waiting already."),
         what=f"Filed (appeal of fair-play case #{case_id})",
         fairplay_case_id=case_id,
         category=DisputeCategory.APPEAL,

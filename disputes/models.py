@@ -26,18 +26,27 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import override, pgettext_lazy
 
 from matches.models import Match
 
 
 class DisputeCategory(models.TextChoices):
-    DICE = "dice", "Dice"
-    DISCONNECTION = "disconnection", "Disconnection or adjudication"
-    CLOCK = "clock", "Clock"
-    CONDUCT = "conduct", "Opponent's conduct"
-    RESULT = "result", "Wrong result"
-    OTHER = "other", "Other"
-    APPEAL = "appeal", "Appeal of a fair-play decision"
+    DICE = "dice", _("Dice")
+    DISCONNECTION = "disconnection", _("Disconnection or adjudication")
+    CLOCK = "clock", _("Clock")
+    CONDUCT = "conduct", _("Opponent's conduct")
+    RESULT = "result", _("Wrong result")
+    OTHER = "other", _("Other")
+    APPEAL = "appeal", _("Appeal of a fair-play decision")
+
+
+def english_label(label: str | Promise) -> str:
+    """A choice's label as the audit log keeps it: in English, whoever acted."""
+    with override("en"):
+        return str(label)
 
 
 # What a player may choose when disputing a match; an appeal is filed from its case.
@@ -45,18 +54,18 @@ MATCH_CATEGORIES = [choice for choice in DisputeCategory.choices if choice[0] !=
 
 
 class DisputeState(models.TextChoices):
-    OPEN = "open", "Open"
-    IN_REVIEW = "in_review", "In review"
-    DECIDED = "decided", "Decided"
+    OPEN = "open", pgettext_lazy("dispute state", "Open")
+    IN_REVIEW = "in_review", pgettext_lazy("dispute state", "In review")
+    DECIDED = "decided", pgettext_lazy("dispute state", "Decided")
 
 
 class Decision(models.TextChoices):
-    DISMISS = "dismiss", "Dismissed"
-    UPHOLD = "uphold", "Upheld"
-    OVERTURN = "overturn", "Result overturned"
-    VOID = "void", "Match voided, replay ordered"
-    READJUDICATE = "readjudicate", "Re-adjudicated deeper"
-    ADJUST = "adjust", "Money adjusted"
+    DISMISS = "dismiss", _("Dismissed")
+    UPHOLD = "uphold", _("Upheld")
+    OVERTURN = "overturn", _("Result overturned")
+    VOID = "void", _("Match voided, replay ordered")
+    READJUDICATE = "readjudicate", _("Re-adjudicated deeper")
+    ADJUST = "adjust", _("Money adjusted")
 
 
 class Dispute(models.Model):
@@ -137,9 +146,9 @@ class Dispute(models.Model):
 
 
 class AuditAction(models.TextChoices):
-    FILED = "filed", "Filed"
-    ASSIGNED = "assigned", "Taken"
-    DECIDED = "decided", "Decided"
+    FILED = "filed", pgettext_lazy("dispute audit", "Filed")
+    ASSIGNED = "assigned", pgettext_lazy("dispute audit", "Taken")
+    DECIDED = "decided", pgettext_lazy("dispute audit", "Decided")
 
 
 class AuditEntry(models.Model):

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import LedgerEntry, User
 from accounts.money import money_text
@@ -218,7 +219,7 @@ def evidence(dispute: Dispute) -> dict[str, Any]:
 
 def replay_steps(match: Match) -> list[ReplayStep]:
     """The board after every action that changed it, for stepping through the match."""
-    steps = [ReplayStep(0, None, "Before the first roll", board_model(None))]
+    steps = [ReplayStep(0, None, _("Before the first roll"), board_model(None))]
     actions = Action.objects.filter(match=match).exclude(gnubg_after="").order_by("seq")
     names = [match.player_0.username, match.player_1.username]
     for action in actions:
@@ -253,11 +254,15 @@ def _describe(action: Action, names: list[str]) -> str:
     detail = action.detail
     if action.kind == ActionKind.PLAY:
         roll = "".join(str(d) for d in detail.get("dice", []))
-        return f"{who}{roll} {detail.get('play') or '(no move)'}".strip()
+        return f"{who}{roll} {detail.get('play') or _('(no move)')}".strip()
     if action.kind in (ActionKind.OPENING, ActionKind.ROLL) and action.dice:
         return f"{who}{action.get_kind_display()} {action.dice[0]}-{action.dice[1]}"
     if action.kind == ActionKind.MATCH_OVER and detail.get("dispute"):
-        return f"{who}Result {detail.get('reason')} by dispute #{detail['dispute']}"
+        result = _("Result %(reason)s by dispute #%(dispute)s") % {
+            "reason": detail.get("reason"),
+            "dispute": detail["dispute"],
+        }
+        return f"{who}{result}"
     return f"{who}{action.get_kind_display()}"
 
 

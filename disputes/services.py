@@ -19,6 +19,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts import ledger
 from accounts.models import Currency, LedgerTransaction, User
@@ -35,6 +37,7 @@ from disputes.models import (
     Dispute,
     DisputeCategory,
     DisputeState,
+    english_label,
 )
 from disputes.selectors import can_file, is_staff
 from matches import adjudication, creation, lifecycle, money
@@ -68,25 +71,30 @@ def dispute_file(*, user: User, match_id: int, category: str, description: str) 
     match = Match.objects.filter(pk=match_id).first()
     may_file = match is not None and can_file(user, match)
     if match is None or (match.private and not may_file):
-        raise NotFound("There is no such match.")
+        raise NotFound(_("There is no such match."))
     if not may_file:
-        raise Forbidden("Only the players of a match, or of its tournament, can dispute it.")
+        raise Forbidden(_("Only the players of a match, or of its tournament, can dispute it."))
     if match.started_at is None:
-        raise Conflict("This match has not started; there is nothing to dispute yet.")
+        raise Conflict(_("This match has not started; there is nothing to dispute yet."))
     if category == DisputeCategory.APPEAL:
-        raise DomainError("A fair-play decision is appealed from its page, not about a match.")
+        raise DomainError(_("A fair-play decision is appealed from its page, not about a match."))
     if category not in DisputeCategory.values:
-        raise DomainError(f"Choose a category: {', '.join(c for c, _ in MATCH_CATEGORIES)}.")
-    description = described(description, missing="Describe what went wrong: staff read it first.")
+        raise DomainError(
+            _("Choose a category: %(categories)s.")
+            % {"categories": ", ".join(code for code, label in MATCH_CATEGORIES)}
+        )
+    description = described(
+        description, missing=_("Describe what went wrong: staff read it first.")
+    )
     open_one = Dispute.objects.filter(match=match, filed_by=user).exclude(
         state=DisputeState.DECIDED
     )
     if open_one.exists():
-        raise Conflict("You already have an open dispute about this match.")
+        raise Conflict(_("You already have an open dispute about this match."))
     return filed(
         user=user,
-        conflict="You already have an open dispute about this match.",
-        what=f"Filed ({DisputeCategory(category).label})",
+        conflict=_("You already have an open dispute about this match."),
+        what=f"Filed ({english_label(DisputeCategory(category).label)})",
         match=match,
         tournament_id=match.tournament_id,
         category=category,
@@ -100,7 +108,9 @@ def described(text: str, *, missing: str) -> str:
     if not text:
         raise DomainError(missing)
     if len(text) > DESCRIPTION_LIMIT:
-        raise DomainError(f"Keep the description within {DESCRIPTION_LIMIT} characters.")
+        raise DomainError(
+            _("Keep the description within %(limit)s characters.") % {"limit": DESCRIPTION_LIMIT}
+        )
     return text
 
 
@@ -128,7 +138,7 @@ def dispute_assign(*, dispute_id: int, staff: User) -> Dispute:
     _require_staff(staff)
     dispute = _locked(dispute_id)
     if dispute.is_decided:
-        raise Conflict("This dispute has been decided.")
+        raise Conflict(_("This dispute has been decided."))
     before = {"state": dispute.state, "assignee": _username(dispute.assignee)}
     dispute.assignee = staff
     dispute.state = DisputeState.IN_REVIEW
@@ -163,19 +173,21 @@ def dispute_decide(
     """
     _require_staff(staff)
     if decision not in Decision.values:
-        raise DomainError(f"Decide one of: {', '.join(Decision.values)}.")
+        raise DomainError(
+            _("Decide one of: %(decisions)s.") % {"decisions": ", ".join(Decision.values)}
+        )
     reason = reason.strip()
     if not reason:
-        raise DomainError("Give a reason: the players read it and it is kept in the audit log.")
+        raise DomainError(_("Give a reason: the players read it and it is kept in the audit log."))
     if decision == Decision.ADJUST and not adjustments:
-        raise DomainError("Say whose wallet changes, in which currency and by how much.")
+        raise DomainError(_("Say whose wallet changes, in which currency and by how much."))
     deeper: Adjudication | None = None
     if decision == Decision.READJUDICATE:
         dispute = _locked_or_missing(dispute_id, lock=False)
         if dispute.is_decided:
-            raise Conflict("This dispute has been decided.")
+            raise Conflict(_("This dispute has been decided."))
         if dispute.match_id is None:
-            raise DomainError(APPEAL_DECISIONS)
+            raise DomainError(str(APPEAL_DECISIONS))
         deeper = adjudication.rerun(
             match_id=dispute.match_id, plies=plies or DEFAULT_RERUN_PLIES, staff=staff
         )
@@ -201,7 +213,7 @@ def _decide(
 ) -> Dispute:
     dispute = _locked(dispute_id)
     if dispute.is_decided:
-        raise Conflict("This dispute has been decided.")
+        raise Conflict(_("This dispute has been decided."))
     if dispute.match_id is None:
         return _decide_appeal(dispute, staff, decision, reason)
     match = lock_match(dispute.match_id)
@@ -225,14 +237,16 @@ def _decide(
     return _record(dispute, staff, decision, reason, remedy.summary, remedy.changes, before, after)
 
 
-APPEAL_DECISIONS = "An appeal is decided dismiss (the sanctions stand) or uphold (they are lifted)."
+APPEAL_DECISIONS = gettext_lazy(
+    "An appeal is decided dismiss (the sanctions stand) or uphold (they are lifted)."
+)
 
 
 def _decide_appeal(dispute: Dispute, staff: User, decision: Decision, reason: str) -> Dispute:
     """An appeal changes no match here: fair play lifts the sanctions of an upheld one
     once this commits (``fairplay.appeals``)."""
     if decision not in (Decision.DISMISS, Decision.UPHOLD):
-        raise DomainError(APPEAL_DECISIONS)
+        raise DomainError(str(APPEAL_DECISIONS))
     if decision == Decision.UPHOLD:
         summary = "The appeal is upheld: the mute, suspension or closure is lifted."
     else:
@@ -264,7 +278,7 @@ def _record(
         dispute=dispute,
         actor=staff,
         action=AuditAction.DECIDED,
-        what=decision.label,
+        what=english_label(decision.label),
         reason=reason,
         before=before,
         after={**after, "changes": changes},
@@ -291,9 +305,9 @@ class _Remedy:
     def overturn(self) -> None:
         match = self.match
         if match.kind != MatchKind.MATCH:
-            raise Conflict("A money session has no match winner; adjust money instead.")
+            raise Conflict(_("A money session has no match winner; adjust money instead."))
         if match.status != MatchStatus.FINISHED or match.winner_seat is None:
-            raise Conflict("Only a finished match with a winner can be overturned.")
+            raise Conflict(_("Only a finished match with a winner can be overturned."))
         seat = 1 - match.winner_seat
         self._give_match_to(seat, "overturned")
         if match.stake_cents:
@@ -338,7 +352,7 @@ class _Remedy:
             f"(it was {original.plies} ply)."
         )
         if match.status != MatchStatus.FINISHED:
-            raise Conflict("The adjudicated match is no longer finished; decide otherwise.")
+            raise Conflict(_("The adjudicated match is no longer finished; decide otherwise."))
         decided = adjudication.verdict_of(match, deeper)
         if decided.split is None:
             if decided.winner_seat is not None and decided.winner_seat != match.winner_seat:
@@ -359,7 +373,7 @@ class _Remedy:
             if adjustment.currency not in Currency.values:
                 raise DomainError(f"Unknown currency {adjustment.currency!r}.")
             if adjustment.amount_cents == 0:
-                raise DomainError("An adjustment of 0.00 moves nothing; leave it out.")
+                raise DomainError(_("An adjustment of 0.00 moves nothing; leave it out."))
         moved = []
         for index, adjustment in enumerate(adjustments):
             move = ledger.deposit if adjustment.amount_cents > 0 else ledger.withdraw
@@ -419,7 +433,7 @@ class _Remedy:
         """Correct the standing settlement and pay ``payouts`` instead, if they differ."""
         match = self.match
         if standing is None:
-            raise Conflict("This match's money has not been settled; adjust money instead.")
+            raise Conflict(_("This match's money has not been settled; adjust money instead."))
         done = money.resettle(
             match,
             standing,
@@ -473,12 +487,12 @@ def _locked_or_missing(dispute_id: int, *, lock: bool) -> Dispute:
     try:
         return disputes.get(pk=dispute_id)
     except Dispute.DoesNotExist:
-        raise NotFound(f"There is no dispute {dispute_id}.") from None
+        raise NotFound(_("There is no dispute %(dispute)s.") % {"dispute": dispute_id}) from None
 
 
 def _require_staff(user: User) -> None:
     if not is_staff(user):
-        raise Forbidden("Only staff can handle disputes.")
+        raise Forbidden(_("Only staff can handle disputes."))
 
 
 def _username(user: User | None) -> str | None:

@@ -8,6 +8,8 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import Currency, User
@@ -34,8 +36,15 @@ from matches.models import Match
 from reviews.selectors import analysis_of_match
 from tournaments.models import Tournament
 
-APPEAL_DECISIONS = [(Decision.DISMISS.value, "Dismiss"), (Decision.UPHOLD.value, "Uphold")]
-AGE_LABELS = {"hour": "Older than an hour", "day": "Older than a day", "week": "Older than a week"}
+APPEAL_DECISIONS = [
+    (Decision.DISMISS.value, gettext_lazy("Dismiss")),
+    (Decision.UPHOLD.value, gettext_lazy("Uphold")),
+]
+AGE_LABELS = {
+    "hour": gettext_lazy("Older than an hour"),
+    "day": gettext_lazy("Older than a day"),
+    "week": gettext_lazy("Older than a week"),
+}
 
 
 @login_required
@@ -68,7 +77,11 @@ def queue(request: HttpRequest) -> HttpResponse:
         {
             "disputes": disputes,
             "filters": filters,
-            "states": [("undecided", "Not decided"), *DisputeState.choices, ("all", "All")],
+            "states": [
+                ("undecided", pgettext_lazy("dispute state", "Not decided")),
+                *DisputeState.choices,
+                ("all", pgettext_lazy("dispute state", "All")),
+            ],
             "categories": DisputeCategory.choices,
             "ages": AGE_LABELS.items(),
             "tournaments": tournaments,
@@ -113,7 +126,7 @@ def file(request: HttpRequest, match_id: int) -> HttpResponse:
         except DomainError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, "Your dispute is filed; staff will look at it.")
+            messages.success(request, _("Your dispute is filed; staff will look at it."))
             return redirect("dispute", dispute_id=dispute.pk)
     return render(
         request,
@@ -154,7 +167,7 @@ def assign(request: HttpRequest, dispute_id: int) -> HttpResponse:
     _visible(viewer, dispute_id)
     try:
         services.dispute_assign(dispute_id=dispute_id, staff=viewer)
-        messages.success(request, "The dispute is yours.")
+        messages.success(request, _("The dispute is yours."))
     except DomainError as error:
         messages.error(request, str(error))
     return redirect("dispute", dispute_id=dispute_id)
@@ -179,7 +192,7 @@ def decide(request: HttpRequest, dispute_id: int) -> HttpResponse:
             plies=int(plies) if plies.isdigit() else None,
             adjustments=adjustments_from(rows, staff=viewer),
         )
-        messages.success(request, "Decided. The players have been told.")
+        messages.success(request, _("Decided. The players have been told."))
     except DomainError as error:
         messages.error(request, str(error))
     return redirect("dispute", dispute_id=dispute_id)

@@ -3,7 +3,8 @@
 Notices: ``GET /api/notifications/`` (newest first, with the unread count) and
 ``POST /api/notifications/read/``. Seeks: ``GET`` and ``POST /api/seeks/``,
 ``POST /api/seeks/<id>/accept/`` (the match starts: its state is the answer),
-``DELETE /api/seeks/<id>/`` and ``POST /api/seeks/play-now/``.
+``DELETE /api/seeks/<id>/`` and ``POST /api/seeks/play-now/``. Opponents to challenge, as
+one types their name: ``GET /api/opponents/?q=``.
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
+from accounts.selectors import opponents_named
 from accounts.viewers import request_user, request_viewer
 from core.api import Api, JsonBooleanField, refused_by_the_rules
+from core.throttles import retry_after, throttle_player
 from lobby import seeks, selectors
 from lobby.models import NoticeKind, Seek
 from lobby.notifications import notices_read
@@ -33,6 +37,53 @@ from matches.selectors import match_snapshot
 MAX_ID = 2**63 - 1
 MAX_READ_IDS = 100
 MAX_PAGE = 100
+
+
+# ---------------------------------------------------------------- opponents
+
+
+class OpponentSearchApi(Api):
+    """Players the caller may challenge whose username or display name starts with ``q``
+    (any case), at most 10, a username typed whole first: the challenge form's opponent
+    field asks as the player types. Limited per player (scope ``search``)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OpponentQuerySerializer(serializers.Serializer[dict[str, Any]]):
+        q = serializers.CharField(
+            max_length=150,
+            trim_whitespace=False,  # spaces alone find nobody, as nothing typed yet
+            help_text="The first letters of a username or display name.",
+        )
+
+    class OpponentOutputSerializer(serializers.Serializer[dict[str, Any]]):
+        username = serializers.CharField()
+        display_name = serializers.CharField()
+        rating = serializers.IntegerField()
+
+    query_serializer = OpponentQuerySerializer
+
+    @extend_schema(
+        parameters=[OpponentQuerySerializer],
+        responses={200: OpponentOutputSerializer(many=True)},
+        operation_id="opponents",
+    )
+    def get(self, request: Request) -> Response:
+        user = request_user(request)
+        wait = throttle_player("search", user.pk)
+        if wait is not None:
+            raise Throttled(wait=retry_after(wait))
+        found = opponents_named(typed=self.query["q"], seeker=user)
+        return Response(
+            [
+                {
+                    "username": profile.user.username,
+                    "display_name": profile.display_name,
+                    "rating": round(profile.rating),
+                }
+                for profile in found
+            ]
+        )
 
 
 # ---------------------------------------------------------------- notices

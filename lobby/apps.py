@@ -21,11 +21,13 @@ class LobbyConfig(AppConfig):
             MatchesReady,
             MatchFinished,
             PlayerAwaited,
+            PracticeVoided,
         )
         from reviews.events import AnalysisChanged
         from tournaments.events import (
             PlayerEliminated,
             SwingWaiting,
+            TournamentCancelled,
             TournamentFinished,
             TournamentStarted,
         )
@@ -35,10 +37,12 @@ class LobbyConfig(AppConfig):
         bus.subscribe(MatchesReady, subscribers.on_matches_ready)
         bus.subscribe(PlayerAwaited, subscribers.on_player_awaited)
         bus.subscribe(MatchFinished, subscribers.on_match_finished)
+        bus.subscribe(PracticeVoided, subscribers.on_practice_voided)
         bus.subscribe(TournamentStarted, subscribers.on_tournament_started)
         bus.subscribe(PlayerEliminated, subscribers.on_player_eliminated)
         bus.subscribe(SwingWaiting, subscribers.on_swing_waiting)
         bus.subscribe(TournamentFinished, subscribers.on_tournament_finished)
+        bus.subscribe(TournamentCancelled, subscribers.on_tournament_cancelled)
         bus.subscribe(DisputeDecided, subscribers.on_dispute_decided)
         bus.subscribe(AnalysisChanged, subscribers.on_analysis_changed)
         bus.subscribe(SanctionApplied, subscribers.on_sanction_applied)

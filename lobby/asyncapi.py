@@ -48,7 +48,13 @@ NOTICE_DATA: dict[str, Schema] = {
         tournament_id=ID,
     ),
     NoticeKind.TURN: _ABOUT_A_MATCH,
+    NoticeKind.TOURNAMENT_SOON: _closed(
+        "A tournament the player entered starts at `starts_at`, in ten minutes or less.",
+        tournament_id=ID,
+        starts_at=TIME,
+    ),
     NoticeKind.TOURNAMENT_STARTED: _ABOUT_A_TOURNAMENT,
+    NoticeKind.TOURNAMENT_CANCELLED: _ABOUT_A_TOURNAMENT,
     NoticeKind.ELIMINATED: _ABOUT_A_TOURNAMENT,
     NoticeKind.WAITING: _ABOUT_A_TOURNAMENT,
     NoticeKind.PRIZE: _closed(
@@ -80,6 +86,7 @@ NOTICE_DATA: dict[str, Schema] = {
         case_id=ID,
         sanction={"type": "string"},
     ),
+    NoticeKind.PRACTICE_VOIDED: _ABOUT_A_MATCH,
 }
 """A notice's ``data``, by its ``kind``."""
 

@@ -25,6 +25,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from accounts.services import seen_on_site
 from core.sockets import FrameError, JsonSocket, text, whole_number
 from lobby.events import LOBBY_GROUP, user_group
 from lobby.notifications import notices_read
@@ -62,6 +63,8 @@ class MeConsumer(JsonSocket):
             raise FrameError('Send {"type": "page", "url": ...} or {"type": "read", "ids": [...]}')
 
     def _page_opened(self, url: str) -> dict[str, Any]:
+        # The player is on the site: a challenge now is not mailed (lobby.mail).
+        seen_on_site(user_id=self.user_id)
         notices_read(user_id=self.user_id, url=url)
         waiting = waiting_notices(user_id=self.user_id, now=timezone.now())
         return {

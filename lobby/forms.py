@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from accounts.models import Currency, User
 from accounts.money import cents_of
@@ -17,17 +20,78 @@ from matches.clock import (
     MAX_MOVE_SECONDS,
     MAX_RESERVE_SECONDS,
     check_clock,
+    match_time_words,
 )
 from matches.creation import MAX_MATCH_LENGTH
 from matches.models import DEFAULT_CLOCK, ClockKind, ClockSettings, MatchKind, TimeoutLoses
 from matches.money import DEFAULT_MAX_CUBE
 
 CUSTOM = "custom"
+# The presets as the live sentence under the clock reads them (``static/js/lobby``).
+PRESETS_JSON = json.dumps(
+    {
+        name: {
+            "kind": clock.kind,
+            "move": clock.move_seconds,
+            "delay": clock.delay_seconds,
+            "reserve": clock.reserve_seconds,
+        }
+        for name, (_, clock) in CLOCK_PRESETS.items()
+    }
+)
 
 
-class OpponentField(forms.ModelChoiceField[User]):
-    def label_from_instance(self, obj: User) -> str:
-        return f"{obj.profile.display_name} ({obj.profile.rating:.0f})"
+def say_what_the_clock_means(field: forms.Field, *, length: int) -> None:
+    """Give the preset field the presets' values and, under its help, the sentence that says
+    what the standard clock means for a ``length``-point match; the page's script keeps it
+    saying what the fields say."""
+    field.widget.attrs["data-presets"] = PRESETS_JSON
+    sentence = match_time_words(CLOCK_PRESETS["standard"][1], lengths=[length])
+    field.help_text = format_html(
+        '{} <span class="clock-sentence" data-clock-sentence aria-live="polite">{}</span>',
+        field.help_text,
+        sentence,
+    )
+
+
+class OpponentInput(forms.TextInput):
+    """A text box that suggests players as one types (``static/js/lobby/opponent-search.js``
+    fills its list from ``GET /api/opponents/``); a username typed whole needs no list."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            attrs={
+                "list": "opponent-options",
+                "autocomplete": "off",
+                "autocapitalize": "none",
+                "spellcheck": "false",
+                "placeholder": "Type a name",
+                "data-opponent-search": "/api/opponents/",
+                "aria-describedby": "opponent-found",
+            }
+        )
+
+    def render(self, name: str, value: Any, attrs: Any = None, renderer: Any = None) -> SafeString:
+        return format_html(
+            '{}<datalist id="opponent-options"></datalist>'
+            '<span id="opponent-found" class="visually-hidden" aria-live="polite"></span>',
+            super().render(name, value, attrs, renderer),
+        )
+
+
+def opponent_called(typed: str, *, seeker: User | None) -> User | None:
+    """The player ``typed`` names: their username (any case), or a display name only one
+    player has; never ``seeker``."""
+    players = User.objects.filter(
+        is_active=True, groups__name__in=["player", "organizer"]
+    ).select_related("profile")
+    if seeker is not None:
+        players = players.exclude(pk=seeker.pk)
+    found = players.filter(username__iexact=typed).first()
+    if found is not None:
+        return found
+    named = list(players.filter(profile__display_name__iexact=typed).distinct()[:2])
+    return named[0] if len(named) == 1 else None
 
 
 class _TermsForm(forms.Form):
@@ -62,7 +126,11 @@ class _TermsForm(forms.Form):
 class ChallengeForm(_TermsForm):
     field_order = ["opponent"]
 
-    opponent = OpponentField(queryset=User.objects.none(), to_field_name="username")
+    opponent = forms.CharField(
+        max_length=150,
+        widget=OpponentInput(),
+        help_text="A player's username or display name: pick one of the names suggested.",
+    )
     clock = forms.ChoiceField(
         choices=[
             *((name, label) for name, (label, _) in CLOCK_PRESETS.items()),
@@ -78,15 +146,17 @@ class ChallengeForm(_TermsForm):
         min_value=1,
         max_value=MAX_CORRESPONDENCE_SECONDS,
         initial=DEFAULT_CLOCK.move_seconds,
-        label="Seconds a move",
-        help_text="Free each move (a delay clock's delay); correspondence: 86400 a day.",
+        label="Seconds per move",
+        help_text="Per move: a delay clock's first seconds of every move cost nothing (a delay, "
+        "not an increment); correspondence: 86400 a day.",
     )
     reserve_seconds = forms.IntegerField(
         min_value=0,
         max_value=MAX_RESERVE_SECONDS,
         initial=DEFAULT_CLOCK.reserve_seconds,
-        label="Reserve seconds",
-        help_text="A delay clock: per point of the match (for the whole of a money session).",
+        label="Reserve seconds per point",
+        help_text="A delay clock: per point of the match, or added each game of a money "
+        "session; a move timer: for the whole match.",
     )
     timeout_loses = forms.ChoiceField(
         choices=TimeoutLoses.choices, initial=DEFAULT_CLOCK.timeout_loses, label="Running out loses"
@@ -113,16 +183,10 @@ class ChallengeForm(_TermsForm):
         help_text="Money sessions: what each player escrows a game is 3 × this × the stake.",
     )
 
-    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        others = User.objects.filter(
-            is_active=True, groups__name__in=["player", "organizer"]
-        ).distinct()
-        if user is not None:
-            others = others.exclude(pk=user.pk)
-        opponent = self.fields["opponent"]
-        assert isinstance(opponent, OpponentField)
-        opponent.queryset = others.select_related("profile").order_by("username")
+        self.user = user
+        say_what_the_clock_means(self.fields["clock"], length=self.fields["length"].initial)
 
     # Shown folded under the main fields: few challenges need them.
     MORE = (
@@ -135,6 +199,13 @@ class ChallengeForm(_TermsForm):
         "raccoons",
         "max_cube",
     )
+
+    def clean_opponent(self) -> User:
+        typed = self.cleaned_data["opponent"].strip()
+        found = opponent_called(typed, seeker=self.user)
+        if found is None:
+            raise forms.ValidationError(f"There is no player called {typed} to challenge.")
+        return found
 
     def main_fields(self) -> list[forms.BoundField]:
         return [field for field in self.visible_fields() if field.name not in self.MORE]
@@ -199,6 +270,10 @@ class SeekForm(_TermsForm):
         label="Highest opponent rating",
         help_text="Leave empty for anyone.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        say_what_the_clock_means(self.fields["clock"], length=self.fields["length"].initial)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

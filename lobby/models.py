@@ -21,26 +21,30 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Currency
 from matches.models import Match, MatchKind
 
 
 class NoticeKind(models.TextChoices):
-    CHALLENGE = "challenge", "Challenge received"
-    CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
-    CHALLENGE_DECLINED = "challenge_declined", "Challenge declined"
-    CHALLENGE_WITHDRAWN = "challenge_withdrawn", "Challenge withdrawn"
-    SEEK_TAKEN = "seek_taken", "Seek taken"
-    MATCH_READY = "match_ready", "Match ready"
-    TURN = "turn", "Your turn"
-    TOURNAMENT_STARTED = "tournament_started", "Tournament started"
-    ELIMINATED = "eliminated", "Out of a tournament"
-    WAITING = "waiting", "Waiting for an opponent"
-    PRIZE = "prize", "Prize"
-    DISPUTE_DECIDED = "dispute_decided", "Dispute decided"
-    ANALYSIS = "analysis", "Analysis ready"
-    SANCTION = "sanction", "Fair-play decision"
+    CHALLENGE = "challenge", _("Challenge received")
+    CHALLENGE_ACCEPTED = "challenge_accepted", _("Challenge accepted")
+    CHALLENGE_DECLINED = "challenge_declined", _("Challenge declined")
+    CHALLENGE_WITHDRAWN = "challenge_withdrawn", _("Challenge withdrawn")
+    SEEK_TAKEN = "seek_taken", _("Seek taken")
+    MATCH_READY = "match_ready", _("Match ready")
+    TURN = "turn", _("Your turn")
+    TOURNAMENT_SOON = "tournament_soon", _("Tournament starting soon")
+    TOURNAMENT_STARTED = "tournament_started", _("Tournament started")
+    TOURNAMENT_CANCELLED = "tournament_cancelled", _("Tournament cancelled")
+    ELIMINATED = "eliminated", _("Out of a tournament")
+    WAITING = "waiting", _("Waiting for an opponent")
+    PRIZE = "prize", _("Prize")
+    DISPUTE_DECIDED = "dispute_decided", _("Dispute decided")
+    ANALYSIS = "analysis", _("Analysis ready")
+    SANCTION = "sanction", _("Fair-play decision")
+    PRACTICE_VOIDED = "practice_voided", _("Practice match voided")
 
 
 class Notification(models.Model):
@@ -53,6 +57,9 @@ class Notification(models.Model):
     # Not auto_now_add: a "your turn" notice is brought back to the top on each new turn.
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)
+    mailed_at = models.DateTimeField(
+        null=True, blank=True, help_text="Taken for e-mail (lobby.mail): once per notice."
+    )
 
     class Meta:
         indexes = [

@@ -2,7 +2,9 @@
 
 A notice is stored before it is sent, so the bell and ``/notifications/`` show everything
 the socket said, and a player who had no tab open finds it later. Each is sent once its
-transaction commits (``lobby.events``), to every tab of the player.
+transaction commits (``lobby.events``), to every tab of the player. A new notice of a kind
+players may also take by e-mail (``MAILED_KINDS``) is handed to ``lobby.mail_notices``,
+which mails it to those who want it (``lobby.mail``).
 """
 
 from __future__ import annotations
@@ -14,11 +16,23 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.mail import MailKind
 from core.bulk import insert_values
 from core.rows import among
+from core.tasks import enqueue_on_commit
 from lobby import events
-from lobby.models import Notification
+from lobby.models import NoticeKind, Notification
 from lobby.selectors import notice_fields
+
+MAIL_TASK = "lobby.mail_notices"
+MAIL_BATCH = 100
+"""Notices mailed by one task: a tournament's whole field is mailed by several at once."""
+MAILED_KINDS = {
+    NoticeKind.TOURNAMENT_SOON: MailKind.TOURNAMENT_SOON,
+    NoticeKind.CHALLENGE: MailKind.CHALLENGE,
+    NoticeKind.DISPUTE_DECIDED: MailKind.DISPUTE_DECIDED,
+}
+"""The notices a player may also take by e-mail, and the e-mail kind each is."""
 
 
 def notify(
@@ -51,6 +65,8 @@ def notify(
             if not created:
                 return None
         events.publish_notice(notice)
+        if notice.kind in MAILED_KINDS and not again:
+            enqueue_on_commit(MAIL_TASK, [notice.pk])
     return notice
 
 
@@ -103,6 +119,13 @@ def notify_many(notices: Sequence[Notice]) -> int:
                     for key, (notice, at) in zip(keys, created, strict=True)
                 ]
             )
+            mailed = [
+                key
+                for key, (notice, _) in zip(keys, created, strict=True)
+                if notice.kind in MAILED_KINDS
+            ]
+            for start in range(0, len(mailed), MAIL_BATCH):
+                enqueue_on_commit(MAIL_TASK, mailed[start : start + MAIL_BATCH])
     except IntegrityError:  # the same notices were being written at the same time
         told = [notify(**asdict(notice)) for notice in notices]
         return sum(notice is not None for notice in told)

@@ -346,6 +346,21 @@ def entrant_ids(*, tournament_id: int) -> list[int]:
     )
 
 
+def stopped_by_cancellation(*, tournament: Tournament) -> dict[int, tuple[int, int]]:
+    """The players of each match the tournament's cancellation ended, by match id: those
+    it cancelled at the moment the tournament was (``matches.lifecycle.match_stop``)."""
+    if tournament.finished_at is None:
+        return {}
+    return {
+        match_id: (player_0, player_1)
+        for match_id, player_0, player_1 in Match.objects.filter(
+            tournament_id=tournament.pk,
+            status=MatchStatus.CANCELLED,
+            finished_at=tournament.finished_at,
+        ).values_list("pk", "player_0_id", "player_1_id")
+    }
+
+
 def tournaments_named(*, tournament_ids: Collection[int]) -> dict[int, Tournament]:
     return Tournament.objects.in_bulk(tournament_ids)
 

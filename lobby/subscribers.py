@@ -19,7 +19,8 @@ Where the notices come from:
   ``MatchFinished`` makes it read (a task, ``lobby.read_turn_notices``), as the match waits
   for nobody any more.
 * ``TournamentStarted``, ``PlayerEliminated``, ``SwingWaiting`` (a swing's player left
-  over), ``TournamentFinished`` (prizes and tickets).
+  over), ``TournamentFinished`` (prizes and tickets), ``TournamentCancelled``
+  (``lobby.cancellations``).
 * ``DisputeDecided``: the player who filed the dispute and both players of the match.
 * ``AnalysisChanged``: no notice, a live frame to each follower's tabs (the analysis page
   shows its progress), and a notice once it is done.
@@ -33,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from accounts.money import money_text
@@ -51,12 +53,14 @@ from matches.events import (
     MatchesReady,
     MatchFinished,
     PlayerAwaited,
+    PracticeVoided,
 )
 from matches.models import Match, MatchStatus
 from reviews.events import AnalysisChanged
 from tournaments.events import (
     PlayerEliminated,
     SwingWaiting,
+    TournamentCancelled,
     TournamentFinished,
     TournamentStarted,
 )
@@ -64,6 +68,7 @@ from tournaments.models import Entry, Tournament
 
 TELL_STARTED_TASK = "lobby.tell_tournament_started"
 TELL_FINISHED_TASK = "lobby.tell_tournament_finished"
+TELL_CANCELLED_TASK = "lobby.tell_tournament_cancelled"
 READ_TURN_NOTICES_TASK = "lobby.read_turn_notices"
 
 logger = logging.getLogger(__name__)
@@ -242,6 +247,18 @@ def on_match_finished(event: MatchFinished) -> None:
     enqueue(READ_TURN_NOTICES_TASK, event.match_id)
 
 
+@after_the_fact
+def on_practice_voided(event: PracticeVoided) -> None:
+    notify(
+        user_id=event.player_id,
+        kind=NoticeKind.PRACTICE_VOIDED,
+        key=f"practice-voided:{event.match_id}",
+        text=f"Your practice match was voided: {event.why}. Nothing is recorded.",
+        url=board(event.match_id),
+        data={"match_id": event.match_id},
+    )
+
+
 def turn_notices_read(*, match_id: int) -> int:
     """A finished match waits for nobody: its players' "your turn" notice is read; returns
     how many were marked."""
@@ -262,6 +279,11 @@ def on_tournament_started(event: TournamentStarted) -> None:
 @after_the_fact
 def on_tournament_finished(event: TournamentFinished) -> None:
     enqueue_on_commit(TELL_FINISHED_TASK, event.tournament_id)
+
+
+@after_the_fact
+def on_tournament_cancelled(event: TournamentCancelled) -> None:
+    enqueue_on_commit(TELL_CANCELLED_TASK, event.tournament_id)
 
 
 @after_the_fact
@@ -384,7 +406,9 @@ def on_dispute_decided(event: DisputeDecided) -> None:
     dispute = selectors.dispute_with_match(dispute_id=event.dispute_id)
     if dispute is None:
         return
-    decision = Decision(event.decision).label
+    # A notice's text is kept as written, in English whatever language the staff use.
+    with translation.override("en"):
+        decision = str(Decision(event.decision).label)
     for user_id in sorted({event.filed_by_id, *event.player_ids}):
         notify(
             user_id=user_id,

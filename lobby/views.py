@@ -28,6 +28,7 @@ from lobby.selectors import (
 )
 from matches import creation
 from matches.clock import CLOCK_PRESETS
+from matches.engine import engine_status
 from matches.models import Match
 from matches.practice import STRENGTH_NAMES, practice_create
 
@@ -54,6 +55,7 @@ def _play_page(
         "seeks": seek_list(viewer=user),
         "pass_and_play_form": PassAndPlayForm() if user else None,
         "strengths": [(level.value, name) for level, name in STRENGTH_NAMES.items()],
+        "practice_unavailable": "" if (found := engine_status()).available else found.reason,
         "challenges": open_challenges(user=user) if user else [],
         "live": live_matches(),
         "results": recent_results(),

@@ -2,8 +2,11 @@
 
 Time controls (``matches.models.ClockSettings``): a *move timer* gives ``move_seconds``
 afresh each turn, and time beyond it comes off a reserve of ``reserve_seconds`` for the
-whole match or session; a *delay* clock leaves each move free for ``delay_seconds``, then a
-reserve of ``reserve_seconds`` per point of the match (once in money play) runs down;
+whole match or session; a *delay* clock leaves each move free for ``delay_seconds`` (a
+delay, not an increment: a move made within it costs nothing, and unused seconds are not
+kept), then a reserve of ``reserve_seconds`` per point of the match runs down; in a money
+session, where there are no points, each game adds ``reserve_seconds`` to what is left
+(``add_game_reserve``);
 *correspondence* gives ``move_seconds`` (days of them) for each move and no reserve, and as
 players come and go, leaving the board starts no reconnection grace.
 
@@ -35,6 +38,7 @@ changes only the match object; the caller saves it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -51,13 +55,14 @@ from matches.models import (
 from matches.state import seat_to_act
 
 DAY = 24 * 3600
-# Named time controls offered when challenging; "standard" is the default.
+# Named time controls offered when challenging; "standard", live tournament play's, is the
+# default.
 CLOCK_PRESETS: dict[str, tuple[str, ClockSettings]] = {
     "blitz": (
         "Blitz: 8 s a move, 30 s a point",
         ClockSettings(kind=ClockKind.DELAY, delay_seconds=8, move_seconds=8, reserve_seconds=30),
     ),
-    "standard": ("Standard: 12 s a move, 1 min a point", DEFAULT_CLOCK),
+    "standard": ("Standard: 12 s a move, 2 min a point", DEFAULT_CLOCK),
     "relaxed": (
         "Relaxed: 30 s a move, 3 min a point",
         ClockSettings(kind=ClockKind.DELAY, delay_seconds=30, move_seconds=30, reserve_seconds=180),
@@ -78,9 +83,9 @@ _TIMEOUTS_LOSE = frozenset(TimeoutLoses.values)
 
 
 def clock_words(settings: ClockSettings, *, money: bool = False) -> str:
-    """The time control in players' words: "12 s a move, 1 min a point" (a delay clock; "1
-    min reserve" in money play, where the reserve is not counted per point), "12 s a move +
-    1 min reserve" (a move timer), "Correspondence: 2 days a move" or "No clock"."""
+    """The time control in players' words: "12 s a move, 2 min a point" (a delay clock; "2
+    min a game" in money play, where each game adds the reserve), "12 s a move + 1 min
+    reserve" (a move timer), "Correspondence: 2 days a move" or "No clock"."""
     if settings.kind == ClockKind.NONE:
         return "No clock"
     if settings.kind == ClockKind.CORRESPONDENCE:
@@ -89,9 +94,51 @@ def clock_words(settings: ClockSettings, *, money: bool = False) -> str:
             return f"Correspondence: {days} day{'s' if days != 1 else ''} a move"
         return f"Correspondence: {_duration(settings.move_seconds)} a move"
     if settings.kind == ClockKind.DELAY:
-        reserve = "reserve" if money else "a point"
+        reserve = "a game" if money else "a point"
         return f"{settings.delay_seconds} s a move, {_duration(settings.reserve_seconds)} {reserve}"
     return f"{settings.move_seconds} s a move + {_duration(settings.reserve_seconds)} reserve"
+
+
+def match_time_words(
+    settings: ClockSettings, *, lengths: Sequence[int], money: bool = False
+) -> str:
+    """What a time control gives each player in matches of ``lengths`` points (or a money
+    session), as the forms' live sentence (``static/js/lib/clock-words.js``) says it: "A
+    7-point match: 14 minutes each. The first 12 seconds of every move are free." """
+    if settings.kind == ClockKind.NONE:
+        return "No clock: take your time."
+    if settings.kind == ClockKind.CORRESPONDENCE:
+        return _first_up(f"{_spelled(settings.move_seconds)} for every move.")
+    if settings.kind == ClockKind.MOVE:
+        return _first_up(
+            f"{_spelled(settings.move_seconds)} for every move, then "
+            f"{_spelled(settings.reserve_seconds)} each in reserve for the whole "
+            f"{'session' if money else 'match'}."
+        )
+    if money:
+        reserve = f"A money session: {_spelled(settings.reserve_seconds)} more each game."
+    else:
+        each = [
+            f"a {length}-point match: {_spelled(settings.reserve_seconds * length)} each"
+            for length in sorted(set(lengths))[:4]
+        ]
+        reserve = _first_up("; ".join(each)) + "." if each else ""
+    free = f"The first {_spelled(settings.delay_seconds)} of every move are free."
+    return f"{reserve} {free}".strip()
+
+
+def _first_up(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def _spelled(seconds: int) -> str:
+    """A duration in whole words: "14 minutes", "1 hour 30 minutes", "2 days"."""
+    parts = []
+    for unit, size in (("day", DAY), ("hour", 3600), ("minute", 60), ("second", 1)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}{'' if count == 1 else 's'}")
+    return " ".join(parts) or "0 seconds"
 
 
 def _duration(seconds: int) -> str:
@@ -150,6 +197,16 @@ def initial_reserve_ms(match: Match) -> int:
     if match.clock == ClockKind.DELAY and not match.is_money:
         return match.reserve_seconds * match.length * 1000
     return match.reserve_seconds * 1000
+
+
+def add_game_reserve(match: Match) -> None:
+    """A new game of a money session with a delay clock gives each player
+    ``reserve_seconds`` more on top of what they have left: a session has no points to
+    count the reserve by, and a long one must not run its players out of time."""
+    if match.clock != ClockKind.DELAY or not match.is_money:
+        return
+    for seat in (0, 1):
+        match.set_reserve_ms(seat, match.reserve_ms(seat) + match.reserve_seconds * 1000)
 
 
 def is_correspondence(match: Match) -> bool:

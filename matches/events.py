@@ -50,6 +50,15 @@ class MatchFinished:
 
 
 @dataclass(frozen=True)
+class PracticeVoided:
+    """The computer could not play its practice match, which was voided: ``why`` in words."""
+
+    match_id: int
+    player_id: int
+    why: str
+
+
+@dataclass(frozen=True)
 class ChallengeIssued:
     match_id: int
     challenger_id: int
@@ -114,6 +123,10 @@ def publish_match(match: Match, *, since: int, game: Game | None = None) -> None
 
 def publish_finished(match: Match) -> None:
     bus.publish_on_commit(MatchFinished(match.pk, match.tournament_id, match.winner_seat))
+
+
+def publish_practice_voided(match: Match, why: str) -> None:
+    bus.publish_on_commit(PracticeVoided(match.pk, match.player_0_id, why))
 
 
 def publish_challenge(match: Match) -> None:

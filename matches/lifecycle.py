@@ -13,7 +13,8 @@ scores it, settles it in money play and opens the next game or ends the match
 
 Staff decisions reach a match only through the services at the end: ``match_void``,
 ``match_award`` and ``match_cancel`` (a replay is ``matches.creation.match_replay``); their
-money is ``matches.money``'s.
+money is ``matches.money``'s. A cancelled tournament ends its matches still being played with
+``match_stop``.
 
 Every service that changes an existing match locks it first (``matches.state.lock_match``);
 the functions without ``@transaction.atomic`` expect the caller to hold that lock.
@@ -223,6 +224,7 @@ def end_game(match: Match, game: Game, state: GameState, moment: datetime) -> Ga
         if not money.session_can_continue(match):
             finish_match(match, winner_seat=None, reason=FinishReason.SESSION_ENDED, moment=moment)
             return None
+        clock.add_game_reserve(match)
         return open_game(match, number=game.number + 1, crawford=False)
     after = before.after_game(outcome.winner, outcome.points)
     if after.over:
@@ -368,3 +370,28 @@ def match_cancel(match: Match, *, cause: dict[str, object]) -> None:
     append_action(match, kind=ActionKind.MATCH_OVER, detail={"reason": "cancelled", **cause})
     match.save()
     events.publish_match(match, since=since)
+
+
+def match_stop(match: Match, *, cause: dict[str, object], moment: datetime) -> bool:
+    """End a match still being played without a result: its tournament was cancelled. The
+    clocks stop (no deadline is left for the sweeper), nobody is rated, and it is drawn as
+    cancelled on the board. Returns False for a match that had ended already.
+
+    A tournament's match holds no stake (the buy-ins are the tournament's, refunded by its
+    cancellation). Expects the match row locked.
+    """
+    if match.status not in (MatchStatus.PLAYING, MatchStatus.SUSPENDED):
+        return False
+    if match.stake_cents:
+        raise InternalError(f"match #{match.pk} holds a stake; only unstaked matches are stopped")
+    since = match.last_seq
+    match.status = MatchStatus.CANCELLED
+    match.winner_seat = None
+    match.deadline = None
+    match.turn_started_at = None
+    match.show_up_by = None
+    match.finished_at = moment
+    append_action(match, kind=ActionKind.MATCH_OVER, detail={"winner": None, **cause})
+    match.save()
+    events.publish_match(match, since=since)
+    return True

@@ -63,7 +63,7 @@ class ClockSettings:
 
     kind: str = ClockKind.DELAY
     move_seconds: int = 12
-    reserve_seconds: int = 60
+    reserve_seconds: int = 120
     delay_seconds: int = 12
     timeout_loses: str = TimeoutLoses.MATCH
 
@@ -74,8 +74,8 @@ class ClockSettings:
         return cls(**{**asdict(cls()), **(stored or {})})
 
 
-# The standard time control (``matches.clock.CLOCK_PRESETS``): twelve seconds a move free,
-# then a minute per point of the match (five minutes in a 5-point match).
+# The standard time control (``matches.clock.CLOCK_PRESETS``), live tournament play's: twelve
+# seconds of each move free, then two minutes per point of the match (14 in a 7-point match).
 DEFAULT_CLOCK = ClockSettings()
 
 
@@ -142,7 +142,7 @@ class Match(models.Model):
     clock = models.CharField(max_length=8, choices=ClockKind.choices, default=DEFAULT_CLOCK.kind)
     move_seconds = models.PositiveIntegerField(default=DEFAULT_CLOCK.move_seconds)
     reserve_seconds = models.PositiveIntegerField(
-        default=DEFAULT_CLOCK.reserve_seconds, help_text="Per game, or per point of a match."
+        default=DEFAULT_CLOCK.reserve_seconds, help_text="Per point of a match, or per game."
     )
     delay_seconds = models.PositiveIntegerField(default=DEFAULT_CLOCK.delay_seconds)
     timeout_loses = models.CharField(

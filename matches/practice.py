@@ -4,10 +4,16 @@ Each strength is a user of its own (``gnubg-<strength>``), so the engine's actio
 logged, clocked and published like anyone's. After a person acts, a task on the
 analysis queue lets the engine take every action that falls to it: cube decisions,
 rolls, plays and answers to resignations.
+
+Where no engine is installed practice is refused with the reason. An engine call that
+fails leaves the move to be asked again by ``engines_woken`` (every 30 s, after
+``ENGINE_PATIENCE``); once the computer has failed to act for ``ENGINE_GIVE_UP`` (or at
+once, when the engine is not installed) the match is voided and the player told why.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -17,19 +23,21 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import Profile, User
-from analysis.engine import EvalSettings, Strength
+from analysis.engine import EngineError, EngineUnavailable, EvalSettings, Strength
 from backgammon.turns import GameState, Phase, game_points
-from core.errors import DomainError
+from core.errors import DomainError, NotInstalled
 from core.tasks import enqueue
 from matches import dice as fair_dice
+from matches import events
 from matches.actions import PlayerAction, allowed
 from matches.creation import checked_length
-from matches.engine import engine
-from matches.lifecycle import ENGINE_SEAT, ENGINE_TURN_TASK, start_match
+from matches.engine import engine, engine_status
+from matches.lifecycle import ENGINE_SEAT, ENGINE_TURN_TASK, match_void, start_match
 from matches.models import ClockKind, Game, Match, MatchKind, MatchStatus
 from matches.play import action_submit
-from matches.state import current_game, game_rules, game_state, match_gnubg_id
+from matches.state import current_game, game_rules, game_state, lock_match, match_gnubg_id
 
+logger = logging.getLogger(__name__)
 ENGINE_GROUP = "engine"
 STRENGTH_NAMES = {
     Strength.BEGINNER: "Beginner",
@@ -42,6 +50,9 @@ MAX_ENGINE_ACTIONS = 12  # a turn is at most: answer, double or roll, play; boun
 # The computer answers within seconds; one that has said nothing for this long lost its
 # request (a worker killed, the engine failed, the broker away) and is asked again.
 ENGINE_PATIENCE = timedelta(seconds=20)
+# A computer that has failed to act for this long will not: the match is voided.
+ENGINE_GIVE_UP = timedelta(minutes=2)
+ERROR_KEPT = 500  # characters of the engine's error kept in the voided match's record
 
 
 def engine_user(strength: Strength) -> User:
@@ -65,6 +76,9 @@ def engine_user(strength: Strength) -> User:
 @transaction.atomic
 def practice_create(*, user: User, length: int, strength: str) -> Match:
     """An unrated match without clock or stake against the engine at ``strength``."""
+    found = engine_status()
+    if not found.available:
+        raise NotInstalled(f"Practice against the computer is unavailable here: {found.reason}.")
     try:
         level = Strength(strength)
     except ValueError:
@@ -86,8 +100,10 @@ def practice_create(*, user: User, length: int, strength: str) -> Match:
     return match
 
 
-def engine_turn(*, match_id: int) -> int:
-    """Take every action that falls to the engine now; returns how many it took."""
+def engine_turn(*, match_id: int, now: datetime | None = None) -> int:
+    """Take every action that falls to the engine now; returns how many it took. An engine
+    that fails leaves its turn to be asked again, or voids the match (``now``: the time
+    its silence is measured to)."""
     taken = 0
     for _ in range(MAX_ENGINE_ACTIONS):
         match = Match.objects.select_related("player_1").get(pk=match_id)
@@ -99,7 +115,11 @@ def engine_turn(*, match_id: int) -> int:
             return taken
         strength = Strength(match.engine_strength)
         may = allowed(state, 1, game_rules(match, game))
-        action, position_id = _choose(match, game, state, may, strength)
+        try:
+            action, position_id = _choose(match, game, state, may, strength)
+        except EngineError as error:
+            _engine_failed(match_id, error, now or timezone.now())
+            return taken
         try:
             action_submit(match_id=match_id, user=match.player_1, action=action, play=position_id)
         except DomainError:
@@ -107,6 +127,37 @@ def engine_turn(*, match_id: int) -> int:
             continue
         taken += 1
     return taken
+
+
+def _engine_failed(match_id: int, error: EngineError, now: datetime) -> None:
+    """The computer could not act: asked again later, or the match voided when it has been
+    silent for ``ENGINE_GIVE_UP`` or has no engine at all."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        silent_since = match.actions.order_by("-seq").values_list("created_at", flat=True)[0]
+        lasting = now - silent_since >= ENGINE_GIVE_UP
+        if match.status != MatchStatus.PLAYING:
+            return
+        if not isinstance(error, EngineUnavailable) and not lasting:
+            logger.warning(
+                "the computer of match %s failed; asked again later: %s", match_id, error
+            )
+            return
+        logger.error("the computer of match %s failed for good; voided: %s", match_id, error)
+        # The player reads why in a line; the operator's detail is in the log and the record.
+        why = (
+            "GNU Backgammon is not installed on this site"
+            if isinstance(error, EngineUnavailable)
+            else "GNU Backgammon failed to make its move"
+        )
+        match_void(
+            match,
+            staff=match.player_1,
+            key_prefix=f"match:{match_id}:engine-failed",
+            reason=why,
+            cause={"engine_failed": why, "error": str(error)[:ERROR_KEPT]},
+        )
+        events.publish_practice_voided(match, why)
 
 
 def engines_woken(*, now: datetime | None = None) -> list[int]:

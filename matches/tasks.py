@@ -8,15 +8,18 @@ opponent's turns run on the ``analysis`` queue, asked for by task name.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 
 from celery import shared_task
 from celery.signals import worker_process_init
 
+from analysis.engine import EngineUnavailable
 from matches import adjudication, deadlines, lifecycle, pauses, practice, presence
-from matches.engine import engine
+from matches.engine import analysis_engine, engine
 
+logger = logging.getLogger(__name__)
 BATCH = 100
 MAX_BATCHES = 50  # a run ends; the next beat picks up whatever is left
 # Beat schedules in whole seconds (django-celery-beat stores them so); a run sweeps again
@@ -74,13 +77,16 @@ def engine_turn(match_id: int) -> None:
     practice.engine_turn(match_id=match_id)
 
 
-ENGINE_QUEUES = {"analysis", "review"}
-
-
 @worker_process_init.connect
 def _engine_warm(**_: object) -> None:
     """A worker process of the engine's queues starts its GNU Backgammon as it starts, not
     when the first adjudication arrives and a player waits for the program to load.
     ``scripts/serve worker`` names the queues in ``CRAWFORD_WORKER_QUEUES``."""
-    if ENGINE_QUEUES & set(os.environ.get("CRAWFORD_WORKER_QUEUES", "").split(",")):
-        engine().start()
+    queues = set(os.environ.get("CRAWFORD_WORKER_QUEUES", "").split(","))
+    try:
+        if "analysis" in queues:
+            engine().start()
+        if "review" in queues:
+            analysis_engine().start()
+    except EngineUnavailable as error:  # /healthz names it; the worker serves the rest
+        logger.error("no engine to warm: %s", error)

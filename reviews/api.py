@@ -14,7 +14,8 @@ from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
 from core.api import Api, refused_by_the_rules
-from core.errors import Conflict, DomainError, Forbidden, NotFound
+from core.errors import Conflict, DomainError, Forbidden, NotFound, NotInstalled
+from matches.engine import analysis_status
 from matches.models import MatchStatus
 from matches.selectors import visible_matches
 from reviews.models import AnalysisStatus
@@ -137,6 +138,12 @@ class UploadSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+def _analysis_installed() -> None:
+    found = analysis_status()
+    if not found.available:
+        raise NotInstalled(f"Analysis is unavailable here: {found.reason}")
+
+
 class MatchAnalysisApi(Api):
     """The analysis of a finished match: queued, running, done or failed."""
 
@@ -166,6 +173,7 @@ class MatchAnalysisApi(Api):
             raise Forbidden("Only the match's players and staff may ask for its analysis")
         if match.status != MatchStatus.FINISHED:
             raise Conflict("The match is not finished: it is analysed once it is")
+        _analysis_installed()
         analysis = analysis_for_match(match.pk)
         if analysis is None:
             raise Conflict("No game of this match was played, so there is nothing to analyse")
@@ -197,6 +205,7 @@ class AnalysisListApi(Api):
         upload = request.FILES.get("file")
         if upload is None:  # also an empty file: the multipart parser drops it
             raise DomainError('Send the .mat file, not empty, in the multipart field "file".')
+        _analysis_installed()
         analysis = analysis_upload(
             owner=request_user(request), filename=upload.name or "", content=upload.read()
         )

@@ -50,7 +50,7 @@ from core import bus, locks
 from core.errors import DomainError
 from core.locks import Lock
 from core.tasks import enqueue
-from matches.engine import engine
+from matches.engine import analysis_engine, analysis_status
 from matches.events import MatchFinished
 from matches.models import Game, Match
 from matches.records import match_file
@@ -158,6 +158,10 @@ def analysis_run(analysis_id: int) -> bool:
         return False
     attempt = analysis.attempts
     _tell(analysis)
+    found = analysis_status()
+    if not found.available:
+        _fail(analysis, f"analysis is unavailable here: {found.reason}")
+        return True
 
     def progressed(done: int, total: int) -> None:
         _holding(analysis.pk, attempt).update(done=done, total=total, alive_at=timezone.now())
@@ -166,7 +170,7 @@ def analysis_run(analysis_id: int) -> bool:
 
     try:
         with _alive(analysis.pk, attempt):
-            result = engine().analyse_match(
+            result = analysis_engine().analyse_match(
                 analysis.mat, plies=analysis.plies, on_progress=progressed
             )
     except InvalidMatchError as error:

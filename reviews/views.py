@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from core.errors import DomainError
+from matches.engine import analysis_status
 from matches.models import Match, MatchStatus
 from matches.selectors import board_model, visible_matches
 from reviews.models import Analysis, AnalysisStatus
@@ -26,7 +27,10 @@ def match_analysis_page(request: HttpRequest, match_id: int) -> HttpResponse:
     if match is None:
         raise Http404("No such match, or it is private")
     if request.method == "POST" and _may_request(match, user):
-        if analysis_for_match(match.pk) is None:
+        found = analysis_status()
+        if not found.available:
+            messages.error(request, f"Analysis is unavailable here: {found.reason}.")
+        elif analysis_for_match(match.pk) is None:
             messages.error(
                 request, "No game of this match was played: there is nothing to analyse."
             )
@@ -52,9 +56,12 @@ def analysis_page(request: HttpRequest, analysis_id: int) -> HttpResponse:
 def library_page(request: HttpRequest) -> HttpResponse:
     user = request_user(request)
     error = None
+    found = analysis_status()
     if request.method == "POST":
         upload = request.FILES.get("file")
-        if upload is None:
+        if not found.available:
+            error = f"Analysis is unavailable here: {found.reason}."
+        elif upload is None:
             error = "Choose a .mat file to upload."
         else:
             try:
@@ -73,8 +80,9 @@ def library_page(request: HttpRequest) -> HttpResponse:
             "analyses": library(user=user),
             "error": error,
             "max_kb": MAX_UPLOAD_BYTES // 1024,
+            "unavailable": "" if found.available else found.reason,
         },
-        status=400 if error else 200,
+        status=(503 if not found.available else 400) if error else 200,
     )
 
 
@@ -86,6 +94,8 @@ def _page(request: HttpRequest, analysis: Analysis | None, match: Match | None) 
         # The file names the players by username, as GNU Backgammon reads them; the page by
         # the names the site shows everywhere else.
         data["names"] = [match.player(seat).profile.display_name for seat in (0, 1)]
+    may_request = analysis is None and match is not None and _may_request(match, user)
+    found = analysis_status() if may_request else None
     return render(
         request,
         "reviews/analysis.html",
@@ -95,7 +105,8 @@ def _page(request: HttpRequest, analysis: Analysis | None, match: Match | None) 
             "match": match,
             "done": analysis is not None and analysis.status == AnalysisStatus.DONE,
             "page_data": _page_data(data, my_seat) if data is not None else None,
-            "may_request": analysis is None and match is not None and _may_request(match, user),
+            "may_request": may_request,
+            "analysis_unavailable": found.reason if found is not None else "",
         },
     )
 

@@ -62,8 +62,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     first. (Files that start workers or servers of their own carry ``slow`` themselves.)
 
     ``make test`` gives each process one file at a time (``--dist loadfile``), in this
-    order: a file of minutes handed out last would keep the run waiting on one process
-    while the others stand idle, so the long files go first and the short ones fill in.
+    order (``--no-loadscope-reorder``: pytest-xdist would otherwise hand out the files with
+    the most tests first, and the browser files, with few tests each, last): a file of
+    minutes handed out last would keep the run waiting on one process while the others
+    stand idle, so the long files go first and the short ones fill in.
     """
     for item in items:
         if "/tests/browser/" in str(item.fspath):

@@ -351,7 +351,8 @@ class TournamentStartApi(_TournamentActionApi):
 
 
 class TournamentCancelApi(_TournamentActionApi):
-    """Cancel; every buy-in is refunded (organizer)."""
+    """Cancel (organizer): matches being played end without a result and their clocks stop,
+    every buy-in and fee is refunded, and every player is told."""
 
     @_action_schema("tournament_cancel")
     def post(self, request: Request, tournament_id: int) -> Response:

@@ -93,7 +93,22 @@ class TournamentFinished:
     finishes: tuple[Finish, ...]
 
 
+@dataclass(frozen=True)
+class TournamentCancelled:
+    """The organizer cancelled the tournament: each of ``entrant_ids`` has their buy-in and
+    fee back, and the matches still being played (``stopped_match_ids``) ended without a
+    result."""
+
+    tournament_id: int
+    entrant_ids: tuple[int, ...]
+    stopped_match_ids: tuple[int, ...]
+
+
 def publish(
-    event: TournamentStarted | PlayerEliminated | SwingWaiting | TournamentFinished,
+    event: TournamentStarted
+    | PlayerEliminated
+    | SwingWaiting
+    | TournamentFinished
+    | TournamentCancelled,
 ) -> None:
     bus.publish_on_commit(event)

@@ -6,9 +6,11 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
 
 from accounts.money import amount_of, cents_of
-from matches.models import DEFAULT_CLOCK
+from matches.clock import match_time_words
+from matches.models import DEFAULT_CLOCK, ClockSettings
 from tournaments.models import BRACKET_FORMATS, Tournament, TournamentFormat, TournamentState
 from tournaments.settings import fields
 from tournaments.settings.build import form_field, shown_for
@@ -27,6 +29,8 @@ FIELD_OF_SETTING = {
     "prize_table": "prizes",
     "last_chance_reenters_at": "last_chance_reenters_at",
 }
+# The fields the clock's sentence is read from.
+CLOCK = ("clock_kind", "move_seconds", "reserve_seconds", "round_lengths")
 # The side flights' match lengths, by form field: (flight, the formats that play it).
 FLIGHT_LENGTH_FIELDS = {
     "losers_lengths": ("losers", (DOUBLE,)),
@@ -117,6 +121,29 @@ class TournamentForm(SwingFields):
         target = self.fields["target"]
         assert isinstance(target, forms.TypedChoiceField)
         target.choices = [("", "—")] + [(t.pk, f"{t.name} (#{t.pk})") for t in targets]
+        self._say_what_the_clock_means()
+
+    def _say_what_the_clock_means(self) -> None:
+        """Under the reserve, the sentence saying what the clock gives each player in the
+        rounds' match lengths ("A 5-point match: 10 minutes each; ..."), kept up to date
+        as the organizer types by ``static/js/tournament/clock-sentence.js``."""
+        initial = {name: self.get_initial_for_field(self.fields[name], name) for name in CLOCK}
+        try:
+            lengths = _lengths(str(initial["round_lengths"]))
+        except forms.ValidationError:
+            lengths = ()
+        clock = ClockSettings(
+            kind=initial["clock_kind"],
+            move_seconds=initial["move_seconds"],
+            delay_seconds=initial["move_seconds"],
+            reserve_seconds=initial["reserve_seconds"],
+        )
+        reserve = self.fields["reserve_seconds"]
+        reserve.help_text = format_html(
+            '{} <span class="clock-sentence" data-clock-sentence aria-live="polite">{}</span>',
+            reserve.help_text,
+            match_time_words(clock, lengths=lengths),
+        )
 
     def clean_round_lengths(self) -> tuple[int, ...]:
         return _lengths(self.cleaned_data["round_lengths"])
@@ -148,7 +175,7 @@ class TournamentForm(SwingFields):
             if data[name] and (flight == "main" or data["consolation"])
         }
         return TournamentSettings(
-            name=data["name"],
+            name=data["name"] or "",  # left empty, it has no initial value either
             format=data["format"],
             seats=data["seats"],
             max_entrants=data["max_entrants"],

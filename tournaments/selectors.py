@@ -15,7 +15,7 @@ from accounts.ledger import reads as ledger_reads
 from accounts.models import Standing, User
 from accounts.money import format_buy_in
 from core.rows import columns, prepared_cursor, table
-from matches.models import Match
+from matches.models import Match, MatchStatus
 from tournaments.formats.base import FormatError
 from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, WHOLE_POOL, split_pool
 from tournaments.formats.side_flights import SIDE_FLIGHT_NAMES
@@ -318,3 +318,27 @@ def place_label(entry: Entry) -> str:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+@dataclass(frozen=True)
+class Cancellation:
+    """What cancelling the tournament now would do, told on the organizer's confirmation
+    page before it is done: the matches being played that end without a result, the
+    players told, and the buy-ins and fees given back (in all)."""
+
+    matches_in_play: int
+    players: int
+    refund_cents: int
+
+
+def cancellation(tournament: Tournament) -> Cancellation:
+    entries = Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED)
+    paid = entries.values_list("paid_cents", "fee_cents")
+    return Cancellation(
+        matches_in_play=Match.objects.filter(
+            tournament_id=tournament.pk,
+            status__in=(MatchStatus.PLAYING, MatchStatus.SUSPENDED),
+        ).count(),
+        players=len(paid),
+        refund_cents=sum(buy_in + fee for buy_in, fee in paid),
+    )

@@ -31,6 +31,9 @@ from core import locks, rows
 from core.errors import Conflict, DomainError, Forbidden, InternalError
 from core.locks import Lock
 from core.tasks import enqueue_on_commit
+from matches.lifecycle import match_stop
+from matches.models import Match, MatchStatus
+from matches.state import lock_match
 from tournaments import events, scheduler
 from tournaments.formats.base import FormatError
 from tournaments.formats.sit_and_go import should_start
@@ -123,11 +126,30 @@ def tournament_start(*, tournament_id: int, user: User | None) -> Tournament:
 
 @transaction.atomic
 def tournament_cancel(*, tournament_id: int, user: User) -> Tournament:
-    """Cancel before the end: every seat's buy-in and fee go back to its player."""
+    """Cancel before the end: the matches still being played end without a result and their
+    clocks stop (``matches.lifecycle.match_stop``), every seat's buy-in and fee go back to
+    its player, and every player is told (``TournamentCancelled``).
+
+    The matches are locked before the tournament, as ``core.locks`` orders them; one the
+    draw made meanwhile is new and unstarted, and is locked after it (``Lock.NEXT_MATCH``).
+    """
+    unlocked = Tournament.objects.filter(pk=tournament_id).first()
+    if unlocked is not None:
+        _require_organizer(unlocked, user, "cancel")
+    matches = [lock_match(match_id) for match_id in _match_ids_in_play(tournament_id)]
     tournament = scheduler.locked_tournament(tournament_id)
     _require_organizer(tournament, user, "cancel")
     if tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED):
         raise Conflict(_not_now(tournament, "cancelled"))
+    held = {match.pk for match in matches}
+    matches += [
+        lock_match(match_id, kind=Lock.NEXT_MATCH)
+        for match_id in _match_ids_in_play(tournament_id)
+        if match_id not in held
+    ]
+    moment = timezone.now()
+    cause = {"reason": "tournament_cancelled", "tournament": tournament.pk}
+    stopped = tuple(match.pk for match in matches if match_stop(match, cause=cause, moment=moment))
     entries = list(Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED))
     refunds = {entry.user_id: entry.paid_cents for entry in entries if entry.paid_cents}
     fees = {entry.user_id: entry.fee_cents for entry in entries if entry.fee_cents}
@@ -139,8 +161,25 @@ def tournament_cancel(*, tournament_id: int, user: User) -> Tournament:
             fees=fees,
             key=f"{tournament.escrow_ref}:cancel",
         )
-    _move(tournament, tournament.state, TournamentState.CANCELLED, finished_at=timezone.now())
+    _move(tournament, tournament.state, TournamentState.CANCELLED, finished_at=moment)
+    events.publish(
+        events.TournamentCancelled(
+            tournament.pk, tuple(entry.user_id for entry in entries), stopped
+        )
+    )
     return tournament
+
+
+def _match_ids_in_play(tournament_id: int) -> list[int]:
+    """The tournament's matches being played (or suspended), in the order they are locked."""
+    return list(
+        Match.objects.filter(
+            tournament_id=tournament_id,
+            status__in=(MatchStatus.PLAYING, MatchStatus.SUSPENDED),
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 @transaction.atomic

@@ -19,5 +19,6 @@ urlpatterns = [
         views.bracket_round,
         name="tournament-bracket-round",
     ),
+    path("tournaments/<id:tournament_id>/cancel/", views.cancel, name="tournament-cancel"),
     path("tournaments/<id:tournament_id>/<str:action>/", views.act, name="tournament-act"),
 ]

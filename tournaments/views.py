@@ -64,7 +64,8 @@ def create(request: HttpRequest) -> HttpResponse:
     if not user.has_perm(services.ORGANIZE_PERMISSION):
         messages.error(request, "Only organizers can create tournaments.")
         return redirect("tournaments")
-    form = TournamentForm(request.POST or None)
+    # An empty POST is still a form sent (every field missing), not a form to show.
+    form = TournamentForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and _checked(form, user, None):
         try:
             tournament = services.tournament_create(organizer=user, settings=form.settings())
@@ -86,7 +87,10 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(user, tournament_id)
     if not services.may_organize(tournament, user):
         raise PermissionDenied
-    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
+    form = TournamentForm(
+        request.POST if request.method == "POST" else None,
+        initial=TournamentForm.initial_for(tournament),
+    )
     if request.method == "POST" and _checked(form, user, tournament):
         try:
             services.tournament_edit(
@@ -264,11 +268,30 @@ ACTIONS: dict[str, Callable[[User, int], object]] = {
 DONE = {
     "open": "Registration is open.",
     "start": "The tournament has started: the first matches are on.",
-    "cancel": "The tournament is cancelled and every buy-in refunded.",
+    "cancel": "The tournament is cancelled: every buy-in and fee is refunded and every "
+    "player told.",
     "register": "You are in. Good luck!",
     "unregister": "You have left the tournament; your buy-in is back in your wallet.",
     "check-in": "You are checked in.",
 }
+
+
+@login_required
+def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organizer's confirmation, saying what cancelling will do; sent, it cancels."""
+    if request.method == "POST":
+        return act(request, tournament_id, "cancel")
+    user = request_user(request)
+    tournament = _visible(user, tournament_id)
+    if not services.may_organize(tournament, user):
+        raise PermissionDenied("Only the organizer can cancel this tournament.")
+    if tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED):
+        return redirect("tournament", tournament_id=tournament_id)
+    return render(
+        request,
+        "tournaments/cancel.html",
+        {"tournament": tournament, "cancellation": selectors.cancellation(tournament)},
+    )
 
 
 @login_required

@@ -24,6 +24,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as AuthUserManager
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from accounts.models.ledger import (
@@ -100,12 +101,12 @@ class User(AbstractUser):
 
     # Django's own field, with a validator that keeps a username to one script.
     username = models.CharField(
-        "username",
+        _("username"),
         max_length=150,
         unique=True,
-        help_text="150 characters at most: letters of one script, digits and _ - . only.",
+        help_text=_("150 characters at most: letters of one script, digits and _ - . only."),
         validators=[validate_username],
-        error_messages={"unique": "A user with that username already exists."},
+        error_messages={"unique": _("A user with that username already exists.")},
     )
     username_skeleton = models.CharField(
         max_length=SKELETON_LENGTH,
@@ -113,6 +114,10 @@ class User(AbstractUser):
         editable=False,
         default="",
         help_text="What the username looks like (accounts.names.name_skeleton).",
+    )
+    email_verified = models.BooleanField(
+        default=False,
+        help_text="The player followed a link mailed to this address (accounts.mail).",
     )
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
@@ -125,10 +130,10 @@ class User(AbstractUser):
 
 
 class CheckerColour(models.TextChoices):
-    WHITE = "white", "White"
-    BLACK = "black", "Black"
-    RED = "red", "Red"
-    BLUE = "blue", "Blue"
+    WHITE = "white", _("White")
+    BLACK = "black", _("Black")
+    RED = "red", _("Red")
+    BLUE = "blue", _("Blue")
 
 
 class Profile(models.Model):
@@ -150,17 +155,33 @@ class Profile(models.Model):
         max_length=8, choices=CheckerColour.choices, default=CheckerColour.WHITE
     )
     highlight_legal_moves = models.BooleanField(
-        default=True, help_text="Show where a checker may go when you pick it up."
+        default=True, help_text=_("Show where a checker may go when you pick it up.")
     )
     automatic_forced_moves = models.BooleanField(
-        default=False, help_text="Play a move for me when it is the only legal one."
+        default=False, help_text=_("Play a move for me when it is the only legal one.")
     )
     use_doubling_cube = models.BooleanField(
-        default=True, help_text="Play with the doubling cube in money sessions I start."
+        default=True, help_text=_("Play with the doubling cube in money sessions I start.")
     )
     notification_sound = models.BooleanField(
         default=True,
-        help_text="Play a sound when a match waits for me on a board I do not have open.",
+        help_text=_("Play a sound when a match waits for me on a board I do not have open."),
+    )
+    # Notices that also come by e-mail, to a verified address (accounts.mail.MailKind).
+    mail_tournament_soon = models.BooleanField(
+        default=True, help_text="E-mail me 10 minutes before a tournament I entered starts."
+    )
+    mail_challenge_away = models.BooleanField(
+        default=True, help_text="E-mail me a challenge that comes while I am away from the site."
+    )
+    mail_dispute_decided = models.BooleanField(
+        default=True, help_text="E-mail me the decision on a dispute about my match."
+    )
+    seen_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the player last opened a page of the site (to a minute).",
     )
 
     class Meta:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Currency(models.TextChoices):
@@ -160,8 +161,8 @@ class LedgerEntry(models.Model):
 
 
 class AdjustmentDirection(models.TextChoices):
-    DEPOSIT = "deposit", "Deposit"
-    WITHDRAW = "withdraw", "Withdraw"
+    DEPOSIT = "deposit", _("Deposit")
+    WITHDRAW = "withdraw", _("Withdraw")
 
 
 class WalletAdjustment(models.Model):

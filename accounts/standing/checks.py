@@ -12,6 +12,8 @@ from datetime import datetime
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from accounts.models import Block, BlockKind, Currency, Sighting, SightingKind, Standing, User
 from core.errors import Forbidden
@@ -22,7 +24,7 @@ def standing_of(user_id: int) -> Standing | None:
 
 
 def _until(moment: datetime) -> str:
-    return timezone.localtime(moment).strftime("%d %b %Y %H:%M")
+    return date_format(timezone.localtime(moment), "d M Y H:i")
 
 
 def in_force(moment: datetime | None, now: datetime) -> bool:
@@ -30,7 +32,7 @@ def in_force(moment: datetime | None, now: datetime) -> bool:
 
 
 def _why(standing: Standing) -> str:
-    return f" ({standing.reason})" if standing.reason else ""
+    return _(" (%(reason)s)") % {"reason": standing.reason} if standing.reason else ""
 
 
 def require_may_play(user: User, *, currency: str = Currency.FUN) -> None:
@@ -42,23 +44,36 @@ def _require_may_play(user: User, standing: Standing | None, currency: str) -> N
     now = timezone.now()
     if standing is not None:
         if standing.closed_at is not None:
-            raise Forbidden(f"{name_of(user)}'s account is closed{_why(standing)}.")
+            raise Forbidden(
+                _("%(name)s's account is closed%(why)s.")
+                % {"name": name_of(user), "why": _why(standing)}
+            )
         if in_force(standing.suspended_until, now):
             raise Forbidden(
-                f"{name_of(user)}'s account is suspended until "
-                f"{_until(standing.suspended_until)}{_why(standing)}."  # type: ignore[arg-type]
+                _("%(name)s's account is suspended until %(until)s%(why)s.")
+                % {
+                    "name": name_of(user),
+                    "until": _until(standing.suspended_until),  # type: ignore[arg-type]
+                    "why": _why(standing),
+                }
             )
     if currency == Currency.REAL:
         if standing is not None and in_force(standing.self_excluded_until, now):
             raise Forbidden(
-                f"{name_of(user)} chose to stay away from real-money play until "
-                f"{_until(standing.self_excluded_until)}."  # type: ignore[arg-type]
+                _("%(name)s chose to stay away from real-money play until %(until)s.")
+                % {
+                    "name": name_of(user),
+                    "until": _until(standing.self_excluded_until),  # type: ignore[arg-type]
+                }
             )
         region = barred_region(user)
         if region is not None:
             raise Forbidden(
-                f"Real-money play is not allowed in {region} by law, so {name_of(user)} can "
-                "play for play money only."
+                _(
+                    "Real-money play is not allowed in %(region)s by law, so %(name)s can "
+                    "play for play money only."
+                )
+                % {"region": region, "name": name_of(user)}
             )
 
 
@@ -66,7 +81,7 @@ def require_may_seek(user: User, *, currency: str = Currency.FUN) -> None:
     """Play, plus no cool-down for abandoned matches."""
     standing = standing_of(user.pk)  # read once for both checks
     _require_may_play(user, standing, currency)
-    _require_no_cooldown(user, standing, "post or take seeks")
+    _require_no_cooldown(user, standing, _("post or take seeks"))
 
 
 def require_may_register(user: User, *, currency: str = Currency.FUN) -> None:
@@ -80,14 +95,21 @@ def require_standing_may_register(
     """``require_may_register`` with the player's standing (None: they have no row) read by
     the caller, in the statement that reads the rest of what a registration checks."""
     _require_may_play(user, standing, currency)
-    _require_no_cooldown(user, standing, "register for tournaments")
+    _require_no_cooldown(user, standing, _("register for tournaments"))
 
 
 def _require_no_cooldown(user: User, standing: Standing | None, doing: str) -> None:
     if standing is not None and in_force(standing.cooldown_until, timezone.now()):
         raise Forbidden(
-            f"{name_of(user)} abandoned or timed out of too many matches lately and cannot "
-            f"{doing} until {_until(standing.cooldown_until)}."  # type: ignore[arg-type]
+            _(
+                "%(name)s abandoned or timed out of too many matches lately and cannot "
+                "%(doing)s until %(until)s."
+            )
+            % {
+                "name": name_of(user),
+                "doing": doing,
+                "until": _until(standing.cooldown_until),  # type: ignore[arg-type]
+            }
         )
 
 
@@ -97,10 +119,11 @@ def require_may_chat(user: User) -> None:
         return
     now = timezone.now()
     if standing.closed_at is not None or in_force(standing.suspended_until, now):
-        raise Forbidden("Your account may not chat while it is suspended or closed.")
+        raise Forbidden(_("Your account may not chat while it is suspended or closed."))
     if in_force(standing.muted_until, now):
         raise Forbidden(
-            f"You are muted until {_until(standing.muted_until)}{_why(standing)}."  # type: ignore[arg-type]
+            _("You are muted until %(until)s%(why)s.")
+            % {"until": _until(standing.muted_until), "why": _why(standing)}  # type: ignore[arg-type]
         )
 
 
@@ -109,7 +132,8 @@ def require_may_withdraw(user: User) -> None:
     standing = standing_of(user.pk)
     if standing is not None and in_force(standing.suspended_until, timezone.now()):
         raise Forbidden(
-            f"{name_of(user)}'s account is suspended; nothing is paid out until the review is over."
+            _("%(name)s's account is suspended; nothing is paid out until the review is over.")
+            % {"name": name_of(user)}
         )
 
 

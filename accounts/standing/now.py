@@ -10,6 +10,7 @@ from datetime import datetime
 from functools import partial
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Currency, User
 from accounts.standing.checks import (
@@ -56,12 +57,12 @@ def standing_now(user: User) -> StandingNow:
     standing, now = standing_of(user.pk), timezone.now()
     restrictions = []
     if standing is not None:
-        suspended = "No play, no tournament registration and no withdrawal of winnings."
+        suspended = _("No play, no tournament registration and no withdrawal of winnings.")
         rows = [
-            ("closed", standing.closed_at, "No play, registration or payouts."),
+            ("closed", standing.closed_at, _("No play, registration or payouts.")),
             ("suspended", standing.suspended_until, suspended),
-            ("cooldown", standing.cooldown_until, "No seeks and no tournament registration."),
-            ("muted", standing.muted_until, "No chat."),
+            ("cooldown", standing.cooldown_until, _("No seeks and no tournament registration.")),
+            ("muted", standing.muted_until, _("No chat.")),
         ]
         restrictions = [
             Restriction(kind, None if kind == "closed" else moment, standing.reason, refuses)
@@ -72,7 +73,7 @@ def standing_now(user: User) -> StandingNow:
     if excluded is not None and excluded <= now:
         excluded = None
     if excluded is not None:
-        restrictions.append(Restriction("self_excluded", excluded, "", "No real-money play."))
+        restrictions.append(Restriction("self_excluded", excluded, "", _("No real-money play.")))
     checks: list[tuple[str, str | None, Callable[[], None]]] = []
     for currency in Currency.values:
         checks += [

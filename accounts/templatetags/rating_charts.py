@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 from accounts.rating_chart import rating_chart as lay_out
 
@@ -13,6 +14,11 @@ register = template.Library()
 
 
 @register.inclusion_tag("accounts/partials/rating_chart.html")
-def rating_chart(history: Sequence[tuple[str, float]], title: str = "Rating") -> dict[str, Any]:
+def rating_chart(history: Sequence[tuple[str, float]], title: str = "") -> dict[str, Any]:
+    """``title`` names what is charted: the rating (the default), or "PR"."""
     chart = lay_out(history, width=880, height=280)
-    return {"chart": chart, "title": title, "matches": max(0, len(history) - 1)}
+    return {
+        "chart": chart,
+        "title": title or gettext("Rating"),
+        "matches": max(0, len(history) - 1),
+    }

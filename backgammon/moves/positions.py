@@ -102,6 +102,10 @@ _BETWEEN = [
 ]
 """``_BETWEEN[low][high]``: the ones at bits ``low`` to ``high - 1``."""
 
+_ID_MASK = (1 << _ID_BITS) - 1
+"""The ID's bits: its zeros are the ones of ``bits & _ID_MASK ^ _ID_MASK``, a positive int,
+which costs less in ``&`` than ``~bits`` (negative ints go through two's complement copies)."""
+
 
 _ONE_MORE = bytes(range(1, 256)) + b"\0"
 """For bytes.translate: each count plus one."""
@@ -130,7 +134,7 @@ def _two_dice_ids(
     if mover[BAR] and blocked[BAR - die1] and blocked[BAR - die2]:
         return set()
     starts = _run_starts(mover, opponent)
-    zeros = ~bits
+    zeros = bits & _ID_MASK ^ _ID_MASK
     hit = _hit_values(opponent, bits, blot)
     if mover[BAR] > 1:
         # Each die that can enters a checker; nothing else can move.
@@ -280,17 +284,26 @@ def _double_ids(  # noqa: C901
     """
     blocked, blot = landings(opponent)
     starts = _run_starts(mover, opponent)
-    zeros = ~start
+    zeros = start & _ID_MASK ^ _ID_MASK
     between = _BETWEEN
     hit_change = _HitChange(opponent, start, blot)
     if mover[BAR] and blocked[BAR - die]:
         return set()
     # The bar, when a checker is there, comes first; while one is there, nothing else moves.
     sources = double_sources(mover, blocked, die)
-    # By source: what its move alone takes off the int (see `_run_starts`), and the mask of
-    # the blot it hits (if any).
-    drops = [zeros & between[starts[source - die]][starts[source]] for source in sources]
-    landing_hits = [blot[source - die] << source - die for source in sources]
+    # By source: the source, what its move alone takes off the int (see `_run_starts`), the
+    # mask of the blot it hits (if any), where its run starts, and the ones from its target's
+    # run up to any higher run's start (`_BETWEEN`'s row), for the moves after it.
+    moves = [
+        (
+            source,
+            zeros & between[starts[source - die]][starts[source]],
+            blot[source - die] << source - die,
+            starts[source],
+            between[starts[source - die]],
+        )
+        for source in sources
+    ]
     counts = mover
     ones: set[int] = set()
     twos: set[int] = set()
@@ -298,50 +311,49 @@ def _double_ids(  # noqa: C901
     fours: set[int] = set()
     count = len(sources)
     for first in range(1 if counts[BAR] else count):
-        a = sources[first]
+        a, drop, hits_a, _, from_ta = moves[first]
         if not counts[a]:
             continue
         ta = a - die
-        hits_a = landing_hits[first]
-        bits_a = start - drops[first]
+        bits_a = start - drop
         counts[a] -= 1
         counts[ta] += 1
         for second in range(first, 1 if counts[BAR] else count):
-            b = sources[second]
+            b, drop, hits_b, start_b, from_tb = moves[second]
             if not counts[b]:
                 continue
             tb = b - die
-            hits_b = hits_a | landing_hits[second]
-            bits_b = bits_a - drops[second]
+            hits_b |= hits_a
+            bits_b = bits_a - drop
             if ta < b:
-                bits_b -= zeros & between[starts[ta]][starts[b]]
+                bits_b -= zeros & from_ta[start_b]
             counts[b] -= 1
             counts[tb] += 1
             for third in range(second, 1 if counts[BAR] else count):
-                c = sources[third]
+                c, drop, hits_c, start_c, from_tc = moves[third]
                 if not counts[c]:
                     continue
                 tc = c - die
-                hits_c = hits_b | landing_hits[third]
-                bits_c = bits_b - drops[third]
+                hits_c |= hits_b
+                bits_c = bits_b - drop
                 if tb < c:
-                    bits_c -= zeros & between[starts[tb]][starts[c]]
+                    bits_c -= zeros & from_tb[start_c]
                     if ta < c:
-                        bits_c -= 2 * (zeros & between[starts[ta]][starts[c]])
+                        bits_c -= 2 * (zeros & from_ta[start_c])
                 counts[c] -= 1
                 counts[tc] += 1
-                for fourth in range(third, 1 if counts[BAR] else count):
-                    e = sources[fourth]
+                for e, drop, hits, start_e, _ in moves[third : 1 if counts[BAR] else count]:
                     if not counts[e]:
                         continue
-                    bits = bits_c - drops[fourth]
+                    bits = bits_c - drop
                     if tc < e:
-                        bits -= zeros & between[starts[tc]][starts[e]]
+                        bits -= zeros & from_tc[start_e]
                         if tb < e:
-                            bits -= 2 * (zeros & between[starts[tb]][starts[e]])
+                            bits -= 2 * (zeros & from_tb[start_e])
                             if ta < e:
-                                bits -= 4 * (zeros & between[starts[ta]][starts[e]])
-                    fours.add(bits + hit_change[hits_c | landing_hits[fourth]])
+                                bits -= 4 * (zeros & from_ta[start_e])
+                    hits |= hits_c
+                    fours.add(bits + hit_change[hits] if hits else bits)
                 counts[tc] -= 1
                 counts[c] += 1
                 if not fours:

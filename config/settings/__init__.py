@@ -8,6 +8,7 @@ workers on Redis and channels-redis.
 
 from config.settings.api import *  # noqa: F403
 from config.settings.base import *  # noqa: F403
+from config.settings.mail import *  # noqa: F403
 from config.settings.play import *  # noqa: F403
 from config.settings.security import *  # noqa: F403
 from config.settings.tasks import *  # noqa: F403

@@ -7,15 +7,18 @@ from datetime import timedelta
 from core.env import env_int, env_rate
 
 # Rate limits per scope (core.throttles): every API call per address (anon) or per
-# player (user), and stricter ones for guessing passwords, making accounts, chat and
-# challenges. A number of requests per second, minute, hour or day.
+# player (user), and stricter ones for guessing passwords, making accounts, sending e-mail,
+# chat and challenges. A number of requests per second, minute, hour or day.
 CRAWFORD_THROTTLE_RATES = {
     "anon": env_rate("CRAWFORD_THROTTLE_ANON", "120/minute"),
     "user": env_rate("CRAWFORD_THROTTLE_USER", "1200/minute"),
     "login": env_rate("CRAWFORD_THROTTLE_LOGIN", "20/minute"),
     "signup": env_rate("CRAWFORD_THROTTLE_SIGNUP", "20/hour"),
+    # password reset and verification e-mails asked for, per address
+    "mail": env_rate("CRAWFORD_THROTTLE_MAIL", "10/hour"),
     "chat": env_rate("CRAWFORD_THROTTLE_CHAT", "20/minute"),
     "challenge": env_rate("CRAWFORD_THROTTLE_CHALLENGE", "10/minute"),
+    "search": env_rate("CRAWFORD_THROTTLE_SEARCH", "120/minute"),
 }
 # How many proxies in front of Crawford append the address they saw to X-Forwarded-For;
 # 0 trusts only the connection's own address.

@@ -12,6 +12,16 @@ if ANALYSIS_PLIES > 4:
     raise SettingError(f"CRAWFORD_ANALYSIS_PLIES must be 0 to 4, not {ANALYSIS_PLIES}")
 ANALYSE_FINISHED_MATCHES = env_bool("CRAWFORD_ANALYSE_FINISHED_MATCHES", True)
 
+# The engine (analysis.gnubg_found): "auto" runs Debian's program where it is installed,
+# else the gnubg Python package of the virtual environment; "program", "package" or "none"
+# (practice and analysis shown as unavailable) force a choice.
+CRAWFORD_ENGINE = env_str("CRAWFORD_ENGINE", "auto")
+if CRAWFORD_ENGINE not in ("auto", "program", "package", "none"):
+    raise SettingError(
+        f"CRAWFORD_ENGINE must be auto, program, package or none, not {CRAWFORD_ENGINE!r}"
+    )
+GNUBG_PROGRAM = env_str("GNUBG_PROGRAM", "/usr/games/gnubg")
+
 # Fair play (the fairplay app; thresholds explained in the README's fair-play section).
 # Real-money play is barred for players of these countries (ISO codes, "US,FR" say); the
 # GeoIP file, when set, adds the country of the address a player logs in from.

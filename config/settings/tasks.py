@@ -39,6 +39,7 @@ CELERY_BEAT_SCHEDULE = {
     "send-deferred-tasks": _every(10.0, "crawford.send_deferred"),
     "prune-sightings": _every(86400.0, "fairplay.prune_sightings"),
     "settle-appeals": _every(300.0, "fairplay.settle_appeals"),
+    "tell-tournaments-soon": _every(60.0, "lobby.tell_tournaments_soon"),
 }
 
 # No task runs longer than this: a stuck one (an engine that never answers) is stopped, and

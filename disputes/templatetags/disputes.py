@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.formats import number_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.money import money_text
 from accounts.viewers import request_viewer
@@ -15,29 +18,47 @@ from matches.models import Match
 register = template.Library()
 
 DECISION_HELP = {
-    Decision.DISMISS: "Nothing was wrong; the result stands.",
-    Decision.UPHOLD: "The player is right; the result stands (a warning, a note).",
-    Decision.OVERTURN: "The match goes to the other player; pot and bracket follow.",
-    Decision.VOID: "The match is cancelled, stakes refunded, a replay ordered.",
-    Decision.READJUDICATE: "GNU Backgammon evaluates again, deeper; a changed result is applied.",
-    Decision.ADJUST: "Money moves between wallets with ledger entries.",
+    Decision.DISMISS: _("Nothing was wrong; the result stands."),
+    Decision.UPHOLD: _("The player is right; the result stands (a warning, a note)."),
+    Decision.OVERTURN: _("The match goes to the other player; pot and bracket follow."),
+    Decision.VOID: _("The match is cancelled, stakes refunded, a replay ordered."),
+    Decision.READJUDICATE: _(
+        "GNU Backgammon evaluates again, deeper; a changed result is applied."
+    ),
+    Decision.ADJUST: _("Money moves between wallets with ledger entries."),
 }
 
 
 APPEAL_HELP = {
-    Decision.DISMISS: "The decision was right; the sanctions stand.",
-    Decision.UPHOLD: "The player is right; the mute, suspension or closure is lifted.",
+    Decision.DISMISS: _("The decision was right; the sanctions stand."),
+    Decision.UPHOLD: _("The player is right; the mute, suspension or closure is lifted."),
+}
+
+
+# Each decision as the staff's choice names it, a verb: "Dismiss", "Overturn".
+DECISION_VERB = {
+    Decision.DISMISS: _("Dismiss"),
+    Decision.UPHOLD: _("Uphold"),
+    Decision.OVERTURN: _("Overturn"),
+    Decision.VOID: _("Void"),
+    Decision.READJUDICATE: _("Readjudicate"),
+    Decision.ADJUST: _("Adjust"),
 }
 
 
 @register.simple_tag
+def decision_verb(value: str) -> str:
+    return str(DECISION_VERB[Decision(value)])
+
+
+@register.simple_tag
 def decision_help(value: str, appeal: bool = False) -> str:
-    return (APPEAL_HELP if appeal else DECISION_HELP).get(Decision(value), "")
+    return str((APPEAL_HELP if appeal else DECISION_HELP).get(Decision(value), ""))
 
 
 @register.filter
 def percent(chance: float | None) -> str:
-    return "—" if chance is None else f"{chance * 100:.1f}%"
+    return "—" if chance is None else f"{number_format(chance * 100, 1)}%"
 
 
 @register.filter
@@ -54,10 +75,18 @@ def audit_state(state: dict[str, Any]) -> str:
     parts = []
     match = state.get("match")
     if match:
-        parts.append(f"match {match['status']}, winner {match['winner'] or 'none'}")
-    for key in ("state", "assignee", "category"):
+        parts.append(
+            gettext("match %(status)s, winner %(winner)s")
+            % {"status": match["status"], "winner": match["winner"] or gettext("none")}
+        )
+    names = {
+        "state": gettext("state"),
+        "assignee": gettext("assignee"),
+        "category": gettext("category"),
+    }
+    for key, name in names.items():
         if key in state:
-            parts.append(f"{key} {state[key] or 'none'}")
+            parts.append(f"{name} {state[key] or gettext('none')}")
     for name, balances in state.get("balances", {}).items():
         shown = ", ".join(f"{money_text(cents)} {currency}" for currency, cents in balances.items())
         parts.append(f"{name}: {shown}")

@@ -91,9 +91,13 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
         self.playwright.stop()
         super().tearDown()
 
-    def new_page(self, *, width: int = 1280, height: int = 900) -> Page:
-        """A page in a browser of its own (cookies apart); ``width=390`` for a phone."""
-        page = self.browser.new_context(viewport={"width": width, "height": height}).new_page()
+    def new_page(self, *, width: int = 1280, height: int = 900, locale: str = "en-GB") -> Page:
+        """A page in a browser of its own (cookies apart); ``width=390`` for a phone,
+        ``locale="it-IT"`` for a browser that asks for Italian."""
+        context = self.browser.new_context(
+            viewport={"width": width, "height": height}, locale=locale
+        )
+        page = context.new_page()
         page.set_default_timeout(10_000)
         return page
 

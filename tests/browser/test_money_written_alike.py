@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.money import money_text
+from accounts.money import Separators, money_text
 from tests.browser.base import BrowserTestCase
 
 pytestmark = pytest.mark.slow
@@ -28,3 +28,14 @@ class MoneyWrittenAlike(BrowserTestCase):
 
         assert written["plain"] == [money_text(cents) for cents in AMOUNTS]
         assert written["withCurrency"] == f"{money_text(1050)} FUN"
+
+    def test_a_page_in_italian_writes_them_as_the_server_does_in_italian(self) -> None:
+        page = self.new_page(locale="it-IT")
+        page.goto(self.url("/"))
+        assert page.evaluate("document.documentElement.lang") == "it"
+
+        written = page.evaluate(WRITTEN_IN_THE_BROWSER, AMOUNTS)
+
+        italian = Separators(thousands=".", decimal=",")
+        assert written["plain"] == [money_text(cents, italian) for cents in AMOUNTS]
+        assert written["plain"][6] == "1.234,56"

@@ -46,7 +46,7 @@ class NoticesInTheBrowser(BrowserTestCase):
         expect(bruno.locator("[data-testid=bell-count]")).to_be_hidden()
 
         # when Alice challenges Bruno to a 5-point match
-        alice.select_option("#id_opponent", "bruno")
+        alice.fill("#id_opponent", "bruno")
         alice.fill("#id_length", "5")
         alice.click("[data-testid=challenge-form] button[type=submit]")
         expect(alice.locator(".message")).to_contain_text("Challenge sent to Bruno Costa")

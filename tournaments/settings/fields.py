@@ -129,6 +129,8 @@ MOVE_SECONDS = Setting(
     high=MAX_CORRESPONDENCE_SECONDS,
     default=DEFAULT_CLOCK.move_seconds,
     label="Seconds per move",
+    help="Per move: a delay clock's first seconds of every move cost nothing (a delay, not an "
+    "increment); a move timer's are the move's own time; correspondence: 86400 a day.",
     in_api=False,
 )
 RESERVE_SECONDS = Setting(
@@ -137,7 +139,9 @@ RESERVE_SECONDS = Setting(
     low=0,
     high=MAX_RESERVE_SECONDS,
     default=DEFAULT_CLOCK.reserve_seconds,
-    label="Reserve seconds",
+    label="Reserve seconds per point",
+    help="Per point of the match with a delay clock (120 gives a 7-point match 14 minutes "
+    "each); for the whole match with a move timer.",
     in_api=False,
 )
 ABANDON_POLICY = Setting(

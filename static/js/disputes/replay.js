@@ -2,6 +2,7 @@
 // BoardModel (seat 0 at the bottom); this draws one at a time with static/js/lib/board.js.
 
 import { renderBoard } from "../lib/board.js";
+import { _, format } from "../lib/i18n.js";
 
 const steps = JSON.parse(document.getElementById("replay-steps").textContent);
 const svg = document.getElementById("replay-board");
@@ -16,9 +17,9 @@ function show(next) {
   index = Math.max(0, Math.min(steps.length - 1, next));
   const step = steps[index];
   renderBoard(svg, step.board);
-  const game = step.game ? `Game ${step.game} · ` : "";
+  const game = step.game ? `${format(_("Game %(game)s"), step)} · ` : "";
   label.textContent = step.seq ? `${game}#${step.seq} ${step.label}` : step.label;
-  count.textContent = `${index + 1} of ${steps.length}`;
+  count.textContent = format(_("%(step)s of %(steps)s"), { step: index + 1, steps: steps.length });
   for (const [seq, row] of rows) row.classList.toggle("is-current", seq === step.seq);
   document.querySelector("[data-step=prev]").disabled = index === 0;
   document.querySelector("[data-step=next]").disabled = index === steps.length - 1;

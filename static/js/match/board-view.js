@@ -194,7 +194,7 @@ function boardNotice(state) {
     case "declined":
       return "The challenge was declined";
     case "cancelled":
-      return "The challenge was withdrawn";
+      return currentGame(state) ? "Match voided" : "The challenge was withdrawn";
     case "suspended":
       return "Match suspended";
     case "finished":

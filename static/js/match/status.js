@@ -57,7 +57,8 @@ function statusText(state) {
     case "declined":
       return `${nameOf(state, 1)} declined the challenge`;
     case "cancelled":
-      return "The challenge was withdrawn";
+      // A match voided after play began (by staff, or a computer that could not move) has games.
+      return currentGame(state) ? "The match was voided: nothing is recorded" : "The challenge was withdrawn";
     case "suspended":
       return "The match is suspended";
     case "finished":

@@ -2,6 +2,7 @@
 // live (data-live, for the page and its tests), and the tab's title: "(2) Lobby", with
 // "Your turn · " in front while a turn waits.
 
+import { _, format } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 
 export function startBell(store, bell) {
@@ -11,10 +12,10 @@ export function startBell(store, bell) {
     if (changed(state, previous, "unread")) {
       count.textContent = String(state.unread);
       count.hidden = state.unread === 0;
-      bell.setAttribute("aria-label", `Notifications: ${state.unread} unread`);
+      bell.setAttribute("aria-label", format(_("Notifications: %(unread)s unread"), state));
     }
     if (changed(state, previous, "unread", "turnWaiting")) {
-      const turn = state.turnWaiting ? "Your turn · " : "";
+      const turn = state.turnWaiting ? `${_("Your turn")} · ` : "";
       document.title = `${turn}${state.unread ? `(${state.unread}) ` : ""}${plainTitle}`;
     }
     if (changed(state, previous, "live")) bell.dataset.live = state.live ? "on" : "off";

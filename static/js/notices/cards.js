@@ -1,19 +1,21 @@
 // The cards in the corner of every page, one per notice shown (newest on top), each with
 // its show-up countdown, one click to the page it names, and × to dismiss it.
 
+import { _ } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { showUpText } from "./show-up.js";
 
+// Read when a card is drawn, so the words are those of the page's catalog.
 const ACTION = {
-  challenge: "Answer",
-  challenge_accepted: "Go to the board",
-  seek_taken: "Go to the board",
-  match_ready: "Go to the board",
-  turn: "Go to the board",
-  tournament_started: "See the bracket",
-  eliminated: "See the bracket",
-  prize: "See it",
-  dispute_decided: "Read the decision",
+  challenge: () => _("Answer"),
+  challenge_accepted: () => _("Go to the board"),
+  seek_taken: () => _("Go to the board"),
+  match_ready: () => _("Go to the board"),
+  turn: () => _("Go to the board"),
+  tournament_started: () => _("See the bracket"),
+  eliminated: () => _("See the bracket"),
+  prize: () => _("See it"),
+  dispute_decided: () => _("Read the decision"),
 };
 
 /** Draw the store's cards; `dismiss(id)` is called when a card's × is pressed. */
@@ -60,13 +62,13 @@ function card(notice, dismiss) {
     link.className = "btn btn-primary btn-small";
     link.href = notice.url;
     link.dataset.testid = "notice-open";
-    link.textContent = ACTION[notice.kind] || "Open";
+    link.textContent = ACTION[notice.kind]?.() ?? _("Open");
     actions.append(link);
   }
   const close = document.createElement("button");
   close.type = "button";
   close.className = "notice-close";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", _("Dismiss"));
   close.textContent = "×";
   close.addEventListener("click", () => dismiss(notice.id));
   actions.append(close);

@@ -1,5 +1,6 @@
 // The notifications page's list: a notice told while the page is open goes on top, unread.
 
+import { _ } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 
 export function startList(store) {
@@ -25,14 +26,14 @@ function listed(notice) {
   text.textContent = notice.text;
   const when = document.createElement("p");
   when.className = "muted small";
-  when.textContent = "just now";
+  when.textContent = _("just now");
   body.append(text, when);
   row.append(dot, body);
   if (notice.url) {
     const link = document.createElement("a");
     link.className = "btn btn-small btn-primary";
     link.href = notice.url;
-    link.textContent = "Open";
+    link.textContent = _("Open");
     row.append(link);
   }
   list.prepend(row);

@@ -2,6 +2,7 @@
 // notifications page (data-show-up-by, an ISO date-time on the server's clock).
 
 import { clockText, countDown, msUntil, spanText } from "../lib/countdown.js";
+import { _, format } from "../lib/i18n.js";
 
 const HOUR_MS = 3600 * 1000;
 
@@ -10,8 +11,9 @@ const HOUR_MS = 3600 * 1000;
 export function showUpText(deadline) {
   const left = msUntil(deadline);
   if (Number.isNaN(left)) return "";
-  if (left <= 0) return "The time to come to the board has passed.";
-  return `Be at the board within ${left < HOUR_MS ? clockText(left) : spanText(left)}.`;
+  if (left <= 0) return _("The time to come to the board has passed.");
+  const within = left < HOUR_MS ? clockText(left) : spanText(left);
+  return format(_("Be at the board within %(within)s."), { within });
 }
 
 export function startShowUpCountdowns() {

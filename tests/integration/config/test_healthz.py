@@ -1,6 +1,6 @@
-"""/healthz reports each part (database, Redis, a worker on every queue, the engine program,
-the deadline sweep) and names the one that is down; /healthz/live only says the web
-process serves."""
+"""/healthz reports each part (database, Redis, a worker on every queue, the engine and
+whether it can analyse, the deadline sweep) and names the one that is down; /healthz/live
+only says the web process serves."""
 
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ def test_healthy_when_every_part_answers(client: Client) -> None:
         "database": "ok",
         "redis": "ok",
         "celery": "ok",
-        "engine": "ok",
+        "engine": "ok: the program /usr/games/gnubg",
+        "analysis": "ok",
         "sweeps": "ok",
     }
 
@@ -90,12 +91,15 @@ def test_a_sweep_that_never_ran_is_named(client: Client) -> None:
     assert body["sweeps"] == "down: the deadline sweep has never run"
 
 
-def test_a_missing_engine_program_is_named(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(health, "GNUBG_EXECUTABLE", "/nowhere/gnubg")
+def test_a_missing_engine_program_is_named(client: Client, settings: SettingsWrapper) -> None:
+    settings.CRAWFORD_ENGINE = "program"
+    settings.GNUBG_PROGRAM = "/nowhere/gnubg"
 
     body = client.get("/healthz").json()
 
-    assert body["engine"] == "down: /nowhere/gnubg is not installed"
+    assert body["engine"] == (
+        "down: GNU Backgammon is not installed at /nowhere/gnubg: apt-get install gnubg"
+    )
     assert "engine" in body["down"]
 
 

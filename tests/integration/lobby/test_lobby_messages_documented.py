@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import override_settings
+from django.utils import timezone
 
 from accounts.models import User
 from config.asyncapi import document
@@ -19,14 +21,16 @@ from disputes import services as disputes
 from fairplay import sanctions
 from fairplay.cases import case_report
 from fairplay.models import CaseKind
+from lobby.mail import tell_tournaments_soon
 from lobby.models import NoticeKind, Notification
 from lobby.seeks import SeekTerms, seek_accept, seek_cancel, seek_post
 from matches.creation import match_accept, match_challenge, match_decline
 from matches.models import Match
+from matches.practice import practice_create
 from reviews.services import analysis_run, analysis_upload
 from tests.integration.disputes.helpers import file, finished_match, staff
 from tests.integration.lobby.helpers import me_socket, player, socket_to
-from tests.integration.matches.helpers import Bot
+from tests.integration.matches.helpers import Bot, api_for, quick_play
 from tests.integration.served_asyncapi import drain, served_messages, undocumented
 from tests.integration.tournaments.helpers import concede, open_tournament, organizer
 from tournaments import services as tournaments
@@ -75,6 +79,13 @@ def _sit_and_go(alice: User, frank: User) -> None:
     concede(Match.objects.get(tournament_id=tournament.pk), alice)
 
 
+def _starting_soon(alice: User) -> None:
+    """Alice entered a knockout that starts in eight minutes: the sweep tells her."""
+    tournament = open_tournament(organizer("otto"), starts_at=timezone.now() + timedelta(minutes=8))
+    tournaments.entry_register(tournament_id=tournament.pk, user=alice)
+    assert tell_tournaments_soon() == 1
+
+
 def _swing_wait(alice: User, frank: User, carl: User) -> None:
     """A swing of three in which Alice is the player left over: she is told to wait. The
     draw's seed is chosen so that she comes last in its random order."""
@@ -93,6 +104,16 @@ def _swing_wait(alice: User, frank: User, carl: User) -> None:
     seed = next(seed for seed in range(1000) if alice_last(seed))
     Tournament.objects.filter(pk=tournament.pk).update(draw_seed=seed)
     tournaments.tournament_start(tournament_id=tournament.pk, user=owner)
+
+
+def _cancelled(alice: User, frank: User) -> None:
+    """A knockout Alice plays in is cancelled while her match is being played."""
+    owner = organizer("ruth")
+    tournament = open_tournament(owner, name="Autumn Knockout")
+    for entrant in (frank, alice):
+        tournaments.entry_register(tournament_id=tournament.pk, user=entrant)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=owner)
+    tournaments.tournament_cancel(tournament_id=tournament.pk, user=owner)
 
 
 def _dispute_decided(alice: User, bruno: User) -> None:
@@ -116,6 +137,24 @@ def _warned(alice: User) -> None:
         reason="Keep the chat civil.",
         orders=[sanctions.Order(kind="warn")],
     )
+
+
+def _practice_voided(alice: User) -> None:
+    """Alice practises against the computer, and GNU Backgammon is gone when it is to move
+    (its turns run as her actions commit)."""
+    match = practice_create(user=alice, length=1, strength="beginner")
+    client = api_for(alice)
+    with override_settings(CRAWFORD_ENGINE="none"):
+        for _ in range(4):
+            state = client.get(f"/api/matches/{match.pk}/").json()
+            if state["status"] != "playing":
+                return
+            game = state["game"]
+            body = {"type": "roll"} if game["phase"] == "roll" else {"type": "take"}
+            if game["phase"] == "move":
+                body = {"type": "play", "play": quick_play(game["legal_plays"])}
+            client.post(f"/api/matches/{match.pk}/actions/", body, format="json")
+    raise AssertionError("the practice match was not voided")
 
 
 def _analysed(alice: User) -> None:
@@ -144,10 +183,13 @@ async def test_every_frame_of_the_notice_socket_is_documented() -> None:
     await sync_to_async(_until_awaited)(match, alice)
     await sync_to_async(_seek_taken)(alice, people["erin"])
     await sync_to_async(_sit_and_go)(alice, frank)
+    await sync_to_async(_starting_soon)(alice)
     await sync_to_async(_swing_wait)(alice, frank, people["carl"])
+    await sync_to_async(_cancelled)(alice, frank)
     await sync_to_async(_dispute_decided)(alice, people["bruno"])
     await sync_to_async(_analysed)(alice)
     await sync_to_async(_warned)(alice)
+    await sync_to_async(_practice_voided)(alice)
     await heard()
 
     # and Alice's pages open and read, she dismisses a card, and a bad frame arrives

@@ -117,7 +117,7 @@ def test_the_play_lobby_lists_seeks_with_a_button_for_those_the_player_may_take(
     for html in (page, fragment):
         assert "Alice Adams" in html
         assert "7-point match for 2.50 FUN · rated" in html
-        assert "12 s a move, 1 min a point" in html
+        assert "12 s a move, 2 min a point" in html
         assert f'action="/play/seeks/{seek.pk}/take/"' in html
     assert 'data-testid="play-now"' in page
     assert 'data-testid="seek-form"' in page
@@ -154,7 +154,7 @@ def test_a_seek_posted_from_the_form_is_listed_and_errors_stay_beside_the_fields
     assert (seek.kind, seek.stake_cents, seek.min_rating) == ("money", 50, 1400)
     assert seek.clock["move_seconds"] == 8
     # a money session's reserve is for the session, not counted per point
-    assert "8 s a move, 30 s reserve" in posted.content.decode()
+    assert "8 s a move, 30 s a game" in posted.content.decode()
 
 
 def test_a_seek_taken_from_the_lobby_leads_to_the_board() -> None:

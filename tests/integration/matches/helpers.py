@@ -117,3 +117,20 @@ def board_opened(match_id: int, user: User) -> str:
 def board_left(match_id: int, user: User) -> None:
     """``user`` opens the match page and closes it again: their reconnection grace starts."""
     presence.connection_close(channel=board_opened(match_id, user))
+
+
+def until_the_computer_is_to_act(match: Match, client: Any) -> None:
+    """The person (seat 0, ``client``) acts in a practice match until it is the computer's
+    turn; its request is never sent here (a test's transaction never commits)."""
+    for seq in range(1, 20):
+        game = client.get(f"/api/matches/{match.pk}/").json()["game"]
+        if game["turn"] != match.player_0.username:
+            return
+        body: dict[str, Any] = {"type": "roll"} if game["phase"] == "roll" else {"type": "take"}
+        if game["phase"] == "move":
+            body = {"type": "play", "play": quick_play(game["legal_plays"])}
+        answer = client.post(
+            f"/api/matches/{match.pk}/actions/", {**body, "seq": seq}, format="json"
+        )
+        assert answer.status_code == 200, answer.json()
+    raise AssertionError("the computer never came to act")

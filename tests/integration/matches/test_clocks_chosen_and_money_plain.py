@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
     ("preset", "kind", "move_seconds", "reserve_ms"),
     [
         ("blitz", "delay", 8, 3 * 30_000),
-        ("standard", "delay", 12, 3 * 60_000),
+        ("standard", "delay", 12, 3 * 120_000),
         ("relaxed", "delay", 30, 3 * 180_000),
         ("correspondence", "days", 2 * 86_400, 0),
     ],
@@ -34,14 +34,14 @@ def test_a_challenge_plays_under_the_named_clock_it_chose(
     assert (match.clock, match.move_seconds, match.reserve_ms_0) == (kind, move_seconds, reserve_ms)
 
 
-def test_the_default_clock_is_the_standard_one() -> None:
+def test_the_default_clock_is_live_tournament_plays_two_minutes_a_point_and_12_s_delay() -> None:
     alice, bruno = UserFactory(username="alice"), UserFactory(username="bruno")
 
-    state = api_for(alice).get(f"/api/matches/{start_match(alice, bruno, length=5)}/").json()
+    state = api_for(alice).get(f"/api/matches/{start_match(alice, bruno, length=7)}/").json()
 
     assert state["clock"]["kind"] == "delay"
     assert state["clock"]["move_seconds"] == 12
-    assert state["clock"]["reserve_ms"] == [5 * 60_000, 5 * 60_000]
+    assert state["clock"]["reserve_ms"] == [14 * 60_000, 14 * 60_000]
 
 
 def test_leaving_a_correspondence_board_starts_no_grace() -> None:

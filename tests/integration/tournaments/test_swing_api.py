@@ -150,18 +150,21 @@ def test_a_result_whose_message_was_lost_is_settled_by_the_sweep() -> None:
     assert sum(SwingSeat.objects.values_list("chips", flat=True)) == 2000
 
 
-def test_a_running_swing_cancelled_refunds_every_buy_in_and_fee() -> None:
+def test_a_running_swing_cancelled_refunds_every_buy_in_and_fee_and_ends_its_game() -> None:
     tournament, field = running_swing(3)
     owner = tournament.organizer
     before = [ledger.balance(user=user, currency="FUN") for user in field]
+    (match,) = live_matches(tournament)
     services.tournament_cancel(tournament_id=tournament.pk, user=owner)
     tournament.refresh_from_db()
     assert tournament.state == TournamentState.CANCELLED
     after = [ledger.balance(user=user, currency="FUN") for user in field]
     assert [a - b for a, b in zip(after, before, strict=True)] == [535] * 3
     assert ledger.escrow_balance(escrow_ref=tournament.escrow_ref, currency="FUN") == 0
-    (match,) = live_matches(tournament)
-    concede(match, match.player_1)  # a game that ends afterwards moves no chip
+    assert live_matches(tournament) == []  # the game being played ended with it
+    match.refresh_from_db()
+    assert (match.status, match.deadline) == (MatchStatus.CANCELLED, None)
+    assert scheduler.match_finished(match_id=match.pk) is False  # and moves no chip
     assert set(SwingSeat.objects.values_list("chips", flat=True)) == {1000}
 
 

@@ -86,7 +86,7 @@ def test_threads_share_one_process_safely(engine: GnubgProcess) -> None:
 
 
 def test_a_missing_program_says_how_to_install_it() -> None:
-    engine = GnubgProcess("/nonexistent/gnubg")
+    engine = GnubgProcess("/nonexistent/gnubg", choice="program")
 
     with pytest.raises(EngineError, match="apt-get install gnubg"):
         engine.evaluate(MIDDLE_GAME)

@@ -77,6 +77,11 @@ TOURNAMENT_RULES = (
 )
 OWN_WALLET = r"Staff cannot adjust their own wallet: another staff member must do it\.$"
 RULE_REFUSALS = {
+    # a name taken or passing for another's, a password the password rules refuse (too
+    # common, too like the username), an address the e-mail check refuses
+    "POST /api/auth/signup/": (
+        r"((username|password|email): |“.+” looks like another player's name: choose a )"
+    ),
     "POST /api/auth/token/": r"Those are not a valid username and password\.$",
     # whose chat line it is, and whose name, no schema can say
     "POST /api/chat/{message_id}/report/": r"You cannot report your own message\.$",

@@ -10,6 +10,7 @@ from accounts.models import (
     LedgerAccount,
     LedgerEntry,
     LedgerTransaction,
+    MadeBy,
     Profile,
     RatingChange,
     User,
@@ -101,11 +102,15 @@ class CrawfordUserAdmin(UserAdmin[User]):
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         obj.username_skeleton = name_skeleton(obj.username)
         super().save_model(request, obj, form, change)
+        if not change:  # an account staff made: its profile says so, made now or below
+            Profile.objects.filter(user=obj).update(made_by=MadeBy.STAFF)
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         for profile_form in formset.forms:
             profile = profile_form.instance
             profile.display_name_skeleton = name_skeleton(profile.display_name)
+            if not change:
+                profile.made_by = MadeBy.STAFF
         super().save_formset(request, form, formset, change)
 
 

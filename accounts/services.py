@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.mail import verification_ask
-from accounts.models import STARTING_RATING, Profile, RatingChange, User
+from accounts.models import STARTING_RATING, MadeBy, Profile, RatingChange, User
 from accounts.names import display_name_cleaned, name_skeleton, username_problem
 from accounts.ratings import fibs_update
 from accounts.roles import Role
@@ -37,9 +37,14 @@ def user_create(
     role: Role = Role.PLAYER,
     rating: float = STARTING_RATING,
     experience: int = 0,
+    made_by: MadeBy = MadeBy.SIGNUP,
+    bot_strength: str = "",
 ) -> User:
     """Create a user with a profile and a role; staff also get the admin site. An e-mail
     address given is mailed a link that verifies it.
+
+    ``made_by`` says who made the account (the demo loader, staff) when not its player;
+    ``bot_strength`` makes it a demo player the computer plays at that strength.
 
     The username is kept to one script (``accounts.names``); the display name loses its
     hidden characters and is the username when nothing visible is left. Neither may pass
@@ -61,6 +66,8 @@ def user_create(
             "country": country,
             "rating": rating,
             "experience": experience,
+            "made_by": made_by,
+            "bot_strength": bot_strength,
         },
     )
     user.groups.add(Group.objects.get(name=role.value))

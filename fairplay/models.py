@@ -101,6 +101,14 @@ class Case(models.Model):
     def is_undecided(self) -> bool:
         return self.state in (CaseState.OPEN, CaseState.IN_REVIEW)
 
+    @property
+    def decision_label(self) -> str:
+        """The decision as a badge and a sentence say it: "Dismissed", "Sanctioned"."""
+        return DECISION_LABELS.get(self.decision, self.decision.capitalize())
+
+
+DECISION_LABELS = {"dismiss": "Dismissed", "sanction": "Sanctioned"}
+
 
 class SanctionKind(models.TextChoices):
     WARN = "warn", "Warning"

@@ -214,7 +214,7 @@ def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]
         until=order.until if kind in (SanctionKind.MUTE, SanctionKind.SUSPEND) else None,
         reason=reason,
         staff=staff,
-        outcome=outcome,
+        outcome={**outcome, "told": text},
     )
     tell(case, user, kind, text)
     return {"id": sanction.pk, "kind": kind.value, "user": user.username, **outcome}

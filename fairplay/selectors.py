@@ -82,6 +82,7 @@ def case_data(case: Case, *, with_evidence: bool) -> dict[str, Any]:
                 "reason": sanction.reason,
                 "staff": sanction.staff.username,
                 "outcome": sanction.outcome,
+                "told": sanction.outcome.get("told", ""),
                 "at": sanction.created_at,
             }
             for sanction in case.sanctions.select_related("user", "staff")

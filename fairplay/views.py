@@ -111,17 +111,25 @@ def decide(request: HttpRequest, case_id: int) -> HttpResponse:
     viewer = request_user(request)
     _require_staff(viewer)
     try:
-        sanctions.case_decide(
+        decided = sanctions.case_decide(
             case_id=case_id,
             staff=viewer,
             decision=request.POST.get("decision", ""),
             reason=request.POST.get("reason", ""),
             orders=_orders(request),
         )
-        messages.success(request, "Decided. The players have been told.")
+        messages.success(request, _decided_words(decided))
     except DomainError as error:
         messages.error(request, str(error))
     return redirect("fairplay-case", case_id=case_id)
+
+
+def _decided_words(case: Case) -> str:
+    """What staff read once they decided: who was told, or that nobody was."""
+    told = sorted({sanction.user.username for sanction in case.sanctions.select_related("user")})
+    if not told:
+        return f"{case.decision_label}. Nothing was sent to the players."
+    return f"{case.decision_label}. Told of the decision: {', '.join(told)}."
 
 
 def _orders(request: HttpRequest) -> list[sanctions.Order]:

@@ -331,8 +331,10 @@ class SeekAcceptApi(Api):
 
 
 class PlayNowApi(Api):
-    """Take the closest-rated seek you may (play money or no stake), or wait in a seek of
-    your own: ``match`` is the match started, or ``seek`` the seek that waits."""
+    """Start a match to N points in play money or without a stake, never a money session:
+    the closest-rated recent seek you may take, else a demo player the computer plays, else
+    wait in a seek of your own. ``match`` is the match started, or ``seek`` the seek that
+    waits."""
 
     permission_classes = [IsAuthenticated]
     throttle_scope = "challenge"

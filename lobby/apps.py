@@ -11,6 +11,7 @@ class LobbyConfig(AppConfig):
         from disputes.events import DisputeDecided
         from fairplay.events import SanctionApplied
         from lobby import (
+            endings,
             selectors,
             subscribers,
             tasks,  # noqa: F401 - registers the tasks the subscribers queue by name
@@ -20,6 +21,7 @@ class LobbyConfig(AppConfig):
             ChallengeIssued,
             MatchesReady,
             MatchFinished,
+            MatchStopped,
             PlayerAwaited,
             PracticeVoided,
         )
@@ -37,6 +39,8 @@ class LobbyConfig(AppConfig):
         bus.subscribe(MatchesReady, subscribers.on_matches_ready)
         bus.subscribe(PlayerAwaited, subscribers.on_player_awaited)
         bus.subscribe(MatchFinished, subscribers.on_match_finished)
+        bus.subscribe(MatchFinished, endings.on_match_finished)
+        bus.subscribe(MatchStopped, endings.on_match_stopped)
         bus.subscribe(PracticeVoided, subscribers.on_practice_voided)
         bus.subscribe(TournamentStarted, subscribers.on_tournament_started)
         bus.subscribe(PlayerEliminated, subscribers.on_player_eliminated)

@@ -11,6 +11,10 @@ from typing import Any
 from accounts.models import Currency
 from disputes.models import Decision
 from lobby.models import NoticeKind
+from matches.models import FinishReason
+
+STOPPED = ("aborted", "voided", "cancelled")
+"""How a match ends without a result (``matches.events.MatchStopped``)."""
 
 Schema = dict[str, Any]
 
@@ -85,6 +89,13 @@ NOTICE_DATA: dict[str, Schema] = {
         "sanction: warn, mute, suspend, close, reverse, void_ratings, link, lift or uphold.",
         case_id=ID,
         sanction={"type": "string"},
+    ),
+    NoticeKind.MATCH_OVER: _closed(
+        "How the player's match ended (`how`: a finish reason of the match, or aborted, "
+        "voided or cancelled) and whether they won it (null: nobody did).",
+        match_id=ID,
+        how={"type": "string", "enum": [*FinishReason.values, *STOPPED]},
+        won={"anyOf": [{"type": "boolean"}, {"type": "null"}]},
     ),
     NoticeKind.PRACTICE_VOIDED: _ABOUT_A_MATCH,
 }

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from accounts.models import User
+from analysis.engine import Strength
 from backgammon.moves import legal_plays
 from backgammon.notation import format_play
 from backgammon.turns import Phase
@@ -24,6 +25,20 @@ from matches.state import current_game, game_state
 from tournaments import scheduler, services
 from tournaments.models import Tournament
 from tournaments.settings.general import TournamentSettings
+
+# The computer's strength for a demo player of at least this rating, strongest first.
+DEMO_STRENGTHS = [
+    (1750.0, Strength.ADVANCED),
+    (1550.0, Strength.INTERMEDIATE),
+    (1420.0, Strength.CASUAL),
+    (0.0, Strength.BEGINNER),
+]
+
+
+def demo_strength(rating: float) -> str:
+    """The strength the computer plays a demo player of ``rating`` at."""
+    return next(strength.value for floor, strength in DEMO_STRENGTHS if rating >= floor)
+
 
 # A club evening's time control: 15 seconds a move and two minutes in reserve.
 QUICK_CLOCK = {"kind": "move", "move_seconds": 15, "reserve_seconds": 120}

@@ -44,6 +44,7 @@ class NoticeKind(models.TextChoices):
     DISPUTE_DECIDED = "dispute_decided", _("Dispute decided")
     ANALYSIS = "analysis", _("Analysis ready")
     SANCTION = "sanction", _("Fair-play decision")
+    MATCH_OVER = "match_over", _("Match over")
     PRACTICE_VOIDED = "practice_voided", _("Practice match voided")
 
 

@@ -3,6 +3,8 @@
 A seek taken becomes an ordinary challenge, accepted at once: ``matches.creation``'s
 ``match_challenge`` (the seek's creator in seat 0) and ``match_accept`` (the taker), so the
 rules of challenges, the clocks and the stakes' escrow are the ones every match follows.
+A demo player's seek (one the computer plays, ``matches.creation.computer_strength``) is
+taken as a challenge to them instead, the taker in seat 0: the computer plays seat 1.
 Posting, taking and "Play now" first ask ``accounts.standing`` whether the player may seek
 in the seek's currency (no suspension or cool-down; no real money where it is barred).
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -32,7 +35,7 @@ from core.locks import Lock
 from core.rows import among
 from lobby import events
 from lobby.models import Seek
-from lobby.selectors import creator_blocked_either_way
+from lobby.selectors import blocked_either_way, creator_blocked_either_way
 from lobby.terms import (
     SEEK_MAX_CUBE,
     clock_of,
@@ -43,12 +46,16 @@ from lobby.terms import (
 )
 from matches import creation
 from matches.clock import check_clock
+from matches.engine import engine_status
 from matches.models import DEFAULT_CLOCK, ClockSettings, Match, MatchKind
 
 MAX_RATING = 5000
 # "Play now" looks at this many of the closest seeks before posting one: a seek taken by
 # someone else in the meantime is passed over for the next.
 PLAY_NOW_TRIES = 3
+# "Play now" takes a person's seek posted this recently, or whose creator opened a page
+# of the site this recently (``Profile.seen_at``): they are about to play it.
+PRESENT_FOR = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
@@ -188,9 +195,11 @@ def _creator_cannot_play(seek: Seek) -> str | None:
 
 def _start(seek: Seek, *, taker: User) -> Match:
     money_play = seek.kind == MatchKind.MONEY
+    # A demo player's seek is answered as a challenge to them: the computer plays seat 1.
+    computer = bool(creation.computer_strength(seek.creator))
     invited = creation.match_challenge(
-        challenger=seek.creator,
-        opponent=taker,
+        challenger=taker if computer else seek.creator,
+        opponent=seek.creator if computer else taker,
         length=None if money_play else seek.length,
         money_play=money_play,
         max_cube=SEEK_MAX_CUBE if money_play else None,
@@ -199,7 +208,7 @@ def _start(seek: Seek, *, taker: User) -> Match:
         rated=seek.rated,
         clock_settings=clock_of(seek),
     )
-    match = creation.match_accept(match_id=invited.pk, user=taker)
+    match = invited if computer else creation.match_accept(match_id=invited.pk, user=taker)
     taken = Seek.objects.filter(_open(), pk=seek.pk).update(
         taken_by=taker, match=match, taken_at=timezone.now()
     )
@@ -210,16 +219,28 @@ def _start(seek: Seek, *, taker: User) -> Match:
 
 
 def play_now(*, user: User) -> Match | Seek:
-    """Take the open seek whose creator's rating is closest to the player's among those
-    they may take, in play money or without a stake (real money is never staked without
-    asking); when there is none, keep or post a seek of ``QUICK_TERMS``. Returns the
-    match started, or the player's seek."""
+    """Start a match to ``QUICK_TERMS.length`` points at once, in play money or without a
+    stake: never a money session, and never real money, without asking.
+
+    In order: the open match seek whose creator's rating is closest to the player's among
+    those they may take, from a person still about (who posted it or opened a page within
+    ``PRESENT_FOR``) or from a demo player the computer plays; else, where the computer has
+    an engine, a challenge to the demo player closest in rating, who accepts at once; else
+    the player's own seek of ``QUICK_TERMS``, kept or posted, for the next person. Returns
+    the match started, or the player's seek.
+    """
     require_may_seek(user, currency=QUICK_TERMS.currency)
     for seek_id in _closest_takeable(user):
         try:
             return seek_accept(seek_id=seek_id, user=user)
         except Conflict:  # taken or withdrawn since it was read: try the next
             continue
+    if not creation.computer_strength(user) and engine_status().available:
+        for computer in _closest_demo_players(user):
+            try:
+                return _challenge_demo_player(user, computer)
+            except Forbidden:  # barred from playing meanwhile: the next one
+                continue
     mine = Seek.objects.filter(_open(), creator=user).first()
     return mine if mine is not None else seek_post(user=user, terms=QUICK_TERMS)
 
@@ -227,21 +248,48 @@ def play_now(*, user: User) -> Match | Seek:
 def _closest_takeable(user: User) -> list[int]:
     rating = user.profile.rating
     fun = ledger.balance(user=user, currency=Currency.FUN)
-    money_cover = cover_cents(kind=MatchKind.MONEY, stake_cents=1)
+    recently = timezone.now() - PRESENT_FOR
+    present = (
+        Q(created_at__gte=recently)
+        | Q(creator__profile__seen_at__gte=recently)
+        | ~Q(creator__profile__bot_strength="")
+    )
     seeks = (
-        Seek.objects.filter(_open(), currency=Currency.FUN)
+        Seek.objects.filter(_open(), present, currency=Currency.FUN, kind=MatchKind.MATCH)
         .exclude(creator=user)
         .filter(~creator_blocked_either_way(user_id=user.pk))
         .filter(Q(min_rating__isnull=True) | Q(min_rating__lte=rating))
         .filter(Q(max_rating__isnull=True) | Q(max_rating__gte=rating))
-        .filter(
-            Q(kind=MatchKind.MATCH, stake_cents__lte=fun)
-            | Q(kind=MatchKind.MONEY, stake_cents__lte=fun // money_cover)
-        )
+        .filter(stake_cents__lte=fun)
         .annotate(distance=Abs(F("creator__profile__rating") - rating))
         .order_by("distance", "created_at")
     )
     return list(seeks.values_list("pk", flat=True)[:PLAY_NOW_TRIES])
+
+
+def _closest_demo_players(user: User) -> list[User]:
+    rating = user.profile.rating
+    return list(
+        User.objects.filter(is_active=True)
+        .exclude(profile__bot_strength="")
+        .exclude(pk=user.pk)
+        .filter(~blocked_either_way(user_id=user.pk))
+        .select_related("profile")
+        .annotate(distance=Abs(F("profile__rating") - rating))
+        .order_by("distance", "pk")[:PLAY_NOW_TRIES]
+    )
+
+
+def _challenge_demo_player(user: User, computer: User) -> Match:
+    return creation.match_challenge(
+        challenger=user,
+        opponent=computer,
+        length=QUICK_TERMS.length,
+        stake_cents=QUICK_TERMS.stake_cents,
+        currency=QUICK_TERMS.currency,
+        rated=QUICK_TERMS.rated,
+        clock_settings=QUICK_TERMS.clock,
+    )
 
 
 def seeks_withdraw(*, user_ids: Iterable[int]) -> int:

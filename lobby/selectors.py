@@ -254,6 +254,16 @@ def creator_blocked_either_way(*, user_id: int) -> Exists:
     )
 
 
+def blocked_either_way(*, user_id: int) -> Exists:
+    """For users: they blocked ``user_id``, or ``user_id`` blocked them."""
+    return Exists(
+        Block.objects.filter(kind=BlockKind.BLOCK).filter(
+            Q(owner_id=user_id, other_id=OuterRef("pk"))
+            | Q(owner_id=OuterRef("pk"), other_id=user_id)
+        )
+    )
+
+
 def seek_row(seek: Seek, *, viewer: User | None, wallet: dict[str, int] | None = None) -> SeekRow:
     """One seek as ``viewer`` sees it; ``wallet`` their balances, when already read."""
     if viewer is None:

@@ -136,7 +136,8 @@ def on_challenge_answered(event: ChallengeAnswered) -> None:
     key = f"challenge:{match.pk}:{event.answer}"
     challenger, opponent = name(match.player_0), name(match.player_1)
     if event.answer == "accepted":
-        taken = selectors.seek_of_match(match_id=match.pk) is not None
+        seek = selectors.seek_of_match(match_id=match.pk)
+        taken = seek is not None and seek.creator_id == event.challenger_id
         notify(
             user_id=event.challenger_id,
             kind=NoticeKind.SEEK_TAKEN if taken else NoticeKind.CHALLENGE_ACCEPTED,

@@ -29,7 +29,7 @@ from lobby.selectors import (
 from matches import creation
 from matches.clock import CLOCK_PRESETS
 from matches.engine import engine_status
-from matches.models import Match
+from matches.models import Match, MatchStatus
 from matches.practice import STRENGTH_NAMES, practice_create
 
 
@@ -92,6 +92,8 @@ def challenge(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         messages.error(request, str(error))
         return redirect("lobby")
+    if match.status == MatchStatus.PLAYING:  # a demo player the computer plays accepted
+        return redirect("match", match_id=match.pk)
     messages.success(request, f"Challenge sent to {match.player_1.profile.display_name}.")
     return redirect("lobby")
 

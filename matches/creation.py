@@ -27,10 +27,11 @@ from accounts.standing import require_may_play, require_not_blocked
 from backgammon.errors import BackgammonError
 from backgammon.match import MatchOptions, MatchState
 from core import locks
-from core.errors import Conflict, DomainError, Forbidden
+from core.errors import Conflict, DomainError, Forbidden, NotInstalled
 from core.locks import Lock
 from matches import clock, events, money
 from matches import dice as fair_dice
+from matches.engine import engine_status
 from matches.lifecycle import start_match, start_matches
 from matches.models import (
     DEFAULT_CLOCK,
@@ -68,6 +69,10 @@ def match_challenge(
 ) -> Match:
     """Invite ``opponent`` to a match to ``length`` points or to a money session.
 
+    A demo player the computer plays (``computer_strength``) accepts at once, and the
+    computer plays their seat as it plays practice matches (``matches.practice``); the
+    match it returns has started.
+
     ``staff_ordered``: a replay a staff decision ordered, which neither player chose, so
     their standing and blocks are not asked (``match_replay``).
     """
@@ -98,10 +103,27 @@ def match_challenge(
         match.kind, match.length = MatchKind.MATCH, checked_length(length)
     money.require_cover(match, seats=(0,), asker=challenger)
     clock.set_clock(match, clock_settings)
+    computer = computer_strength(opponent) if not computer_strength(challenger) else ""
+    if computer:  # the demo player answers now: a refusal names them, not "you"
+        found = engine_status()
+        if not found.available:
+            raise NotInstalled(
+                f"{opponent.profile.display_name} is played by the computer, which is "
+                f"unavailable here: {found.reason}."
+            )
+        money.require_cover(match, seats=(1,), asker=challenger)
+    match.engine_strength = computer
     match.save()
     locks.made(Lock.MATCH, match.pk)
     events.publish_challenge(match)
+    if computer:  # a demo player the computer plays never keeps a challenger waiting
+        return match_accept(match_id=match.pk, user=opponent, staff_ordered=staff_ordered)
     return match
+
+
+def computer_strength(user: User) -> str:
+    """The strength the computer plays ``user`` at: a demo player's, else empty."""
+    return user.profile.bot_strength
 
 
 def challenge_from_input(*, challenger: User, opponent: User, values: Mapping[str, Any]) -> Match:
@@ -347,4 +369,6 @@ def match_replay(match: Match) -> Match:
         clock_settings=clock.clock_of(match),
         staff_ordered=True,
     )
+    if replay.status != MatchStatus.INVITED:  # the computer's seat accepted already
+        return replay
     return match_accept(match_id=replay.pk, user=match.player_1, staff_ordered=True)

@@ -10,7 +10,7 @@ however many come and go (``presence_soon``), and no action waits for them.
 
 Domain events (``core.bus``), for the apps above (tournaments move their bracket on, the
 lobby tells people): a challenge issued and answered, a match ready to play, a player
-waited for, a match finished. Matches never import those apps.
+waited for, a match finished, a match stopped without a result. Matches never import those apps.
 """
 
 from __future__ import annotations
@@ -47,6 +47,18 @@ class MatchFinished:
     match_id: int
     tournament_id: int | None
     winner_seat: int | None
+
+
+@dataclass(frozen=True)
+class MatchStopped:
+    """A match ended without a result: ``how`` is "aborted" (nobody started it in time;
+    ``absent`` the seats that never came), "voided" (by staff) or "cancelled" (a bracket
+    correction took its slot away). What was staked went back."""
+
+    match_id: int
+    tournament_id: int | None
+    how: str
+    absent: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +135,10 @@ def publish_match(match: Match, *, since: int, game: Game | None = None) -> None
 
 def publish_finished(match: Match) -> None:
     bus.publish_on_commit(MatchFinished(match.pk, match.tournament_id, match.winner_seat))
+
+
+def publish_stopped(match: Match, how: str, *, absent: tuple[int, ...] = ()) -> None:
+    bus.publish_on_commit(MatchStopped(match.pk, match.tournament_id, how, absent))
 
 
 def publish_practice_voided(match: Match, why: str) -> None:

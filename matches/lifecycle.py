@@ -69,7 +69,7 @@ def start_match(match: Match) -> None:
     clock.restart(match, now, waiting)
     match.save()
     events.publish_match(match, since=since)
-    if _has_two_people(match):
+    if _has_two_people(match) or against_demo_player(match):
         events.publish_ready([match])
     wake_engine(match, waiting.to_act)
 
@@ -110,7 +110,14 @@ def _begin(match: Match, now: datetime) -> None:
     both reserves full."""
     match.status = MatchStatus.PLAYING
     match.started_at = now
-    if match.show_up_by is None and match.tournament_id is None and _has_two_people(match):
+    computer_seated = against_demo_player(match)
+    if computer_seated:  # the computer is at the board from the start
+        match.mark_seen(ENGINE_SEAT)
+    if (
+        match.show_up_by is None
+        and match.tournament_id is None
+        and (_has_two_people(match) or computer_seated)
+    ):
         # A correspondence match gives the first move its days; a live one, a few minutes.
         correspondence = clock.is_correspondence(match)
         match.show_up_by = now + (
@@ -123,6 +130,13 @@ def _begin(match: Match, now: datetime) -> None:
 def _has_two_people(match: Match) -> bool:
     """A match between two people (not pass and play, not practice against the engine)."""
     return not match.pass_and_play and not match.engine_strength
+
+
+def against_demo_player(match: Match) -> bool:
+    """A person against a demo player the computer plays (``matches.creation``): played
+    as between two people (a clock, a show-up period for the person, ratings, stakes) but
+    with the computer in seat 1, as in practice."""
+    return bool(match.engine_strength) and bool(match.player(ENGINE_SEAT).profile.bot_strength)
 
 
 def open_game(match: Match, *, number: int, crawford: bool) -> Game:
@@ -284,6 +298,7 @@ def match_abort(match: Match, *, absent: list[int], moment: datetime) -> None:
     match.deadline = None
     match.turn_started_at = None
     append_action(match, kind=ActionKind.MATCH_OVER, detail={"reason": "aborted", "absent": absent})
+    events.publish_stopped(match, "aborted", absent=tuple(absent))
 
 
 def wake_engine(match: Match, to_act: int | None) -> None:
@@ -328,6 +343,7 @@ def match_void(
     )
     match.save()
     events.publish_match(match, since=since)
+    events.publish_stopped(match, "voided")
     return was_finished
 
 
@@ -370,6 +386,7 @@ def match_cancel(match: Match, *, cause: dict[str, object]) -> None:
     append_action(match, kind=ActionKind.MATCH_OVER, detail={"reason": "cancelled", **cause})
     match.save()
     events.publish_match(match, since=since)
+    events.publish_stopped(match, "cancelled")
 
 
 def match_stop(match: Match, *, cause: dict[str, object], moment: datetime) -> bool:

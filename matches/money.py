@@ -235,7 +235,20 @@ def adjudicated_pot_split(match: Match, *, mwc: float) -> Split:
 
 
 def settle_adjudicated_game(match: Match, game_number: int, split: Split) -> None:
-    if split.payouts:
+    """Pay out a money game's split; a split that moves no money (a level position, or
+    one where nobody had moved) gives each player their exposure back, as a refund."""
+    if (
+        split.payouts
+        and not split.house_cents
+        and all(cents == exposure_cents(match) for cents in split.payouts.values())
+    ):
+        ledger.refund(
+            escrow_ref=escrow_ref(match),
+            currency=match.currency,
+            payouts=split.payouts,
+            key=adjudicated_game_key(match, game_number),
+        )
+    elif split.payouts:
         ledger.settle_match(
             escrow_ref=escrow_ref(match),
             currency=match.currency,

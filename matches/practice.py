@@ -5,6 +5,9 @@ logged, clocked and published like anyone's. After a person acts, a task on the
 analysis queue lets the engine take every action that falls to it: cube decisions,
 rolls, plays and answers to resignations.
 
+The same turn plays a demo player the computer plays (``matches.creation.computer_strength``)
+against a person: the demo player sits in seat 1 and the match carries their strength.
+
 Where no engine is installed practice is refused with the reason. An engine call that
 fails leaves the move to be asked again by ``engines_woken`` (every 30 s, after
 ``ENGINE_PATIENCE``); once the computer has failed to act for ``ENGINE_GIVE_UP`` (or at

@@ -136,6 +136,14 @@ class CheckerColour(models.TextChoices):
     BLUE = "blue", _("Blue")
 
 
+class MadeBy(models.TextChoices):
+    """Who made an account: its player, the demo loader (``load_demo``) or staff."""
+
+    SIGNUP = "signup", "Signed up"
+    DEMO = "demo", "Demo loader"
+    STAFF = "staff", "Staff"
+
+
 class Profile(models.Model):
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40)
@@ -166,6 +174,21 @@ class Profile(models.Model):
     notification_sound = models.BooleanField(
         default=True,
         help_text=_("Play a sound when a match waits for me on a board I do not have open."),
+    )
+    made_by = models.CharField(
+        max_length=8,
+        choices=MadeBy.choices,
+        default=MadeBy.SIGNUP,
+        help_text=_("Accounts the demo loader or staff made share devices by design."),
+    )
+    bot_strength = models.CharField(
+        max_length=12,
+        blank=True,
+        default="",
+        help_text=_(
+            "A demo player the computer plays, at this strength "
+            "(analysis.engine.Strength's value); empty for a person."
+        ),
     )
     # Notices that also come by e-mail, to a verified address (accounts.mail.MailKind).
     mail_tournament_soon = models.BooleanField(
@@ -199,6 +222,14 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def computer_played(self) -> str:
+        """What a demo player the computer plays is, in words ("Computer-played demo
+        player, intermediate"); empty for a person."""
+        if not self.bot_strength:
+            return ""
+        return f"Computer-played demo player, {self.bot_strength.replace('_', ' ')}"
 
 
 class RatingChange(models.Model):

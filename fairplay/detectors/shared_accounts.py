@@ -31,6 +31,10 @@ account's first and last sighting and count), every match between the two (newes
 ``MATCHES_SHOWN``) with its result and the money each account's wallets gained or lost
 through the match's escrow, and the net money that went to the newer account.
 
+Accounts the demo loader or staff made (``accounts.models.MadeBy``) are passed over: a
+newcomer trying the demo logs in as its players from one browser, and staff make accounts
+for people from their own.
+
 Staff *link* accounts they find to be one person's (``link_accounts``, called by the
 ``link`` sanction).
 """
@@ -49,7 +53,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet, Sum
 from django.utils import timezone
 
-from accounts.models import LedgerEntry, Sighting, SightingKind, User
+from accounts.models import LedgerEntry, MadeBy, Sighting, SightingKind, User
 from core.errors import DomainError, NotFound
 from fairplay.cases import case_report
 from fairplay.models import AccountLink, Case, CaseKind, CaseState
@@ -63,12 +67,15 @@ SIGNUP_SIGHTING = timedelta(minutes=10)
 MATCHES_SHOWN = 50
 DIGEST_SHOWN = 12
 UNDECIDED = (CaseState.OPEN, CaseState.IN_REVIEW)
+# Accounts made to be tried from one machine (the demo loader's) or by staff for someone:
+# what they share is no sign of one person behind two names.
+SHARED_BY_DESIGN = (MadeBy.DEMO, MadeBy.STAFF)
 
 
 def scan_sightings(user_id: int, sighting_ids: Iterable[int]) -> list[Case]:
     """``user_id`` was just seen (``sighting_ids``): check them against every account
     sharing one of those digests with them. Returns the cases opened or updated."""
-    user = User.objects.filter(pk=user_id).first()
+    user = User.objects.filter(pk=user_id).exclude(profile__made_by__in=SHARED_BY_DESIGN).first()
     seen = list(
         Sighting.objects.filter(pk__in=list(sighting_ids), user_id=user_id).values_list(
             "kind", "digest"
@@ -82,7 +89,8 @@ def scan_sightings(user_id: int, sighting_ids: Iterable[int]) -> list[Case]:
     addresses = set(sharers.filter(kind=SightingKind.ADDRESS).values_list("user_id", flat=True))
     suspects = devices | _opponents(user, addresses - devices) | _signed_up_with(user, seen)
     cases = []
-    for other in User.objects.filter(pk__in=suspects).order_by("pk"):
+    others = User.objects.filter(pk__in=suspects).exclude(profile__made_by__in=SHARED_BY_DESIGN)
+    for other in others.order_by("pk"):
         case = _check_pair(user, other)
         if case is not None:
             cases.append(case)
@@ -91,8 +99,10 @@ def scan_sightings(user_id: int, sighting_ids: Iterable[int]) -> list[Case]:
 
 def scan_match(match_id: int) -> Case | None:
     """A match ended: its two players may share a device or an address."""
-    match = Match.objects.select_related("player_0", "player_1").get(pk=match_id)
+    match = Match.objects.select_related("player_0__profile", "player_1__profile").get(pk=match_id)
     if match.pass_and_play or match.engine_strength or match.player_0_id == match.player_1_id:
+        return None
+    if {match.player_0.profile.made_by, match.player_1.profile.made_by} & set(SHARED_BY_DESIGN):
         return None
     return _check_pair(match.player_0, match.player_1)
 

@@ -1,5 +1,10 @@
 """Load the demo data: an organizer, a staff member and sixteen rated players.
 
+The sixteen are played by the computer at a strength that follows their rating
+(``lobby.demo.demo_strength``): they accept challenges and their seeks are taken at once,
+so a newcomer always has someone to play. Every account made here is marked as the demo
+loader's, which the shared-accounts detector passes over (one machine tries them all).
+
 Each player has the play-money grant, a rating history of a few dozen rated results
 between the demo players, and a few money games and a real-money deposit in the wallet.
 
@@ -20,12 +25,17 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.models import RatingChange, User
+from accounts.models import MadeBy, Profile, RatingChange, User
 from accounts.money import winner_commission_cents
 from accounts.ratings import upset_probability
 from accounts.roles import Role
 from accounts.services import rating_record_match, user_create
-from lobby.demo import load_demo_results, load_demo_seeks, load_demo_tournaments
+from lobby.demo import (
+    demo_strength,
+    load_demo_results,
+    load_demo_seeks,
+    load_demo_tournaments,
+)
 from tournaments.models import Tournament, TournamentState
 
 DEMO_PASSWORD = "crawford-demo"
@@ -96,8 +106,11 @@ class Command(BaseCommand):
                 role=role,
                 rating=rating,
                 experience=experience,
+                made_by=MadeBy.DEMO,
+                bot_strength=demo_strength(rating) if role is Role.PLAYER else "",
             )
             created += 1
+        self._marked(people)
         self.stdout.write(
             f"Demo data: {created} users created, {len(people) - created} already there."
         )
@@ -127,6 +140,18 @@ class Command(BaseCommand):
             f"{DEMO_STAFF[0]} (staff) or one of the {len(DEMO_PLAYERS)} players:\n  "
             + " ".join(p[0] for p in DEMO_PLAYERS)
         )
+
+    @transaction.atomic
+    def _marked(self, people: list[tuple[str, str, str, Role, float, int]]) -> None:
+        """Demo users made before the marks existed get them too."""
+        Profile.objects.filter(user__username__in=[p[0] for p in people]).update(
+            made_by=MadeBy.DEMO
+        )
+        for username, _, _, role, rating, _ in people:
+            if role is Role.PLAYER:
+                Profile.objects.filter(user__username=username, bot_strength="").update(
+                    bot_strength=demo_strength(rating)
+                )
 
     @transaction.atomic
     def _wallets(self, users: dict[str, User]) -> None:

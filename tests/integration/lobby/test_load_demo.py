@@ -8,8 +8,9 @@ import pytest
 from django.core.management import call_command
 
 from accounts import ledger
-from accounts.models import LedgerTransaction, RatingChange, User
+from accounts.models import LedgerTransaction, MadeBy, Profile, RatingChange, User
 from lobby.demo import DEMO_MATCHES
+from lobby.management.commands.load_demo import DEMO_PLAYERS
 from lobby.selectors import recent_results
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -52,6 +53,26 @@ def test_the_home_page_shows_the_demos_finished_matches_and_links_top_players(
     assert 'data-testid="home-recent-results"' in page
     assert 'href="/players/alice/"' in page
     assert 'data-testid="home-live-matches"' not in page  # nobody is at a demo board
+
+
+def test_every_demo_player_is_played_by_the_computer_and_every_demo_account_is_marked() -> None:
+    # given the demo loaded, then a demo player's marks lost (made before they existed)
+    call_command("load_demo", stdout=io.StringIO())
+    Profile.objects.filter(user__username="alice").update(made_by=MadeBy.SIGNUP, bot_strength="")
+
+    # when it is loaded again
+    call_command("load_demo", stdout=io.StringIO())
+
+    # then the sixteen players are the computer's, their strength following their rating,
+    # and every account the loader made says so; the organizer and staff play themselves
+    profiles = {p.user.username: p for p in Profile.objects.select_related("user")}
+    players = [name for name, *_ in DEMO_PLAYERS]
+    assert profiles["alice"].bot_strength == "advanced"
+    assert profiles["kate"].bot_strength == "casual"
+    assert profiles["pablo"].bot_strength == "beginner"
+    assert all(profiles[name].bot_strength for name in players)
+    assert profiles["orla"].bot_strength == profiles["sam"].bot_strength == ""
+    assert {profiles[name].made_by for name in [*players, "orla", "sam"]} == {MadeBy.DEMO}
 
 
 def test_the_loader_prints_every_demo_log_in() -> None:

@@ -40,6 +40,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from backgammon.errors import NotationError
+from backgammon.notation import format_play, parse_moves
+
 CLOSE_CUBE = 0.16
 CANDIDATES = 5
 ERROR_RATINGS = (
@@ -273,6 +276,16 @@ def _decisions(game: int, record: Mapping[str, Any], extra: Mapping[str, Any]) -
     return decisions
 
 
+def _written(play: str) -> str:
+    """A play GNU Backgammon wrote, as the move list writes it (``backgammon.notation``, the
+    one home for writing a play), so both name the same play alike; text that is not a play
+    (a dance) as it came."""
+    try:
+        return format_play(parse_moves(play))
+    except NotationError:
+        return play
+
+
 def _close_no_double(emg: Sequence[float]) -> bool:
     no_double, double_take, double_pass = emg
     return min(double_take, double_pass) - no_double > -CLOSE_CUBE
@@ -314,11 +327,11 @@ def _checker(
 ) -> Decision:
     analysis = record.get("analysis") or {}
     candidates = tuple(
-        Candidate(move=c["move"], equity=float(c["emg"]), mwc=c["mwc"])
+        Candidate(move=_written(c["move"]), equity=float(c["emg"]), mwc=c["mwc"])
         for c in extra.get("candidates", ())
     )
     chosen_index = analysis.get("imove")
-    played = extra.get("played", "")
+    played = _written(extra.get("played", ""))
     error, error_mwc = 0.0, None
     if candidates and chosen_index is not None:
         chosen, best = candidates[chosen_index], candidates[0]

@@ -9,8 +9,10 @@ Terms and conventions:
   nothing happened there), ``13/7*/1`` (a stop is shown where it hit).
 * ``(n)`` repeats a move for n checkers: ``8/4(2) 6/2(2)``.
 
-`format_play` writes the canonical form: chains joined, moves sorted from the highest starting
-point down, repeated moves combined. `parse_moves` reads any of these forms (``25`` is accepted
+`format_play` writes the canonical form, as GNU Backgammon does: chains joined, moves sorted
+from the highest starting point down (of two from one point, the longer first), repeated
+moves combined, a blot's hit starred once. The move list and the analysis both write plays
+with it. `parse_moves` reads any of these forms (``25`` is accepted
 for the bar and ``0`` for off); `backgammon.validate.parse_play` turns the moves read into the
 legal play they stand for.
 """
@@ -68,24 +70,30 @@ def _written(moves: list[Move]) -> str:
         else:
             chains.append([move])
     # Moves that differ only by which of them hit are the same move for several checkers.
-    groups: dict[str, list[tuple[list[Move], str]]] = {}
+    groups: dict[str, list[list[Move]]] = {}
     for chain in chains:
-        text = _format_chain(chain)
-        groups.setdefault(text.replace("*", ""), []).append((chain, text))
+        groups.setdefault(_format_chain(chain, set()).replace("*", ""), []).append(chain)
+    # GNU Backgammon's order: from the highest start down, the longest of a start's chains
+    # first; a blot is hit once, so only the first landing written on it carries the star.
+    hit: set[int] = set()
     written = []
-    for same in groups.values():
-        text = max((text for _, text in same), key=lambda text: text.count("*"))
-        first = same[0][0]
-        order = (-first[0].from_point, -first[-1].to_point)
-        written.append((order, text + (f"({len(same)})" if len(same) > 1 else "")))
-    return " ".join(text for _, text in sorted(written))
+    for same in sorted(
+        groups.values(), key=lambda same: (-same[0][0].from_point, same[0][-1].to_point)
+    ):
+        chain = max(same, key=lambda chain: sum(move.hit for move in chain))
+        written.append(_format_chain(chain, hit) + (f"({len(same)})" if len(same) > 1 else ""))
+    return " ".join(written)
 
 
-def _format_chain(chain: list[Move]) -> str:
+def _format_chain(chain: list[Move], hit: set[int]) -> str:
+    """One checker's moves as ``13/7*/1``; a hit on a point in ``hit`` (already written as
+    hit) loses its star, and the points this chain hits join ``hit``."""
     parts = [point_name(chain[0].from_point)]
     for index, move in enumerate(chain):
         if move.hit or index == len(chain) - 1:
-            parts.append(point_name(move.to_point) + ("*" if move.hit else ""))
+            star = move.hit and move.to_point not in hit
+            parts.append(point_name(move.to_point) + ("*" if star else ""))
+    hit.update(move.to_point for move in chain if move.hit)
     return "/".join(parts)
 
 
@@ -95,11 +103,8 @@ def _blots(board: Board) -> set[int]:
 
 
 def _with_hits(play: Sequence[Move], blots: set[int]) -> list[Move]:
-    """The moves with ``hit`` set on every landing on one of ``blots``.
-
-    Marking every landing there, not only the first, keeps the text true whichever of the
-    checkers that went there it shows as the one that hit.
-    """
+    """The moves with ``hit`` set on every landing on one of ``blots``: whichever of the
+    checkers that went there the text shows first is the one that hit."""
     return [Move(move.from_point, move.to_point, move.to_point in blots) for move in play]
 
 

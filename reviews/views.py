@@ -90,6 +90,10 @@ def _page(request: HttpRequest, analysis: Analysis | None, match: Match | None) 
     user = request_viewer(request)
     data = analysis_data(analysis) if analysis is not None else None
     my_seat = match.seat_of(user) if match is not None else None
+    if data is not None and match is not None:
+        # The file names the players by username, as GNU Backgammon reads them; the page by
+        # the names the site shows everywhere else.
+        data["names"] = [match.player(seat).profile.display_name for seat in (0, 1)]
     may_request = analysis is None and match is not None and _may_request(match, user)
     found = analysis_status() if may_request else None
     return render(

@@ -190,10 +190,17 @@ def _draw_shown(
     Swiss or a round robin, the standings and each round's pairings, and the knockout stage
     after them as a bracket. The same few queries whatever the field; a big field's page
     draws the viewer's path and the current rounds, and the rounds in ``opened``."""
+    # Who won, with the state, is in the live part: the page follows the end without a reload.
+    winners: dict[str, object] = {
+        "champion": tournament.champion.profile.display_name if tournament.champion else None,
+        "flight_champions": selectors.flight_champions(tournament)
+        if tournament.state == TournamentState.FINISHED
+        else {},
+    }
     if tournament.format == TournamentFormat.SWING:
-        return {"tournament": tournament, "rounds": [], **swing_shown(tournament)}
+        return {"tournament": tournament, "rounds": [], **winners, **swing_shown(tournament)}
     rounds = bracket.bracket(tournament)
-    shown: dict[str, object] = {"tournament": tournament, "rounds": rounds}
+    shown: dict[str, object] = {"tournament": tournament, "rounds": rounds, **winners}
     viewer_id = viewer.pk if viewer is not None else None
     if tournament.format not in bracket.ROUND_BY_ROUND:
         layouts = bracket.flights(rounds, tournament.format)
@@ -310,7 +317,12 @@ def act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
 
 
 def _visible(viewer: User | None, tournament_id: int) -> Tournament:
-    tournament = selectors.visible_tournaments(viewer=viewer).filter(pk=tournament_id).first()
+    tournament = (
+        selectors.visible_tournaments(viewer=viewer)
+        .select_related("champion__profile")
+        .filter(pk=tournament_id)
+        .first()
+    )
     if tournament is None:
         raise Http404("No such tournament")
     return tournament

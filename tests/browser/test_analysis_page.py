@@ -169,7 +169,7 @@ class TheAnalysisPage(BrowserTestCase):
         assert seen[("all", True)]
         assert len({tuple(rows) for rows in seen.values()}) >= 4, "the filters changed nothing"
         names = {row[1] for row in self.error_rows(page)}
-        assert names == {"alice", "bruno"}
+        assert names == {"Alice Adams", "Bruno Bianchi"}  # as the site names them
         page.screenshot(path=DESKTOP_SHOT, full_page=True)
         self.screenshot(page, "analysis-desktop")
 

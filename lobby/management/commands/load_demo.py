@@ -136,9 +136,9 @@ class Command(BaseCommand):
         if posted:
             self.stdout.write(f"Demo data: {posted} open seeks in the play lobby.")
         self.stdout.write(
-            f"Log in as {DEMO_ORGANIZER[0]} (organizer), {DEMO_STAFF[0]} (staff) or any of "
-            f"{', '.join(p[0] for p in DEMO_PLAYERS[:4])}, ... (players); "
-            f"the password is {DEMO_PASSWORD!r}."
+            f"Log in with the password {DEMO_PASSWORD!r} as {DEMO_ORGANIZER[0]} (organizer), "
+            f"{DEMO_STAFF[0]} (staff) or one of the {len(DEMO_PLAYERS)} players:\n  "
+            + " ".join(p[0] for p in DEMO_PLAYERS)
         )
 
     @transaction.atomic

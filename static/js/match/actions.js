@@ -125,10 +125,19 @@ function render(page, state) {
   const menu = page.querySelector("#resign-menu");
   menu.hidden = !snapshot.may_resign;
   const open = state.resignOpen && snapshot.may_resign;
-  page.querySelector("#resign-options").hidden = !open;
+  const options = page.querySelector("#resign-options");
+  options.hidden = !open;
+  if (open) keepInsideTheWindow(options);
   page.querySelector("#resign").setAttribute("aria-expanded", String(open));
   page.querySelector("#resign").disabled = waiting;
   page.querySelector("#hint").textContent = state.hint || guidance(state);
+}
+
+/** The menu opens leftwards from its button; where that would pass the window's left edge
+ * (the button wrapped to the left of a phone's screen) it opens rightwards instead. */
+function keepInsideTheWindow(options) {
+  options.classList.remove("opens-right");
+  if (options.getBoundingClientRect().left < 0) options.classList.add("opens-right");
 }
 
 function renderTurnButtons(page, state, waiting) {

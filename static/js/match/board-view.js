@@ -6,7 +6,7 @@
 import { renderBoard, startingPosition } from "../lib/board.js";
 import { diceToPlay, pipCounts } from "../lib/moves.js";
 import { changed } from "../lib/store.js";
-import { bottomSeat, colourOf, currentGame, nameOf } from "./seats.js";
+import { bottomSeat, colourOf, currentGame, nameOf, viewerSeat } from "./seats.js";
 import { dropAttempt, isMoving, pick, putBack } from "./turn.js";
 
 const HOME_LEFT_KEY = "crawford.board.homeLeft";
@@ -188,6 +188,8 @@ function boardNotice(state) {
   const { snapshot } = state;
   switch (snapshot.status) {
     case "invited":
+      // The one challenged is asked, not told to wait for themselves.
+      if (viewerSeat(state) === 1) return `${nameOf(state, 0)} challenges you`;
       return `Waiting for ${nameOf(state, 1)} to accept`;
     case "declined":
       return "The challenge was declined";

@@ -52,6 +52,7 @@ function statusText(state) {
   const { snapshot } = state;
   switch (snapshot.status) {
     case "invited":
+      if (viewerSeat(state) === 1) return `${nameOf(state, 0)} challenges you: accept or decline`;
       return `Waiting for ${nameOf(state, 1)} to accept the challenge`;
     case "declined":
       return `${nameOf(state, 1)} declined the challenge`;

@@ -24,7 +24,11 @@ export function startCards(store, dismiss) {
   stack.className = "notice-stack";
   stack.setAttribute("aria-live", "polite");
   stack.dataset.testid = "notice-stack";
-  document.body.append(stack);
+  // A page may give the cards a place in its flow (the board's, so they never cover the
+  // names and clocks); elsewhere they float in the corner.
+  const slot = document.querySelector("[data-notice-slot]");
+  if (slot) stack.classList.add("in-flow");
+  (slot ?? document.body).append(stack);
   let shown = new Map();
   store.subscribe((state, previous) => {
     if (!changed(state, previous, "cards")) return;

@@ -12,6 +12,7 @@
 // and its loser go to (the slots whose data-from names its data-key). The listeners sit on
 // the live root, so they outlive every fetched fragment.
 import { followLive } from "../lib/live-fragment.js";
+import { startBracketView } from "./bracket-view.js";
 
 const LIT = ["slot-lit", "slot-feeds", "slot-winner-to", "slot-loser-to"];
 
@@ -94,6 +95,16 @@ function followRoundButtons(root) {
   });
 }
 
+/** The page's state badges (outside the live part) say what the fetched part says. */
+function followState(root) {
+  const marker = root.querySelector("[data-live-state]");
+  if (!marker) return;
+  for (const badge of document.querySelectorAll("[data-state-badge]")) {
+    badge.className = `state state-${marker.dataset.liveState}`;
+    badge.textContent = marker.textContent;
+  }
+}
+
 function markOpened(root, opened) {
   for (const round of root.querySelectorAll("[data-round]")) {
     if (opened.includes(round.dataset.round)) round.dataset.opened = "yes";
@@ -103,13 +114,18 @@ function markOpened(root, opened) {
 const root = document.querySelector("[data-bracket-live]");
 if (root) {
   let opened = [];
+  const arrange = startBracketView(root);
   followLive(root, "changed", {
     url: () => {
       opened = openedRounds(root);
       return fragmentUrl(root);
     },
     apply: (frame) => applySlots(root, frame),
-    refreshed: () => markOpened(root, opened),
+    refreshed: () => {
+      markOpened(root, opened);
+      followState(root);
+      arrange();
+    },
   });
   followDropLines(root);
   followRoundButtons(root);

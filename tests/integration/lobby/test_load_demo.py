@@ -73,3 +73,18 @@ def test_every_demo_player_is_played_by_the_computer_and_every_demo_account_is_m
     assert all(profiles[name].bot_strength for name in players)
     assert profiles["orla"].bot_strength == profiles["sam"].bot_strength == ""
     assert {profiles[name].made_by for name in [*players, "orla", "sam"]} == {MadeBy.DEMO}
+
+
+def test_the_loader_prints_every_demo_log_in() -> None:
+    from lobby.management.commands.load_demo import DEMO_ORGANIZER, DEMO_PLAYERS, DEMO_STAFF
+
+    printed = io.StringIO()
+    call_command("load_demo", stdout=printed)
+
+    said = printed.getvalue()
+    assert "'crawford-demo'" in said
+    assert f"{DEMO_ORGANIZER[0]} (organizer)" in said
+    assert f"{DEMO_STAFF[0]} (staff)" in said
+    names = said.split("players:", 1)[1].split()
+    assert names == [player[0] for player in DEMO_PLAYERS]
+    assert len(names) == 16

@@ -14,6 +14,7 @@ import pytest
 
 from analysis.match_analysis import Decision, MatchAnalysis, match_analysis
 from backgammon.matchid import MatchId
+from backgammon.notation import format_play, parse_moves
 
 SAMPLE = Path(__file__).parents[2] / "data" / "mat" / "crawford_3pt.analysis.json"
 
@@ -121,3 +122,14 @@ def test_match_ids_carry_score_crawford_cube_and_the_offered_double(
     later = [d for d in analysis.games[2].decisions if d.number > take.number]
     assert {MatchId.decode(d.match_id).cube_value for d in later} == {2}
     assert {MatchId.decode(d.match_id).cube_owner for d in later} == {0}
+
+
+def test_plays_are_written_as_the_move_list_writes_them(analysis: MatchAnalysis) -> None:
+    # GNU Backgammon writes 6/5 6/4 or bar/24 bar/23, the move list 6/4 6/5 and bar/23
+    # bar/24: the analysis names each play in the move list's words.
+    checker = [d for d in analysis.decisions if d.kind == "checker"]
+    written = [d.played for d in checker] + [c.move for d in checker for c in d.candidates]
+
+    assert [text for text in written if text != format_play(parse_moves(text))] == []
+    assert "6/5 6/4" not in written
+    assert "6/4 6/5" in written

@@ -26,7 +26,8 @@ START = Board.initial()
         ((Move(6, 2), Move(8, 4), Move(6, 2), Move(8, 4)), "8/4(2) 6/2(2)"),
         ((Move(24, 20), Move(20, 16)), "24/16"),
         ((Move(13, 7, True), Move(7, 1)), "13/7*/1"),
-        ((Move(13, 9), Move(13, 9), Move(9, 5)), "13/9 13/5"),
+        ((Move(13, 9), Move(13, 9), Move(9, 5)), "13/5 13/9"),
+        ((Move(13, 9, True), Move(13, 9), Move(9, 5, True), Move(5, 1)), "13/9*/5*/1 13/9"),
         ((Move(24, 20), Move(24, 20), Move(20, 16), Move(20, 16)), "24/16(2)"),
         ((Move(5, 4), Move(4, 0)), "5/off"),
         ((), ""),
@@ -36,10 +37,11 @@ def test_plays_are_written_the_canonical_way(play: tuple[Move, ...], text: str) 
     assert format_play(play) == text
 
 
-def test_with_the_board_every_landing_on_a_blot_is_marked() -> None:
+def test_with_the_board_the_hit_is_starred_once_on_the_first_checker_written_there() -> None:
     board = Board.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {20: 1, 6: 5, 8: 3, 13: 4, 24: 2})
 
-    assert format_play((Move(6, 5, True), Move(6, 5), Move(5, 4)), board) == "6/5* 6/5*/4"
+    assert format_play((Move(6, 5, True), Move(6, 5), Move(5, 4)), board) == "6/5*/4 6/5"
+    assert format_play((Move(6, 5), Move(6, 5), Move(5, 4)), board) == "6/5*/4 6/5"
 
 
 @pytest.mark.parametrize(

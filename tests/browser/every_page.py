@@ -25,7 +25,7 @@ from analysis.match_analysis import match_analysis
 from config.celery import app as celery_app
 from fairplay.detectors import dumping
 from fairplay.models import Case
-from matches.models import Match, MatchStatus
+from matches.models import AbandonPolicy, Match, MatchStatus
 from matches.tasks import sweep_deadlines
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
 from reviews.services import result_of
@@ -204,7 +204,10 @@ def _suspended(alice: User, bruno: User) -> int:
         bot.step(match_id)
     board_left(match_id, bruno)
     past = timezone.now() - timedelta(seconds=1)
-    Match.objects.filter(pk=match_id).update(grace_ends_1=past, deadline=past)
+    # Suspended for staff, as some rooms rule, so no worker adjudicates it before the visit.
+    Match.objects.filter(pk=match_id).update(
+        grace_ends_1=past, deadline=past, abandon_policy=AbandonPolicy.SUSPEND
+    )
     sweep_deadlines()
     assert Match.objects.get(pk=match_id).status == MatchStatus.SUSPENDED
     return match_id

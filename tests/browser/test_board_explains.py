@@ -140,11 +140,11 @@ class TheBoardExplains(BrowserTestCase):
         self.screenshot(page, "board-keyboard-play")
         press("c")
         table.settle()
-        expect(pages["bruno"].locator("[data-testid=move-list]")).to_contain_text("54: 13/9 13/8")
+        expect(pages["bruno"].locator("[data-testid=move-list]")).to_contain_text("54: 13/8 13/9")
 
         # Bruno hears what Alice did, and rolls and answers the cube from the keyboard.
         expect(pages["bruno"].locator("[data-testid=announcer]")).to_have_text(
-            "Alice Adams played 13 to 9, 13 to 8 with 5 and 4"
+            "Alice Adams played 13 to 8, 13 to 9 with 5 and 4"
         )
         expect(pages["bruno"]).to_have_title(re.compile(r"^Your turn · "))
         pages["bruno"].keyboard.press("r")

@@ -70,6 +70,17 @@ class TaskThread:
         self.thread.join(10)
 
 
+async def arrives_again(worker: TaskThread, layer: Any, channel: str) -> str:
+    """The thread sends a frame every second until one arrives (30 s at most)."""
+    for _ in range(30):
+        await worker.send("after the restart")
+        try:
+            return str((await asyncio.wait_for(layer.receive(channel), 1))["text"])
+        except TimeoutError:
+            continue
+    raise AssertionError("no frame arrived in 30 s after Redis restarted")
+
+
 async def received(layer: Any, channel: str, count: int) -> list[str]:
     return [(await asyncio.wait_for(layer.receive(channel), 10))["text"] for _ in range(count)]
 
@@ -97,9 +108,10 @@ async def test_a_task_threads_frames_arrive_in_order_and_after_a_redis_restart(
         redis_layer.stop()
         redis_layer.start()
         await layer.group_add("watchers", channel)
-        await worker.send("after the restart")
 
-        # then that frame arrives too
-        assert await received(layer, channel, 1) == ["after the restart"]
+        # then its frames arrive again, on the connection it kept, once the socket's side
+        # has subscribed anew (a frame published before that is lost, as publishing is:
+        # the boards catch up from the database)
+        assert await arrives_again(worker, layer, channel) == "after the restart"
     finally:
         worker.stop()

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from channels.layers import get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import channel_layers, get_channel_layer
 from django.test import override_settings
 
 from core import live
@@ -107,11 +108,14 @@ async def test_a_task_threads_frames_arrive_in_order_and_after_a_redis_restart(
         # when Redis restarts and the same thread sends again
         redis_layer.stop()
         redis_layer.start()
-        await layer.group_add("watchers", channel)
+        # (a socket whose connection broke is opened again by its page: a new one listens)
+        listener = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+        channel = await listener.new_channel()
+        await listener.group_add("watchers", channel)
 
         # then its frames arrive again, on the connection it kept, once the socket's side
         # has subscribed anew (a frame published before that is lost, as publishing is:
         # the boards catch up from the database)
-        assert await arrives_again(worker, layer, channel) == "after the restart"
+        assert await arrives_again(worker, listener, channel) == "after the restart"
     finally:
         worker.stop()

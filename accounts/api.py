@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -153,6 +154,7 @@ class SignUpApi(Api):
             password=form.cleaned_data["password1"],
             email=form.cleaned_data["email"],
             display_name=form.cleaned_data["display_name"],
+            language=translation.get_language() or "",
         )
         issued = token_issue(user=user)
         log_in_seen(request=request, user=user, device=device_sent(request))

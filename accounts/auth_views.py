@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonRes
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse_lazy
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -50,6 +51,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password1"],
                 email=form.cleaned_data["email"],
                 display_name=form.cleaned_data["display_name"],
+                language=translation.get_language() or "",
             )
         except DomainError as error:
             form.add_error(None, str(error))

@@ -11,6 +11,9 @@ profile). Each carries an *unsubscribe link*: a signed token of the player and t
 turns that one preference off without logging in, also given in the ``List-Unsubscribe``
 headers that mail programs show as a button (answered by a POST, RFC 8058).
 
+Every e-mail is written in its player's language (``Profile.language``): the one they chose
+with the switcher, or signed up in.
+
 Mail is sent by Celery tasks (``accounts.tasks``, ``lobby.tasks``), never inside a request:
 a slow relay holds up no page, and how long asking for a reset takes does not tell whether
 an address has an account.
@@ -28,10 +31,14 @@ from django.core.mail import EmailMessage
 from django.db import models
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.encoding import force_bytes
+from django.utils.functional import Promise
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile, User
+from accounts.selectors import language_of
 from core.errors import DomainError
 from core.tasks import enqueue_on_commit
 
@@ -44,9 +51,9 @@ _UNSUBSCRIBE_SALT = "crawford.mail.unsubscribe"
 class MailKind(models.TextChoices):
     """The notices a player may also take by e-mail, labelled as the profile offers them."""
 
-    TOURNAMENT_SOON = "tournament_soon", "E-mail me 10 minutes before a tournament I entered"
-    CHALLENGE = "challenge", "E-mail me a challenge that comes while I am away"
-    DISPUTE_DECIDED = "dispute_decided", "E-mail me the decision on a dispute about my match"
+    TOURNAMENT_SOON = "tournament_soon", _("E-mail me 10 minutes before a tournament I entered")
+    CHALLENGE = "challenge", _("E-mail me a challenge that comes while I am away")
+    DISPUTE_DECIDED = "dispute_decided", _("E-mail me the decision on a dispute about my match")
 
 
 PREFERENCE = {
@@ -60,9 +67,9 @@ AWAY_AFTER = timedelta(minutes=5)
 """A player who opened no page of the site for this long is *away* (``Profile.seen_at``)."""
 
 SUBJECT = {
-    MailKind.TOURNAMENT_SOON: "Your tournament starts soon",
-    MailKind.CHALLENGE: "You have been challenged",
-    MailKind.DISPUTE_DECIDED: "Your dispute has been decided",
+    MailKind.TOURNAMENT_SOON: _("Your tournament starts soon"),
+    MailKind.CHALLENGE: _("You have been challenged"),
+    MailKind.DISPUTE_DECIDED: _("Your dispute has been decided"),
 }
 
 
@@ -71,9 +78,19 @@ def site_link(path: str) -> str:
     return f"{settings.CRAWFORD_SITE_URL}{path}"
 
 
-def _send(*, to: str, subject: str, template: str, context: dict[str, Any], **headers: str) -> None:
-    body = render_to_string(template, {"site": settings.CRAWFORD_SITE_URL, **context})
-    EmailMessage(f"Crawford: {subject}", body, to=[to], headers=headers or None).send()
+def _send(
+    *,
+    user: User,
+    subject: str | Promise,
+    template: str,
+    context: dict[str, Any],
+    **headers: str,
+) -> None:
+    """Mail ``user`` the ``template`` with ``subject``, both in the player's language."""
+    with translation.override(language_of(user_id=user.pk)):
+        body = render_to_string(template, {"site": settings.CRAWFORD_SITE_URL, **context})
+        title = f"Crawford: {subject}"
+    EmailMessage(title, body, to=[user.email], headers=headers or None).send()
 
 
 # ---------------------------------------------------------------- the address verified
@@ -93,8 +110,8 @@ def verification_send(*, user_id: int) -> bool:
         return False
     token = signing.dumps({"user": user.pk, "email": user.email}, salt=_VERIFY_SALT)
     _send(
-        to=user.email,
-        subject="confirm your e-mail address",
+        user=user,
+        subject=_("confirm your e-mail address"),
         template="mail/verify_address.txt",
         context={
             "name": user.username,
@@ -161,8 +178,8 @@ def password_reset_send(*, user_id: int) -> bool:
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     token = default_token_generator.make_token(user)
     _send(
-        to=user.email,
-        subject="choose a new password",
+        user=user,
+        subject=_("choose a new password"),
         template="mail/password_reset.txt",
         context={
             "name": user.username,
@@ -188,7 +205,7 @@ def notice_mail_send(*, user_id: int, kind: MailKind, text: str, url: str) -> bo
         return False
     unsubscribe = unsubscribe_link(user_id=user_id, kind=kind)
     _send(
-        to=user.email,
+        user=user,
         subject=SUBJECT[kind],
         template="mail/notice.txt",
         context={

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from django.conf import settings
 from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Sum, When
 from django.utils.formats import date_format
 from django.utils.translation import gettext
@@ -213,3 +214,16 @@ def names_taken(*, names: Iterable[str], user_id: int | None) -> set[str]:
         display_names.values_list("display_name_skeleton", flat=True)
     )
     return {by_skeleton[skeleton] for skeleton in clashes}
+
+
+def languages_of(*, user_ids: Iterable[int]) -> dict[int, str]:
+    """The language each player reads what the site writes to them in (``Profile.language``);
+    the site's own for a user without a profile."""
+    wanted = set(user_ids)
+    known = dict(Profile.objects.filter(user_id__in=wanted).values_list("user_id", "language"))
+    return {user_id: known.get(user_id, settings.LANGUAGE_CODE) for user_id in wanted}
+
+
+def language_of(*, user_id: int) -> str:
+    """``languages_of`` for one player."""
+    return languages_of(user_ids=[user_id])[user_id]

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import get_supported_language_variant
 
 from accounts import ledger
 from accounts.mail import verification_ask
@@ -39,12 +40,15 @@ def user_create(
     experience: int = 0,
     made_by: MadeBy = MadeBy.SIGNUP,
     bot_strength: str = "",
+    language: str = "",
 ) -> User:
     """Create a user with a profile and a role; staff also get the admin site. An e-mail
     address given is mailed a link that verifies it.
 
     ``made_by`` says who made the account (the demo loader, staff) when not its player;
     ``bot_strength`` makes it a demo player the computer plays at that strength.
+    ``language`` is the one the site writes to the player in (the sign-up page's; the
+    site's own when not given or not offered).
 
     The username is kept to one script (``accounts.names``); the display name loses its
     hidden characters and is the username when nothing visible is left. Neither may pass
@@ -68,6 +72,7 @@ def user_create(
             "experience": experience,
             "made_by": made_by,
             "bot_strength": bot_strength,
+            "language": offered_language(language),
         },
     )
     user.groups.add(Group.objects.get(name=role.value))
@@ -75,6 +80,23 @@ def user_create(
         ledger.grant(user=user, key=f"grant:{user.pk}")
     verification_ask(user=user)
     return user
+
+
+def offered_language(language: str) -> str:
+    """``language`` ("it", "it-IT") as one of the site's languages; the site's own when it
+    offers nothing like it."""
+    try:
+        return get_supported_language_variant(language or settings.LANGUAGE_CODE)
+    except LookupError:
+        return str(settings.LANGUAGE_CODE)
+
+
+def language_remember(*, user_id: int, language: str) -> str:
+    """Remember the language the player chose (the switcher's): notices and e-mails are
+    written in it from now on. Returns the language kept."""
+    kept = offered_language(language)
+    Profile.objects.filter(user_id=user_id).exclude(language=kept).update(language=kept)
+    return kept
 
 
 @transaction.atomic

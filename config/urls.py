@@ -12,6 +12,7 @@ from django.views.decorators.http import last_modified
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts.languages import language_choose
 from config import converters  # noqa: F401 - registers <id:...> before the apps' URLs
 from config.asyncapi import asyncapi
 from config.health import healthz, healthz_live, metrics
@@ -30,8 +31,9 @@ javascript_catalog = cache_control(max_age=3600)(
 )
 
 urlpatterns = [
-    # The language switcher posts here (Django's set_language: a cookie, then back).
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switcher posts here (Django's set_language: a cookie, then back; a
+    # logged-in player's account remembers it too).
+    path("i18n/setlang/", language_choose, name="set_language"),
     path("jsi18n/", javascript_catalog, name="javascript-catalog"),
     path("", include("lobby.urls")),
     path("", include("accounts.urls")),

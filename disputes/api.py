@@ -19,6 +19,7 @@ from core.api import Api, refused_by_the_rules
 from core.errors import DomainError
 from disputes import services
 from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState
+from disputes.outcome import summary_lines
 from disputes.selectors import can_see_evidence, dispute_queue, evidence, is_staff, visible_disputes
 
 
@@ -62,7 +63,8 @@ def dispute_data(dispute: Dispute, *, viewer: User, with_evidence: bool) -> dict
         "decision_reason": dispute.decision_reason,
         "decided_by": dispute.decided_by.username if dispute.decided_by else None,
         "decided_at": dispute.decided_at,
-        "outcome": dispute.outcome,
+        # The lines the code wrote, in the reader's language (``disputes.outcome``).
+        "outcome": {**dispute.outcome, "summary": summary_lines(dispute.outcome)},
         "created_at": dispute.created_at,
     }
     if with_evidence:

@@ -20,11 +20,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from accounts import ledger
 from accounts.models import Currency, LedgerTransaction, User
-from accounts.money import money_text
 from core import locks
 from core.errors import Conflict, DomainError, Forbidden, NotFound
 from core.locks import Lock
@@ -39,6 +38,7 @@ from disputes.models import (
     DisputeState,
     english_label,
 )
+from disputes.outcome import amount, in_english, line
 from disputes.selectors import can_file, is_staff
 from matches import adjudication, creation, lifecycle, money
 from matches.models import Adjudication, Match, MatchKind, MatchStatus
@@ -230,9 +230,9 @@ def _decide(
     elif decision == Decision.ADJUST:
         remedy.adjust(adjustments)
     elif decision == Decision.UPHOLD:
-        remedy.summary.append("The complaint is upheld; the result stands.")
+        remedy.say(gettext_noop("The complaint is upheld; the result stands."))
     else:
-        remedy.summary.append("The complaint is dismissed; the result stands.")
+        remedy.say(gettext_noop("The complaint is dismissed; the result stands."))
     after = _snapshot(Match.objects.get(pk=match.pk), people)
     return _record(dispute, staff, decision, reason, remedy.summary, remedy.changes, before, after)
 
@@ -248,9 +248,11 @@ def _decide_appeal(dispute: Dispute, staff: User, decision: Decision, reason: st
     if decision not in (Decision.DISMISS, Decision.UPHOLD):
         raise DomainError(str(APPEAL_DECISIONS))
     if decision == Decision.UPHOLD:
-        summary = "The appeal is upheld: the mute, suspension or closure is lifted."
+        summary = line(
+            gettext_noop("The appeal is upheld: the mute, suspension or closure is lifted.")
+        )
     else:
-        summary = "The appeal is dismissed: the sanctions stand."
+        summary = line(gettext_noop("The appeal is dismissed: the sanctions stand."))
     before = {"state": dispute.state, "case": dispute.fairplay_case_id}
     after = {"state": DisputeState.DECIDED, "case": dispute.fairplay_case_id}
     return _record(dispute, staff, decision, reason, [summary], {}, before, after)
@@ -261,7 +263,7 @@ def _record(
     staff: User,
     decision: Decision,
     reason: str,
-    summary: list[str],
+    lines: list[dict[str, Any]],
     changes: dict[str, Any],
     before: dict[str, Any],
     after: dict[str, Any],
@@ -272,7 +274,7 @@ def _record(
     dispute.decided_by = staff
     dispute.decided_at = timezone.now()
     dispute.assignee = dispute.assignee or staff
-    dispute.outcome = {"summary": summary, **changes}
+    dispute.outcome = {"summary": in_english(lines), "said": lines, **changes}
     dispute.save()
     AuditEntry.objects.create(
         dispute=dispute,
@@ -297,8 +299,12 @@ class _Remedy:
         self.reason = reason
         self.key_prefix = f"dispute:{dispute.pk}"
         self.cause: dict[str, object] = {"dispute": dispute.pk}
-        self.summary: list[str] = []
+        self.summary: list[dict[str, Any]] = []
         self.changes: dict[str, Any] = {}
+
+    def say(self, message: str, *, first: bool = False, **blanks: Any) -> None:
+        """Add a line to the decision's summary (``disputes.outcome``)."""
+        self.summary.insert(0 if first else len(self.summary), line(message, **blanks))
 
     # The decisions ------------------------------------------------------------------
 
@@ -316,7 +322,6 @@ class _Remedy:
 
     def void(self) -> None:
         match = self.match
-        stake = f"{money_text(match.stake_cents)} {match.currency}"
         was_finished = lifecycle.match_void(
             match,
             staff=self.staff,
@@ -325,10 +330,14 @@ class _Remedy:
             cause=self.cause,
         )
         if match.stake_cents:
-            self.summary.append(f"Both stakes ({stake} each) are refunded.")
-        self.summary.append(
-            "The result is void." if was_finished else "The match is stopped and void."
-        )
+            self.say(
+                gettext_noop("Both stakes (%(stake)s each) are refunded."),
+                stake=amount(match.stake_cents, match.currency),
+            )
+        if was_finished:
+            self.say(gettext_noop("The result is void."))
+        else:
+            self.say(gettext_noop("The match is stopped and void."))
         if match.tournament_id is not None:
             correction = corrections.void(match=match, cause=self.cause)
             self._note_bracket(correction)
@@ -337,7 +346,7 @@ class _Remedy:
             replay = creation.match_replay(match).pk
         self.changes["replay_match"] = replay
         if replay:
-            self.summary.append(f"A replay has been ordered: match #{replay}.")
+            self.say(gettext_noop("A replay has been ordered: match #%(match)s."), match=replay)
 
     def readjudicate(self, deeper: Adjudication) -> None:
         match = self.match
@@ -347,9 +356,13 @@ class _Remedy:
             "original": {"id": original.pk, "plies": original.plies},
             "deeper": {"id": deeper.pk, "plies": deeper.plies},
         }
-        self.summary.append(
-            f"GNU Backgammon evaluated the position again at {deeper.plies} ply "
-            f"(it was {original.plies} ply)."
+        self.say(
+            gettext_noop(
+                "GNU Backgammon evaluated the position again at %(plies)s ply (it was"
+                " %(before)s ply)."
+            ),
+            plies=deeper.plies,
+            before=original.plies,
         )
         if match.status != MatchStatus.FINISHED:
             raise Conflict(_("The adjudicated match is no longer finished; decide otherwise."))
@@ -358,7 +371,7 @@ class _Remedy:
             if decided.winner_seat is not None and decided.winner_seat != match.winner_seat:
                 self._give_match_to(decided.winner_seat, "readjudicated")
             else:
-                self.summary.append("The deeper evaluation gives the same winner.")
+                self.say(gettext_noop("The deeper evaluation gives the same winner."))
         elif decided.kind == "pot":
             split = decided.split
             self._resettle(money.standing_settlement(match), split.payouts, split.house_cents)
@@ -386,10 +399,12 @@ class _Remedy:
                 key=f"{self.key_prefix}:adjust:{index}",
             )
             moved.append(posted.pk)
-            sign = "+" if adjustment.amount_cents > 0 else "−"
-            self.summary.append(
-                f"{adjustment.user.profile.display_name}: {sign}"
-                f"{money_text(abs(adjustment.amount_cents))} {adjustment.currency}."
+            self.say(
+                gettext_noop("%(name)s: +%(amount)s.")
+                if adjustment.amount_cents > 0
+                else gettext_noop("%(name)s: −%(amount)s."),
+                name=adjustment.user.profile.display_name,
+                amount=amount(abs(adjustment.amount_cents), adjustment.currency),
             )
         self.changes["ledger"] = moved
 
@@ -413,19 +428,30 @@ class _Remedy:
             "before": match.player(old).username if old is not None else None,
             "after": new_winner.username,
         }
-        self.summary.insert(0, f"The match is awarded to {new_winner.profile.display_name}.")
+        self.say(
+            gettext_noop("The match is awarded to %(name)s."),
+            first=True,
+            name=new_winner.profile.display_name,
+        )
 
     def _note_bracket(self, correction: corrections.Correction) -> None:
         self.changes["bracket"] = correction.as_dict()
         if correction.cancelled_match:
-            self.summary.append(
-                f"The next match (#{correction.cancelled_match}) had not started; it is cancelled."
+            self.say(
+                gettext_noop("The next match (#%(match)s) had not started; it is cancelled."),
+                match=correction.cancelled_match,
             )
         if correction.new_matches:
             names = ", ".join(f"#{pk}" for pk in correction.new_matches)
-            self.summary.append(f"The bracket is corrected; the next match is {names}.")
+            self.say(
+                gettext_noop("The bracket is corrected; the next match is %(matches)s."),
+                matches=names,
+            )
         elif correction.next_pairing:
-            self.summary.append(f"The bracket is corrected ({correction.next_pairing}).")
+            self.say(
+                gettext_noop("The bracket is corrected (%(pairing)s)."),
+                pairing=correction.next_pairing,
+            )
 
     def _resettle(
         self, standing: LedgerTransaction | None, payouts: dict[int, int], house_cents: int
@@ -444,17 +470,21 @@ class _Remedy:
             staff=self.staff,
         )
         if not done.changed:
-            self.summary.append("The money stays as it was settled.")
+            self.say(gettext_noop("The money stays as it was settled."))
             return
         assert done.reversed is not None
         assert done.settled is not None
         self.changes["ledger"] = [done.reversed.pk, done.settled.pk]
         names = {match.player_0_id: match.player_0, match.player_1_id: match.player_1}
-        paid = "; ".join(
-            f"{names[pk].profile.display_name} {money_text(cents)} {match.currency}"
+        paid = [
+            {**amount(cents, match.currency), "name": names[pk].profile.display_name}
             for pk, cents in sorted(payouts.items())
+        ]
+        self.say(
+            gettext_noop("Settlement #%(settlement)s corrected and paid again: %(paid)s."),
+            settlement=standing.pk,
+            paid=paid,
         )
-        self.summary.append(f"Settlement #{standing.pk} corrected and paid again: {paid}.")
 
 
 # ---------------------------------------------------------------- helpers

@@ -151,7 +151,7 @@ def _lift(case: Case, user: User, dispute: Dispute) -> None:
         closed_at=still.get(SanctionKind.CLOSE),
         reason=f"Appeal upheld (dispute #{dispute.pk})",
     )
-    Sanction.objects.create(
+    lifted = Sanction.objects.create(
         case=case,
         user=user,
         kind=SanctionKind.LIFT,
@@ -160,12 +160,7 @@ def _lift(case: Case, user: User, dispute: Dispute) -> None:
         outcome={"dispute": dispute.pk, "still_held": sorted(still)},
     )
     if user.pk != dispute.filed_by_id:  # the one who appealed hears it from the dispute
-        tell(
-            case,
-            user,
-            SanctionKind.LIFT,
-            f"On appeal, your restrictions are lifted: {dispute.decision_reason}",
-        )
+        tell(lifted)
 
 
 def _held_elsewhere(case: Case, user: User) -> dict[str, datetime]:

@@ -29,6 +29,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import override
 
 from accounts import ledger
 from accounts.ledger.adjustments import correct_between_players
@@ -42,7 +43,7 @@ from core.errors import Conflict, DomainError, Forbidden, NotFound
 from core.locks import Lock
 from fairplay.events import SanctionApplied
 from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
-from fairplay.selectors import case_match_ids, is_fairplay_staff
+from fairplay.selectors import case_match_ids, is_fairplay_staff, sanction_told
 from matches.creation import match_decline
 from matches.models import Match, MatchStatus
 from matches.state import lock_match
@@ -187,36 +188,33 @@ def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]
         outcome = {"until": order.until.isoformat()}
         if kind == SanctionKind.SUSPEND:
             outcome["invitations_withdrawn"] = _withdraw_invitations(user)
-        text = f"{kind.label} until {timezone.localtime(order.until):%d %b %Y %H:%M}: {reason}"
     elif kind == SanctionKind.WARN:
-        outcome, text = {}, f"A warning from staff: {reason}"
+        outcome = {}
     elif kind == SanctionKind.CLOSE:
         outcome = _close(case, user, staff, reason)
-        text = f"Your account is closed: {reason}"
     elif kind == SanctionKind.REVERSE:
         outcome = _reverse(case, staff, reason)
-        text = f"Money from the matches in case #{case.pk} was moved back: {reason}"
     elif kind == SanctionKind.VOID_RATINGS:
         people = [case.subject_id, *case.others.values_list("pk", flat=True)]
         voided = ratings_void(match_ids=case_match_ids(case), user_ids=people)
         outcome = {"rating_changes_voided": [change.pk for change in voided]}
-        text = f"The rating changes of {len(voided)} results were voided: {reason}"
     else:  # LINK
         from fairplay.detectors.shared_accounts import link_accounts
 
         people = [case.subject_id, *case.others.values_list("pk", flat=True)]
         outcome = {"linked": link_accounts(staff=staff, user_ids=people, reason=reason)}
-        text = f"Staff recorded your accounts as one person's: {reason}"
-    sanction = Sanction.objects.create(
+    sanction = Sanction(
         case=case,
         user=user,
         kind=kind,
         until=order.until if kind in (SanctionKind.MUTE, SanctionKind.SUSPEND) else None,
         reason=reason,
         staff=staff,
-        outcome={**outcome, "told": text},
     )
-    tell(case, user, kind, text)
+    # Staff read what the player was told in English; the player reads it in theirs.
+    sanction.outcome = {**outcome, "told": told_in_english(sanction)}
+    sanction.save()
+    tell(sanction)
     return {"id": sanction.pk, "kind": kind.value, "user": user.username, **outcome}
 
 
@@ -301,8 +299,23 @@ def _reverse(case: Case, staff: User, reason: str) -> dict[str, Any]:
     return {"moved": moved}
 
 
-def tell(case: Case, user: User, kind: str, text: str) -> None:
-    bus.publish_on_commit(SanctionApplied(case_id=case.pk, user_id=user.pk, kind=kind, text=text))
+def told_in_english(sanction: Sanction) -> str:
+    with override("en"):
+        return sanction_told(sanction)
+
+
+def tell(sanction: Sanction) -> None:
+    """Tell the player of ``sanction`` once this commits; the lobby's notice writes it in
+    their language from the row (``fairplay.selectors.sanction_told``)."""
+    bus.publish_on_commit(
+        SanctionApplied(
+            case_id=sanction.case_id,
+            user_id=sanction.user_id,
+            kind=sanction.kind,
+            text=told_in_english(sanction),
+            sanction_id=sanction.pk,
+        )
+    )
 
 
 def locked_case(case_id: int) -> Case:

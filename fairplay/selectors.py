@@ -7,9 +7,12 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
-from fairplay.models import Case, CaseState
+from fairplay.models import Case, CaseState, Sanction, SanctionKind
 
 HANDLE_CASES = "accounts.handle_disputes"
 AGES = {"hour": timedelta(hours=1), "day": timedelta(days=1), "week": timedelta(days=7)}
@@ -100,3 +103,32 @@ def case_data(case: Case, *, with_evidence: bool) -> dict[str, Any]:
             for event in case.events.select_related("actor")
         ]
     return data
+
+
+def sanction_told(sanction: Sanction) -> str:
+    """What the sanctioned player is told, in the active language: what was done and the
+    staff's reason, as written ("Suspended until 05 Mar 2027 14:00: dumping chips")."""
+    blanks: dict[str, Any] = {"reason": sanction.reason, "case": sanction.case_id}
+    if sanction.until is not None:
+        blanks["until"] = date_format(timezone.localtime(sanction.until), "d M Y H:i")
+    kind = sanction.kind
+    if kind == SanctionKind.MUTE:
+        return _("Muted until %(until)s: %(reason)s") % blanks
+    if kind == SanctionKind.SUSPEND:
+        return _("Suspended until %(until)s: %(reason)s") % blanks
+    if kind == SanctionKind.WARN:
+        return _("A warning from staff: %(reason)s") % blanks
+    if kind == SanctionKind.CLOSE:
+        return _("Your account is closed: %(reason)s") % blanks
+    if kind == SanctionKind.REVERSE:
+        return _("Money from the matches in case #%(case)s was moved back: %(reason)s") % blanks
+    if kind == SanctionKind.VOID_RATINGS:
+        voided = len(sanction.outcome.get("rating_changes_voided", []))
+        return ngettext(
+            "The rating change of %(count)s result was voided: %(reason)s",
+            "The rating changes of %(count)s results were voided: %(reason)s",
+            voided,
+        ) % {**blanks, "count": voided}
+    if kind == SanctionKind.LINK:
+        return _("Staff recorded your accounts as one person's: %(reason)s") % blanks
+    return _("On appeal, your restrictions are lifted: %(reason)s") % blanks

@@ -8,12 +8,15 @@ turn" notice for it is read, as the match waits for nobody any more.
 
 from __future__ import annotations
 
-from django.urls import reverse
+from functools import partial
 
-from accounts.money import money_text
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
 from lobby import selectors
 from lobby.models import NoticeKind
 from lobby.notifications import Notice, notices_read_by_key, notify_many
+from lobby.wording import amount
 from tournaments.models import Entry, Tournament
 
 
@@ -34,7 +37,7 @@ def tell_tournament_cancelled(*, tournament_id: int) -> int:
                 user_id=entry.user_id,
                 kind=NoticeKind.TOURNAMENT_CANCELLED,
                 key=f"tournament:{tournament_id}:cancelled",
-                text=cancelled_text(tournament, entry, playing=entry.user_id in playing),
+                text=partial(cancelled_text, tournament, entry, playing=entry.user_id in playing),
                 url=page,
                 data={"tournament_id": tournament_id},
             )
@@ -44,16 +47,26 @@ def tell_tournament_cancelled(*, tournament_id: int) -> int:
 
 
 def cancelled_text(tournament: Tournament, entry: Entry, *, playing: bool) -> str:
-    """What the entrant reads: "Spring Knockout was cancelled by its organizer and your
-    match in it ended without a result: your buy-in and fee, 10.65 FUN, are back in your
-    wallet." """
-    what = f"{tournament.name} was cancelled by its organizer"
-    if playing:
-        what += " and your match in it ended without a result"
+    """What the entrant reads, in the active language: "Spring Knockout was cancelled by its
+    organizer and your match in it ended without a result: your buy-in and fee, 10.65 FUN,
+    are back in your wallet." """
     back = entry.paid_cents + entry.fee_cents
-    if not back:
-        return f"{what}."
-    return (
-        f"{what}: your buy-in and fee, {money_text(back)} {tournament.currency}, "
-        "are back in your wallet."
-    )
+    blanks = {"tournament": tournament.name, "amount": amount(back, tournament.currency)}
+    if playing and back:
+        text = _(
+            "%(tournament)s was cancelled by its organizer and your match in it ended without"
+            " a result: your buy-in and fee, %(amount)s, are back in your wallet."
+        )
+    elif playing:
+        text = _(
+            "%(tournament)s was cancelled by its organizer and your match in it ended without"
+            " a result."
+        )
+    elif back:
+        text = _(
+            "%(tournament)s was cancelled by its organizer: your buy-in and fee, %(amount)s,"
+            " are back in your wallet."
+        )
+    else:
+        text = _("%(tournament)s was cancelled by its organizer.")
+    return text % blanks

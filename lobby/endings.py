@@ -12,36 +12,74 @@ tells nobody twice; the computer's seat is not told.
 
 from __future__ import annotations
 
+from functools import partial
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from accounts.models import User
 from lobby import selectors
 from lobby.models import NoticeKind
 from lobby.notifications import Notice, notify_many
-from lobby.subscribers import after_the_fact, board, name, offer
+from lobby.subscribers import after_the_fact, board, name, terms
+from lobby.wording import your_offer
 from matches.events import MatchFinished, MatchStopped
 from matches.models import FinishReason, Match
 
-# Why a match with a result ended, from the winner's side and the loser's: {other} is the
+# Why a match with a result ended, from the winner's side and the loser's: %(name)s is the
 # opponent's name.
-_WHY: dict[str, tuple[str, str]] = {
-    FinishReason.RESIGNED: ("{other} resigned", "you resigned"),
-    FinishReason.TIMEOUT: ("{other}'s time ran out", "your time ran out"),
+_WHY = {
+    FinishReason.RESIGNED: (gettext_lazy("%(name)s resigned"), gettext_lazy("you resigned")),
+    FinishReason.TIMEOUT: (
+        gettext_lazy("%(name)s's time ran out"),
+        gettext_lazy("your time ran out"),
+    ),
     # A forfeit is a tournament's no-show or a reconnection grace run out: either way,
     # someone was not at the board in time.
     FinishReason.FORFEIT: (
-        "{other} forfeited, not at the board in time",
-        "you forfeited, not at the board in time",
+        gettext_lazy("%(name)s forfeited, not at the board in time"),
+        gettext_lazy("you forfeited, not at the board in time"),
     ),
     # Either player may have been the one away: the engine's verdict is told alike.
-    FinishReason.ADJUDICATED: ("adjudicated by the engine", "adjudicated by the engine"),
+    FinishReason.ADJUDICATED: (
+        gettext_lazy("adjudicated by the engine"),
+        gettext_lazy("adjudicated by the engine"),
+    ),
     FinishReason.MATCH_CUBE_DROPPED: (
-        "{other} dropped the match cube",
-        "you dropped the match cube",
+        gettext_lazy("%(name)s dropped the match cube"),
+        gettext_lazy("you dropped the match cube"),
     ),
 }
 
+
+# How a match stopped without a result, told of a match and of a money session: languages
+# agree the verb with the noun (Italian "il match", "la sessione"), so each has its context.
 _STOPPED = {
-    "voided": "was voided by staff",
-    "cancelled": "was cancelled: the tournament's draw was corrected before it began",
+    "aborted": (
+        pgettext_lazy("match", "%(offer)s against %(name)s was aborted: %(why)s."),
+        pgettext_lazy("money session", "%(offer)s against %(name)s was aborted: %(why)s."),
+    ),
+    "voided": (
+        pgettext_lazy("match", "%(offer)s against %(name)s was voided by staff."),
+        pgettext_lazy("money session", "%(offer)s against %(name)s was voided by staff."),
+    ),
+    "cancelled": (
+        pgettext_lazy(
+            "match",
+            "%(offer)s against %(name)s was cancelled: the tournament's draw was corrected"
+            " before it began.",
+        ),
+        pgettext_lazy(
+            "money session",
+            "%(offer)s against %(name)s was cancelled: the tournament's draw was corrected"
+            " before it began.",
+        ),
+    ),
+    "stopped": (
+        pgettext_lazy("match", "%(offer)s against %(name)s was stopped."),
+        pgettext_lazy("money session", "%(offer)s against %(name)s was stopped."),
+    ),
 }
 
 
@@ -57,7 +95,7 @@ def on_match_finished(event: MatchFinished) -> None:
                 user_id=match.player_id(seat),
                 kind=NoticeKind.MATCH_OVER,
                 key=f"match:{match.pk}:over",
-                text=finished_text(match, seat),
+                text=partial(finished_text, match, seat),
                 url=board(match.pk),
                 data={
                     "match_id": match.pk,
@@ -83,7 +121,7 @@ def on_match_stopped(event: MatchStopped) -> None:
                 user_id=match.player_id(seat),
                 kind=NoticeKind.MATCH_OVER,
                 key=f"match:{match.pk}:{event.how}",
-                text=stopped_text(match, seat, event),
+                text=partial(stopped_text, match, seat, event),
                 url=board(match.pk),
                 data={"match_id": match.pk, "how": event.how, "won": None},
             )
@@ -99,58 +137,66 @@ def told_seats(match: Match) -> list[int]:
 
 
 def finished_text(match: Match, seat: int) -> str:
+    """How the match ended, as the player of ``seat`` reads it, in the active language."""
     other = _opponent(match, seat)
-    what = f"your {offer(match)} against {other}"
     reason = match.finish_reason or FinishReason.PLAYED
-    if match.is_money:
-        return _session_text(match, seat, what, reason, other)
     mine, theirs = _score(match, seat)
+    offer = your_offer(**terms(match))
+    blanks: dict[str, object] = {"offer": offer, "name": other, "mine": mine, "theirs": theirs}
     won = match.winner_seat == seat
-    result = f"You {'won' if won else 'lost'} {what} {mine}–{theirs}"
-    if reason in _WHY:
-        why = _WHY[reason][0 if won else 1].format(other=other)
-        return f"{result}: {why}."
-    return f"{result}."
-
-
-def _session_text(match: Match, seat: int, what: str, reason: str, other: str) -> str:
-    mine, theirs = _score(match, seat)
-    points = f"{mine}–{theirs} in points"
-    if reason == FinishReason.SESSION_ENDED:
-        return (
-            f"{what[0].upper()}{what[1:]} is over, {points}: one of you could not cover "
-            "the next game. Your wallet shows each game's settlement."
-        )
-    if reason == FinishReason.ADJUDICATED:
-        return (
-            f"{what[0].upper()}{what[1:]} was adjudicated by the engine and is over, {points}. "
-            "Your wallet shows what the engine's split paid."
-        )
-    if match.winner_seat is not None and reason in _WHY:
-        won = match.winner_seat == seat
-        why = _WHY[reason][0 if won else 1].format(other=other)
-        return f"{what[0].upper()}{what[1:]} is over, {points}: {why}."
-    return f"{what[0].upper()}{what[1:]} is over, {points}."
+    if match.is_money:
+        blanks["offer"] = capfirst(offer)
+        if reason == FinishReason.SESSION_ENDED:
+            return (
+                _(
+                    "%(offer)s against %(name)s is over, %(mine)s–%(theirs)s in points: one of you"
+                    " could not cover the next game. Your wallet shows each game's settlement."
+                )
+                % blanks
+            )
+        if reason == FinishReason.ADJUDICATED:
+            return (
+                _(
+                    "%(offer)s against %(name)s was adjudicated by the engine and is over,"
+                    " %(mine)s–%(theirs)s in points. Your wallet shows what the engine's split"
+                    " paid."
+                )
+                % blanks
+            )
+        result = _("%(offer)s against %(name)s is over, %(mine)s–%(theirs)s in points") % blanks
+        if match.winner_seat is None or reason not in _WHY:
+            return _("%(result)s.") % {"result": result}
+    elif won:
+        result = _("You won %(offer)s against %(name)s %(mine)s–%(theirs)s") % blanks
+    else:
+        result = _("You lost %(offer)s against %(name)s %(mine)s–%(theirs)s") % blanks
+    if reason not in _WHY:
+        return _("%(result)s.") % {"result": result}
+    why = _WHY[FinishReason(reason)][0 if won else 1] % {"name": other}
+    return _("%(result)s: %(why)s.") % {"result": result, "why": why}
 
 
 def stopped_text(match: Match, seat: int, event: MatchStopped) -> str:
-    what = f"Your {offer(match)} against {_opponent(match, seat)}"
-    back = " Your stake is back in your wallet." if match.stake_cents else ""
+    """Why the match stopped without a result, as the player of ``seat`` reads it."""
+    blanks = {"offer": capfirst(your_offer(**terms(match))), "name": _opponent(match, seat)}
     if event.how == "aborted":
-        return f"{what} was aborted: {_absence(seat, event.absent)}.{back}"
-    return f"{what} {_STOPPED.get(event.how, 'was stopped')}.{back}"
+        blanks["why"] = _absence(seat, event.absent)
+    said = _STOPPED.get(event.how, _STOPPED["stopped"])[1 if match.is_money else 0]
+    text = said % blanks
+    if not match.stake_cents:
+        return text
+    back = _("Your stake is back in your wallet.")  # a sentence of its own
+    return f"{text} {back}"
 
 
 def _absence(seat: int, absent: tuple[int, ...]) -> str:
     if not absent:
-        return "no move was made before the show-up time ran out"
+        return _("no move was made before the show-up time ran out")
     if len(absent) == 2:
-        return "neither of you came to the board in time"
-    return (
-        "you did not come to the board in time"
-        if seat in absent
-        else "your opponent did not come to the board in time"
-    )
+        return _("neither of you came to the board in time")
+    if seat in absent:
+        return _("you did not come to the board in time")
+    return _("your opponent did not come to the board in time")
 
 
 def _opponent(match: Match, seat: int) -> str:

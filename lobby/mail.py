@@ -16,9 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from accounts.mail import AWAY_AFTER, MailKind, notice_mail_send
 from accounts.models import Profile
@@ -85,10 +87,7 @@ def tell_tournaments_soon(*, now: datetime | None = None) -> int:
                 user_id=entry.user_id,
                 kind=NoticeKind.TOURNAMENT_SOON,
                 key=f"tournament-soon:{tournament.pk}",
-                text=(
-                    f"{tournament.name} starts in {minutes} minute{'s' * (minutes > 1)},"
-                    f" at {tournament.starts_at:%H:%M} UTC."
-                ),
+                text=partial(_soon_text, tournament.name, minutes, tournament.starts_at),
                 url=reverse("tournament", kwargs={"tournament_id": tournament.pk}),
                 data={
                     "tournament_id": tournament.pk,
@@ -97,3 +96,11 @@ def tell_tournaments_soon(*, now: datetime | None = None) -> int:
             )
         )
     return notify_many(notices)
+
+
+def _soon_text(tournament: str, minutes: int, starts_at: datetime) -> str:
+    return ngettext(
+        "%(tournament)s starts in %(minutes)s minute, at %(time)s UTC.",
+        "%(tournament)s starts in %(minutes)s minutes, at %(time)s UTC.",
+        minutes,
+    ) % {"tournament": tournament, "minutes": minutes, "time": f"{starts_at:%H:%M}"}

@@ -5,18 +5,25 @@ the socket said, and a player who had no tab open finds it later. Each is sent o
 transaction commits (``lobby.events``), to every tab of the player. A new notice of a kind
 players may also take by e-mail (``MAILED_KINDS``) is handed to ``lobby.mail_notices``,
 which mails it to those who want it (``lobby.mail``).
+
+A notice is written in its reader's language (``Profile.language``, the one they chose with
+the switcher or signed up in): callers pass its sentence as a function (``Text``) that
+``notify`` calls under that language when it stores the notice. The text is stored as
+written: the bell, the page, the socket, the API and the e-mail read one column, and the
+notices stored before the player chose another language read as they were written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.mail import MailKind
+from accounts.selectors import language_of, languages_of
 from core.bulk import insert_values
 from core.rows import among
 from core.tasks import enqueue_on_commit
@@ -34,23 +41,37 @@ MAILED_KINDS = {
 }
 """The notices a player may also take by e-mail, and the e-mail kind each is."""
 
+Text = str | Callable[[], str]
+"""A notice's sentence: a function that writes it (``gettext`` with named blanks), called in
+the reader's language; or a text written already, stored as it is."""
+
+
+def written(text: Text, language: str) -> str:
+    """The sentence ``text`` in ``language``."""
+    if isinstance(text, str):
+        return text
+    with translation.override(language):
+        return text()
+
 
 def notify(
     *,
     user_id: int,
     kind: str,
     key: str,
-    text: str,
+    text: Text,
     url: str = "",
     data: dict[str, Any] | None = None,
     again: bool = False,
 ) -> Notification | None:
-    """Tell the player ``text`` (a link to ``url``), once per ``key``.
+    """Tell the player ``text`` (a link to ``url``), once per ``key``, in their language.
 
     The same key a second time (an event delivered twice) changes and sends nothing and
     answers None, unless ``again``: then the notice is brought back unread to the top with
     the new text, so a player has one "your turn" per match however many turns go by.
     """
+    if not isinstance(text, str):
+        text = written(text, language_of(user_id=user_id))
     fields: dict[str, Any] = {"kind": kind, "text": text, "url": url, "data": data or {}}
     with transaction.atomic():
         if again:
@@ -72,12 +93,13 @@ def notify(
 
 @dataclass(frozen=True)
 class Notice:
-    """A notice to store and send, as ``notify`` takes it."""
+    """A notice to store and send, as ``notify`` takes it. A ``text`` that is a function
+    must not read a loop's variable when called (``functools.partial`` binds it)."""
 
     user_id: int
     kind: str
     key: str
-    text: str
+    text: Text
     url: str = ""
     data: dict[str, Any] = field(default_factory=dict)
 
@@ -99,35 +121,51 @@ def notify_many(notices: Sequence[Notice]) -> int:
         for notice in notices
         if (notice.user_id, notice.key) not in used
     }
+    languages = languages_of(
+        user_ids={notice.user_id for notice in fresh.values() if not isinstance(notice.text, str)}
+    )
     # Written from their values: a round's thousands of notices are never made instances.
-    created = [(notice, timezone.now()) for notice in fresh.values()]
+    created = [
+        (notice, written(notice.text, languages.get(notice.user_id, "")), timezone.now())
+        for notice in fresh.values()
+    ]
     try:
         with transaction.atomic():
             keys = insert_values(
                 Notification,
                 ("user_id", "kind", "key", "text", "url", "data", "created_at"),
-                [(n.user_id, n.kind, n.key, n.text, n.url, n.data, at) for n, at in created],
+                [(n.user_id, n.kind, n.key, text, n.url, n.data, at) for n, text, at in created],
             )
             events.publish_notices(
                 [
                     (
                         notice.user_id,
                         notice_fields(
-                            key, notice.kind, notice.text, notice.url, notice.data, at, read=False
+                            key, notice.kind, text, notice.url, notice.data, at, read=False
                         ),
                     )
-                    for key, (notice, at) in zip(keys, created, strict=True)
+                    for key, (notice, text, at) in zip(keys, created, strict=True)
                 ]
             )
             mailed = [
                 key
-                for key, (notice, _) in zip(keys, created, strict=True)
+                for key, (notice, _, _) in zip(keys, created, strict=True)
                 if notice.kind in MAILED_KINDS
             ]
             for start in range(0, len(mailed), MAIL_BATCH):
                 enqueue_on_commit(MAIL_TASK, mailed[start : start + MAIL_BATCH])
     except IntegrityError:  # the same notices were being written at the same time
-        told = [notify(**asdict(notice)) for notice in notices]
+        told = [
+            notify(
+                user_id=notice.user_id,
+                kind=notice.kind,
+                key=notice.key,
+                text=text,
+                url=notice.url,
+                data=notice.data,
+            )
+            for notice, text, _ in created
+        ]
         return sum(notice is not None for notice in told)
     return len(created)
 

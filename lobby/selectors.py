@@ -9,12 +9,16 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.ledger.reads import EscrowName, balances
 from accounts.models import Block, BlockKind, Profile, User
@@ -332,7 +336,8 @@ def tournament_named(*, tournament_id: int) -> Tournament | None:
 
 
 def match_terms(*, match_ids: Collection[int]) -> dict[int, dict[str, Any]]:
-    """What each match is played for, as ``lobby.terms.offer_text`` takes it."""
+    """What each match is played for, as ``lobby.terms.offer_text`` and ``lobby.wording``'s
+    offers take it."""
     return {
         match_id: {"kind": kind, "length": length, "stake_cents": stake, "currency": currency}
         for match_id, kind, length, stake, currency in Match.objects.filter(
@@ -456,23 +461,52 @@ def tournament_escrow_names(*, owner: User, ids: Collection[int]) -> dict[int, E
 
 
 def analysis_ready_text(analysis_id: int, user_id: int) -> str:
-    """ "The analysis of your match against Bruno is ready: your PR is 6.21 (Advanced)."."""
+    """ "The analysis of your match against Bruno is ready: your PR is 6.21 (Advanced).", in
+    the active language."""
     analysis = Analysis.objects.select_related("match__player_0", "match__player_1").get(
         pk=analysis_id
     )
     players = (analysis.result or {}).get("players", [])
     match = analysis.match
     if match is None:
-        names = " v ".join(analysis.players)
-        return f"The analysis of {names} ({analysis.filename or 'your upload'}) is ready."
+        return _("The analysis of %(players)s (%(file)s) is ready.") % {
+            "players": " v ".join(analysis.players),
+            "file": analysis.filename or _("your upload"),
+        }
     seat = match.seat_of(User(pk=user_id))
     if seat is None or len(players) != 2:
-        return f"The analysis of match {match.pk} is ready."
-    opponent = match.player(1 - seat)
+        return _("The analysis of match %(number)s is ready.") % {"number": match.pk}
     mine = players[seat]
-    pr = f"{mine['pr']:.2f}" if mine.get("pr") is not None else "not rated (no decision)"
-    rating = f" ({mine['rating']})" if mine.get("rating") else ""
+    blanks = {"name": match.player(1 - seat).profile.display_name}
+    if mine.get("pr") is None:
+        return (
+            _(
+                "The analysis of your match against %(name)s is ready: your PR is not rated"
+                " (no decision)."
+            )
+            % blanks
+        )
+    blanks["pr"] = number_format(Decimal(f"{mine['pr']:.2f}"), 2)
+    if not mine.get("rating"):
+        return (
+            _("The analysis of your match against %(name)s is ready: your PR is %(pr)s.") % blanks
+        )
+    # GNU Backgammon's word for the error rate (``analysis.match_analysis.ERROR_RATINGS``).
+    blanks["rating"] = _(mine["rating"])
     return (
-        f"The analysis of your match against {opponent.profile.display_name} is ready: "
-        f"your PR is {pr}{rating}."
+        _("The analysis of your match against %(name)s is ready: your PR is %(pr)s (%(rating)s).")
+        % blanks
     )
+
+
+# GNU Backgammon's words for an error rate, read in any language (``analysis_ready_text``).
+PR_RATINGS = (
+    gettext_noop("Awful!"),
+    gettext_noop("Beginner"),
+    gettext_noop("Casual player"),
+    gettext_noop("Intermediate"),
+    gettext_noop("Advanced"),
+    gettext_noop("Expert"),
+    gettext_noop("World class"),
+    gettext_noop("Supernatural"),
+)

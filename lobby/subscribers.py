@@ -3,7 +3,9 @@
 Each handler is subscribed to one event type in ``LobbyConfig.ready`` and runs once the
 event's transaction has committed. It reads what the text needs, in players' words (display
 names, money as money), and calls ``lobby.notifications.notify`` under a key naming the
-event, so a second delivery tells nobody twice. Events about a whole tournament field are
+event, so a second delivery tells nobody twice. Each sentence is a function (``gettext`` with
+named blanks) that ``notify`` calls in its reader's language; functions over a loop's rows
+bind them with ``functools.partial``. Events about a whole tournament field are
 handed to a task (``lobby.tasks``, by name), so the request that filled the last seat of a
 Sit & Go does not write every entrant's notice itself.
 
@@ -31,22 +33,26 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from django.urls import reverse
-from django.utils import translation
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from accounts.models import User
-from accounts.money import money_text
 from core.tasks import enqueue, enqueue_on_commit
 from disputes.events import DisputeDecided
 from disputes.models import Decision, Dispute
 from fairplay.events import SanctionApplied
+from fairplay.models import Sanction
+from fairplay.selectors import sanction_told
 from lobby import events, selectors
 from lobby.models import NoticeKind
 from lobby.notifications import Notice, notices_read, notices_read_by_key, notify, notify_many
 from lobby.seeks import seeks_withdraw
-from lobby.terms import offer_text, with_article
+from lobby.wording import amount, an_offer, placing, your_offer
 from matches.events import (
     ChallengeAnswered,
     ChallengeIssued,
@@ -94,10 +100,14 @@ def name(user: User) -> str:
     return user.profile.display_name
 
 
-def offer(match: Match) -> str:
-    return offer_text(
-        kind=match.kind, length=match.length, stake_cents=match.stake_cents, currency=match.currency
-    )
+def terms(match: Match) -> dict[str, Any]:
+    """What the match is played for, as ``lobby.wording``'s offers take it."""
+    return {
+        "kind": match.kind,
+        "length": match.length,
+        "stake_cents": match.stake_cents,
+        "currency": match.currency,
+    }
 
 
 def board(match_id: int) -> str:
@@ -121,7 +131,10 @@ def on_challenge_issued(event: ChallengeIssued) -> None:
         user_id=event.opponent_id,
         kind=NoticeKind.CHALLENGE,
         key=f"challenge:{match.pk}",
-        text=f"{name(match.player_0)} challenges you to {with_article(offer(match))}.",
+        text=lambda: (
+            _("%(name)s challenges you to %(offer)s.")
+            % {"name": name(match.player_0), "offer": an_offer(**terms(match))}
+        ),
         url=board(match.pk),
         data={"match_id": match.pk},
     )
@@ -142,9 +155,13 @@ def on_challenge_answered(event: ChallengeAnswered) -> None:
             user_id=event.challenger_id,
             kind=NoticeKind.SEEK_TAKEN if taken else NoticeKind.CHALLENGE_ACCEPTED,
             key=key,
-            text=(
-                f"{opponent} {'took your seek' if taken else 'accepted your challenge'}: "
-                f"your {offer(match)} is ready."
+            text=lambda: (
+                (
+                    _("%(name)s took your seek: %(offer)s is ready.")
+                    if taken
+                    else _("%(name)s accepted your challenge: %(offer)s is ready.")
+                )
+                % {"name": opponent, "offer": your_offer(**terms(match))}
             ),
             url=board(match.pk),
             data=_ready_data(match),
@@ -154,7 +171,10 @@ def on_challenge_answered(event: ChallengeAnswered) -> None:
             user_id=event.challenger_id,
             kind=NoticeKind.CHALLENGE_DECLINED,
             key=key,
-            text=f"{opponent} declined your challenge to {with_article(offer(match))}.",
+            text=lambda: (
+                _("%(name)s declined your challenge to %(offer)s.")
+                % {"name": opponent, "offer": an_offer(**terms(match))}
+            ),
             url=reverse("lobby"),
             data={"match_id": match.pk},
         )
@@ -163,7 +183,10 @@ def on_challenge_answered(event: ChallengeAnswered) -> None:
             user_id=event.opponent_id,
             kind=NoticeKind.CHALLENGE_WITHDRAWN,
             key=key,
-            text=f"{challenger} withdrew the challenge to {with_article(offer(match))}.",
+            text=lambda: (
+                _("%(name)s withdrew the challenge to %(offer)s.")
+                % {"name": challenger, "offer": an_offer(**terms(match))}
+            ),
             url=reverse("lobby"),
             data={"match_id": match.pk},
         )
@@ -180,7 +203,7 @@ def on_matches_ready(event: MatchesReady) -> None:
     in_tournaments = [ready for ready in event.matches if ready.tournament_id is not None]
     if not in_tournaments:
         return
-    terms = selectors.match_terms(match_ids=[ready.match_id for ready in in_tournaments])
+    played = selectors.match_terms(match_ids=[ready.match_id for ready in in_tournaments])
     names = selectors.display_names(
         user_ids={user for ready in in_tournaments for user in ready.player_ids}
     )
@@ -190,9 +213,9 @@ def on_matches_ready(event: MatchesReady) -> None:
     notices = []
     for ready in in_tournaments:
         tournament = tournaments.get(ready.tournament_id or 0)
-        if tournament is None or ready.match_id not in terms:
+        if tournament is None or ready.match_id not in played:
             continue
-        offered, url = offer_text(**terms[ready.match_id]), board(ready.match_id)
+        offered, url = played[ready.match_id], board(ready.match_id)
         show_up_by = ready.show_up_by.isoformat() if ready.show_up_by else None
         data = {
             "match_id": ready.match_id,
@@ -206,12 +229,20 @@ def on_matches_ready(event: MatchesReady) -> None:
                     user_id=ready.player_ids[seat],
                     kind=NoticeKind.MATCH_READY,
                     key=f"match:{ready.match_id}:ready",
-                    text=f"Your {offered} against {opponent} in {tournament.name} is ready.",
+                    text=partial(_ready_text, offered, opponent, tournament.name),
                     url=url,
                     data=data,
                 )
             )
     notify_many(notices)
+
+
+def _ready_text(offered: dict[str, Any], opponent: str, tournament: str) -> str:
+    return _("%(offer)s against %(name)s in %(tournament)s is ready.") % {
+        "offer": capfirst(your_offer(**offered)),
+        "name": opponent,
+        "tournament": tournament,
+    }
 
 
 @after_the_fact
@@ -223,13 +254,17 @@ def on_player_awaited(event: PlayerAwaited) -> None:
         return
     seat = 0 if match.player_0_id == event.user_id else 1
     other = name(match.player(1 - seat))
-    if match.is_money:
-        text = f"Your turn against {other} in your money session."
-    else:
-        score = (match.score_0, match.score_1) if seat == 0 else (match.score_1, match.score_0)
-        text = (
-            f"Your turn against {other}: {score[0]}–{score[1]} in your {match.length}-point match."
-        )
+    score = (match.score_0, match.score_1) if seat == 0 else (match.score_1, match.score_0)
+
+    def text() -> str:
+        if match.is_money:
+            return _("Your turn against %(name)s in your money session.") % {"name": other}
+        return ngettext(
+            "Your turn against %(name)s: %(mine)s–%(theirs)s in your %(length)s-point match.",
+            "Your turn against %(name)s: %(mine)s–%(theirs)s in your %(length)s-point match.",
+            match.length,
+        ) % {"name": other, "mine": score[0], "theirs": score[1], "length": match.length}
+
     notify(
         user_id=event.user_id,
         kind=NoticeKind.TURN,
@@ -248,13 +283,23 @@ def on_match_finished(event: MatchFinished) -> None:
     enqueue(READ_TURN_NOTICES_TASK, event.match_id)
 
 
+# Why the computer's match was voided (``matches.practice``), to be read in any language.
+ENGINE_FAILURES = (
+    gettext_noop("GNU Backgammon is not installed on this site"),
+    gettext_noop("GNU Backgammon failed to make its move"),
+)
+
+
 @after_the_fact
 def on_practice_voided(event: PracticeVoided) -> None:
     notify(
         user_id=event.player_id,
         kind=NoticeKind.PRACTICE_VOIDED,
         key=f"practice-voided:{event.match_id}",
-        text=f"Your practice match was voided: {event.why}. Nothing is recorded.",
+        text=lambda: (
+            _("Your practice match was voided: %(why)s. Nothing is recorded.")
+            % {"why": _(event.why)}
+        ),
         url=board(event.match_id),
         data={"match_id": event.match_id},
     )
@@ -296,7 +341,10 @@ def on_player_eliminated(event: PlayerEliminated) -> None:
         user_id=event.user_id,
         kind=NoticeKind.ELIMINATED,
         key=f"tournament:{tournament.pk}:out",
-        text=f"You are out of {tournament.name}. Thanks for playing.",
+        text=lambda: (
+            _("You are out of %(tournament)s. Thanks for playing.")
+            % {"tournament": tournament.name}
+        ),
         url=reverse("tournament-bracket", kwargs={"tournament_id": tournament.pk}),
         data={"tournament_id": tournament.pk},
     )
@@ -311,8 +359,13 @@ def on_swing_waiting(event: SwingWaiting) -> None:
         user_id=event.user_id,
         kind=NoticeKind.WAITING,
         key=f"tournament:{tournament.pk}:waiting",
-        text=f"Nobody is free to play you in {tournament.name} yet: your next game starts "
-        "as soon as another game ends.",
+        text=lambda: (
+            _(
+                "Nobody is free to play you in %(tournament)s yet: your next game starts as soon"
+                " as another game ends."
+            )
+            % {"tournament": tournament.name}
+        ),
         url=reverse("tournament-bracket", kwargs={"tournament_id": tournament.pk}),
         data={"tournament_id": tournament.pk},
         again=True,
@@ -331,13 +384,17 @@ def tell_tournament_started(*, tournament_id: int) -> int:
                 user_id=user_id,
                 kind=NoticeKind.TOURNAMENT_STARTED,
                 key=f"tournament:{tournament_id}:started",
-                text=f"{tournament.name} has started. Good luck!",
+                text=partial(_started_text, tournament.name),
                 url=bracket,
                 data={"tournament_id": tournament_id},
             )
             for user_id in selectors.entrant_ids(tournament_id=tournament_id)
         ]
     )
+
+
+def _started_text(tournament: str) -> str:
+    return _("%(tournament)s has started. Good luck!") % {"tournament": tournament}
 
 
 def tell_tournament_finished(*, tournament_id: int) -> int:
@@ -351,7 +408,7 @@ def tell_tournament_finished(*, tournament_id: int) -> int:
                 user_id=entry.user_id,
                 kind=NoticeKind.PRIZE,
                 key=f"tournament:{tournament_id}:prize",
-                text=text,
+                text=partial(finish_text, tournament, entry),
                 url=reverse("wallet")
                 if entry.prize_cents
                 else reverse("tournament", kwargs={"tournament_id": tournament_id}),
@@ -364,39 +421,53 @@ def tell_tournament_finished(*, tournament_id: int) -> int:
                 },
             )
             for entry in selectors.entrants(tournament_id=tournament_id)
-            if (text := finish_text(tournament, entry)) is not None
+            if told_of_finish(entry)
         ]
     )
 
 
-def finish_text(tournament: Tournament, entry: Entry) -> str | None:
-    """What the entrant won, or None when there is nothing to tell beyond the elimination."""
+def told_of_finish(entry: Entry) -> bool:
+    """Is there something to tell the entrant beyond the elimination: the win, a prize, a
+    ticket?"""
     won = entry.place == 1 and (entry.shared_to or 1) == 1
-    if not (won or entry.prize_cents or entry.won_ticket):
-        return None
+    return won or bool(entry.prize_cents) or entry.won_ticket
+
+
+def finish_text(tournament: Tournament, entry: Entry) -> str:
+    """What the entrant won: "You won Spring Cup: 50.00 FUN is in your wallet."."""
+    won = entry.place == 1 and (entry.shared_to or 1) == 1
+    prize = bool(entry.prize_cents)
+    seat = entry.won_ticket and tournament.target is not None
+    blanks = {
+        "tournament": tournament.name,
+        "place": placing(entry.place or 0, entry.shared_to),
+        "amount": amount(entry.prize_cents, tournament.currency),
+        "target": tournament.target.name if tournament.target is not None else "",
+    }
     if won:
-        where = f"You won {tournament.name}"
+        if prize and seat:
+            text = _(
+                "You won %(tournament)s: %(amount)s is in your wallet and you have a seat in"
+                " %(target)s."
+            )
+        elif prize:
+            text = _("You won %(tournament)s: %(amount)s is in your wallet.")
+        elif seat:
+            text = _("You won %(tournament)s: you have a seat in %(target)s.")
+        else:
+            text = _("You won %(tournament)s!")
+    elif prize and seat:
+        text = _(
+            "You finished %(place)s in %(tournament)s: %(amount)s is in your wallet and you"
+            " have a seat in %(target)s."
+        )
+    elif prize:
+        text = _("You finished %(place)s in %(tournament)s: %(amount)s is in your wallet.")
+    elif seat:
+        text = _("You finished %(place)s in %(tournament)s: you have a seat in %(target)s.")
     else:
-        where = f"You finished {placing(entry)} in {tournament.name}"
-    gains = []
-    if entry.prize_cents:
-        gains.append(f"{money_text(entry.prize_cents)} {tournament.currency} is in your wallet")
-    if entry.won_ticket and tournament.target is not None:
-        gains.append(f"you have a seat in {tournament.target.name}")
-    return f"{where}: {' and '.join(gains)}." if gains else f"{where}!"
-
-
-def placing(entry: Entry) -> str:
-    """The entrant's place, as in "2nd", or "3rd–4th" for a shared one."""
-    place = entry.place or 0
-    shared = entry.shared_to or place
-    return ordinal(place) if shared == place else f"{ordinal(place)}–{ordinal(shared)}"
-
-
-def ordinal(number: int) -> str:
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
+        text = _("You finished %(place)s in %(tournament)s!")
+    return text % blanks
 
 
 # ---------------------------------------------------------------- disputes
@@ -407,15 +478,13 @@ def on_dispute_decided(event: DisputeDecided) -> None:
     dispute = selectors.dispute_with_match(dispute_id=event.dispute_id)
     if dispute is None:
         return
-    # A notice's text is kept as written, in English whatever language the staff use.
-    with translation.override("en"):
-        decision = str(Decision(event.decision).label)
+    decision = Decision(event.decision)
     for user_id in sorted({event.filed_by_id, *event.player_ids}):
         notify(
             user_id=user_id,
             kind=NoticeKind.DISPUTE_DECIDED,
             key=f"dispute:{dispute.pk}:decided",
-            text=f"{dispute_about(dispute, user_id)} is decided: {decision}.",
+            text=partial(decided_text, dispute, user_id, decision),
             url=reverse("dispute", kwargs={"dispute_id": dispute.pk}),
             data={
                 "dispute_id": dispute.pk,
@@ -426,21 +495,37 @@ def on_dispute_decided(event: DisputeDecided) -> None:
         )
 
 
-def dispute_about(dispute: Dispute, user_id: int) -> str:
-    """Whose dispute about what, as the player reads it: "Your dispute about your match
-    against Bruno", "Alice's dispute about your match", "Your appeal of fair-play case #4"."""
+def decided_text(dispute: Dispute, user_id: int, decision: Decision) -> str:
+    """Whose dispute about what is decided how, as the player reads it: "Your dispute about
+    your match against Bruno is decided: Dismissed.", "Alice's dispute about your match ...",
+    "Your appeal of fair-play case #4 ..."."""
     match = dispute.match
+    blanks: dict[str, Any] = {"decision": decision.label}
     if match is None:
-        return f"Your appeal of fair-play case #{dispute.fairplay_case_id}"
-    whose = (
-        "Your dispute" if user_id == dispute.filed_by_id else f"{name(dispute.filed_by)}'s dispute"
-    )
+        blanks["case"] = dispute.fairplay_case_id
+        return _("Your appeal of fair-play case #%(case)s is decided: %(decision)s.") % blanks
+    mine = user_id == dispute.filed_by_id
+    blanks["name"] = name(dispute.filed_by)
     if user_id not in (match.player_0_id, match.player_1_id):
-        return f"{whose} about {name(match.player_0)} v {name(match.player_1)}"
+        blanks |= {"first": name(match.player_0), "second": name(match.player_1)}
+        if mine:
+            return _("Your dispute about %(first)s v %(second)s is decided: %(decision)s.") % blanks
+        return (
+            _("%(name)s's dispute about %(first)s v %(second)s is decided: %(decision)s.") % blanks
+        )
     opponent = match.player(1 if user_id == match.player_0_id else 0)
     if opponent.pk == dispute.filed_by_id:
-        return f"{whose} about your match"
-    return f"{whose} about your match against {name(opponent)}"
+        return _("%(name)s's dispute about your match is decided: %(decision)s.") % blanks
+    blanks["opponent"] = name(opponent)
+    if mine:
+        return (
+            _("Your dispute about your match against %(opponent)s is decided: %(decision)s.")
+            % blanks
+        )
+    return (
+        _("%(name)s's dispute about your match against %(opponent)s is decided: %(decision)s.")
+        % blanks
+    )
 
 
 def on_analysis_changed(event: AnalysisChanged) -> None:
@@ -465,7 +550,7 @@ def on_analysis_changed(event: AnalysisChanged) -> None:
             user_id=user_id,
             kind=NoticeKind.ANALYSIS,
             key=f"analysis:{event.analysis_id}",
-            text=selectors.analysis_ready_text(event.analysis_id, user_id),
+            text=partial(selectors.analysis_ready_text, event.analysis_id, user_id),
             url=url,
             data={"analysis_id": event.analysis_id, "match_id": event.match_id},
         )
@@ -480,7 +565,14 @@ def on_sanction_applied(event: SanctionApplied) -> None:
         user_id=event.user_id,
         kind=NoticeKind.SANCTION,
         key=f"sanction:{event.case_id}:{event.kind}",
-        text=event.text,
+        text=partial(sanction_text, event.sanction_id, event.text),
         url=reverse("fairplay-my-case", kwargs={"case_id": event.case_id}),
         data={"case_id": event.case_id, "sanction": event.kind},
     )
+
+
+def sanction_text(sanction_id: int, english: str) -> str:
+    """What the player reads of the sanction, in the active language (``english`` if the row
+    is gone)."""
+    sanction = Sanction.objects.filter(pk=sanction_id).first()
+    return english if sanction is None else sanction_told(sanction)

@@ -24,6 +24,7 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy, override
 
 from accounts.models import Profile, User
 from analysis.engine import EngineError, EngineUnavailable, EvalSettings, Strength
@@ -43,11 +44,11 @@ from matches.state import current_game, game_rules, game_state, lock_match, matc
 logger = logging.getLogger(__name__)
 ENGINE_GROUP = "engine"
 STRENGTH_NAMES = {
-    Strength.BEGINNER: "Beginner",
-    Strength.CASUAL: "Casual player",
-    Strength.INTERMEDIATE: "Intermediate",
-    Strength.ADVANCED: "Advanced",
-    Strength.WORLD_CLASS: "Expert",
+    Strength.BEGINNER: gettext_lazy("Beginner"),
+    Strength.CASUAL: gettext_lazy("Casual player"),
+    Strength.INTERMEDIATE: gettext_lazy("Intermediate"),
+    Strength.ADVANCED: gettext_lazy("Advanced"),
+    Strength.WORLD_CLASS: gettext_lazy("Expert"),
 }
 MAX_ENGINE_ACTIONS = 12  # a turn is at most: answer, double or roll, play; bounded for safety
 # The computer answers within seconds; one that has said nothing for this long lost its
@@ -68,9 +69,9 @@ def engine_user(strength: Strength) -> User:
         user = User.objects.create(username=username, is_active=True)
         user.set_unusable_password()
         user.save(update_fields=["password"])
-        Profile.objects.create(
-            user=user, display_name=f"GNU Backgammon ({STRENGTH_NAMES[strength]})"
-        )
+        with override("en"):  # a name, the same to everyone
+            display_name = f"GNU Backgammon ({STRENGTH_NAMES[strength]})"
+        Profile.objects.create(user=user, display_name=display_name)
         group, _ = Group.objects.get_or_create(name=ENGINE_GROUP)
         user.groups.add(group)
     return user

@@ -24,6 +24,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as AuthUserManager
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
@@ -136,6 +137,16 @@ class CheckerColour(models.TextChoices):
     BLUE = "blue", _("Blue")
 
 
+# A demo player's strength (``analysis.engine.Strength``'s values), as its line says it.
+BOT_STRENGTHS = {
+    "beginner": _("beginner"),
+    "casual": _("casual"),
+    "intermediate": _("intermediate"),
+    "advanced": _("advanced"),
+    "world_class": _("world class"),
+}
+
+
 class MadeBy(models.TextChoices):
     """Who made an account: its player, the demo loader (``load_demo``) or staff."""
 
@@ -206,6 +217,15 @@ class Profile(models.Model):
         editable=False,
         help_text="When the player last opened a page of the site (to a minute).",
     )
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text=_(
+            "The language the site writes to me in: notices and e-mails, and the pages"
+            " until I choose another."
+        ),
+    )
 
     class Meta:
         permissions = [
@@ -225,11 +245,12 @@ class Profile(models.Model):
 
     @property
     def computer_played(self) -> str:
-        """What a demo player the computer plays is, in words ("Computer-played demo
-        player, intermediate"); empty for a person."""
+        """What a demo player the computer plays is, in words, in the reader's language
+        ("Computer-played demo player, intermediate"); empty for a person."""
         if not self.bot_strength:
             return ""
-        return f"Computer-played demo player, {self.bot_strength.replace('_', ' ')}"
+        strength = BOT_STRENGTHS.get(self.bot_strength, self.bot_strength.replace("_", " "))
+        return gettext("Computer-played demo player, %(strength)s") % {"strength": strength}
 
 
 class RatingChange(models.Model):

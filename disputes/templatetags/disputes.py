@@ -11,7 +11,15 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.money import money_text
 from accounts.viewers import request_viewer
-from disputes.models import Decision, DisputeState
+from disputes.models import (
+    AuditAction,
+    AuditEntry,
+    Decision,
+    Dispute,
+    DisputeCategory,
+    DisputeState,
+)
+from disputes.outcome import summary_lines
 from disputes.selectors import can_file, disputes_about
 from matches.models import Match
 
@@ -54,6 +62,29 @@ def decision_verb(value: str) -> str:
 @register.simple_tag
 def decision_help(value: str, appeal: bool = False) -> str:
     return str((APPEAL_HELP if appeal else DECISION_HELP).get(Decision(value), ""))
+
+
+@register.filter
+def decision_lines(dispute: Dispute) -> list[str]:
+    """What the decision changed, in the page's language (``disputes.outcome``)."""
+    return summary_lines(dispute.outcome)
+
+
+@register.filter
+def audit_what(entry: AuditEntry) -> str:
+    """What the audit entry records, in the page's language, from the entry's own data: the
+    English ``what`` is kept for searching, and shown for an action it cannot say anew."""
+    after, dispute = entry.after or {}, entry.dispute
+    if entry.action == AuditAction.FILED and after.get("category") == DisputeCategory.APPEAL:
+        return _("Filed (appeal of fair-play case #%(case)s)") % {"case": dispute.fairplay_case_id}
+    if entry.action == AuditAction.FILED and after.get("category") in DisputeCategory.values:
+        label = DisputeCategory(after["category"]).label
+        return _("Filed (%(category)s)") % {"category": label}
+    if entry.action == AuditAction.ASSIGNED and after.get("assignee"):
+        return _("Taken by %(name)s") % {"name": after["assignee"]}
+    if entry.action == AuditAction.DECIDED and dispute.decision in Decision.values:
+        return str(Decision(dispute.decision).label)
+    return entry.what
 
 
 @register.filter

@@ -118,7 +118,9 @@ class _TermsForm(forms.Form):
         self.user = user
         if user is not None and user.profile.bot_strength:
             # A demo player the computer plays is kept to play money (accounts.standing).
-            self.fields["currency"].choices = [(Currency.FUN, Currency.FUN.label)]
+            currency = self.fields["currency"]
+            assert isinstance(currency, forms.ChoiceField)
+            currency.choices = [(Currency.FUN, Currency.FUN.label)]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

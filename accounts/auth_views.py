@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
@@ -107,12 +108,18 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     """Django's page behind a reset link: a new password ends every session and API token,
-    as a change does (the player then logs in with it), and proves the address."""
+    as a change does (the player then logs in with it), and proves the address.
+
+    It also lifts the lockout of the account's failed log-ins: the player who was locked
+    out for guessing and reset their password logs in with the new one at once, and the
+    guesses themselves are forgotten (they were made against the old password).
+    """
 
     success_url = reverse_lazy("password_reset_complete")
 
     def form_valid(self, form: SetPasswordForm[Any]) -> HttpResponse:
         password_reset(user=form.user, new_password=form.cleaned_data["new_password1"])
+        axes_reset(username=form.user.get_username())
         del self.request.session[auth_views.INTERNAL_RESET_SESSION_TOKEN]
         return HttpResponseRedirect(self.get_success_url())
 

@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 
 from accounts.models import Currency, User
 from accounts.money import cents_of
+from accounts.standing import require_not_a_demo_player
 from core.errors import DomainError
 from lobby.seeks import MAX_RATING
 from matches.clock import (
@@ -112,6 +113,15 @@ class _TermsForm(forms.Form):
     )
     currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.FUN)
 
+    def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        if user is not None and user.profile.bot_strength:
+            # A demo player the computer plays is kept to play money (accounts.standing).
+            currency = self.fields["currency"]
+            assert isinstance(currency, forms.ChoiceField)
+            currency.choices = [(Currency.FUN, Currency.FUN.label)]
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         stake = data.get("stake") or Decimal("0")
@@ -184,8 +194,7 @@ class ChallengeForm(_TermsForm):
     )
 
     def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
+        super().__init__(*args, user=user, **kwargs)
         say_what_the_clock_means(self.fields["clock"], length=self.fields["length"].initial)
 
     # Shown folded under the main fields: few challenges need them.
@@ -220,6 +229,12 @@ class ChallengeForm(_TermsForm):
         data = super().clean()
         data["clock_settings"] = self._clock(data)
         data["money"] = data.get("kind") == MatchKind.MONEY  # in the names a challenge takes
+        opponent = data.get("opponent")
+        if isinstance(opponent, User) and data.get("currency") == Currency.REAL:
+            try:
+                require_not_a_demo_player(opponent)
+            except DomainError as refusal:
+                self.add_error("currency", str(refusal))
         if data.get("raccoons") and not data.get("beavers"):
             self.add_error("raccoons", "Raccoons answer beavers: allow beavers to allow raccoons.")
         return data
@@ -271,8 +286,8 @@ class SeekForm(_TermsForm):
         help_text="Leave empty for anyone.",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, user=user, **kwargs)
         say_what_the_clock_means(self.fields["clock"], length=self.fields["length"].initial)
 
     def clean(self) -> dict[str, Any]:

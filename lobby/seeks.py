@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Abs
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import ledger
 from accounts.models import Currency, User
@@ -176,20 +177,26 @@ def seek_accept(*, seek_id: int, user: User) -> Match:
         else:
             _cancel(seek)
     if withdrawn is not None:
-        raise Conflict(withdrawn)
+        raise withdrawn
     return match
 
 
-def _creator_cannot_play(seek: Seek) -> str | None:
-    """Why the seek must be withdrawn before anyone plays it, told to the taker; or None."""
+def _creator_cannot_play(seek: Seek) -> DomainError | None:
+    """Why the seek must be withdrawn before anyone plays it, told to the taker; or None.
+
+    A demo player's real-money seek (posted before they were kept to play money) is refused
+    with the public reason; a standing or a balance fallen short since stays the creator's.
+    """
     creator = seek.creator.profile.display_name
     try:
         require_may_seek(seek.creator, currency=seek.currency)
     except Forbidden:
-        return f"{creator} can no longer play this seek, so it is withdrawn."
+        return Conflict(f"{creator} can no longer play this seek, so it is withdrawn.")
+    except DomainError as refusal:
+        return DomainError(_("%(refusal)s The seek is withdrawn.") % {"refusal": refusal})
     needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
     if ledger.balance(user=seek.creator, currency=seek.currency) < needed:
-        return f"{creator} can no longer cover this seek, so it is withdrawn."
+        return Conflict(f"{creator} can no longer cover this seek, so it is withdrawn.")
     return None
 
 

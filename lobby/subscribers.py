@@ -292,17 +292,51 @@ ENGINE_FAILURES = (
 
 @after_the_fact
 def on_practice_voided(event: PracticeVoided) -> None:
-    notify(
-        user_id=event.player_id,
-        kind=NoticeKind.PRACTICE_VOIDED,
-        key=f"practice-voided:{event.match_id}",
-        text=lambda: (
-            _("Your practice match was voided: %(why)s. Nothing is recorded.")
-            % {"why": _(event.why)}
-        ),
-        url=board(event.match_id),
-        data={"match_id": event.match_id},
+    """The person is told; against a demo player both sides are, for whoever logs in as
+    the demo player reads what became of their wallet too."""
+    match = selectors.match_with_players(match_id=event.match_id)
+    if match is None:
+        return
+    demo = bool(match.player_1.profile.bot_strength)
+    notify_many(
+        [
+            Notice(
+                user_id=match.player_id(seat),
+                kind=NoticeKind.PRACTICE_VOIDED,
+                key=f"practice-voided:{event.match_id}",
+                text=(
+                    partial(_voided_text, match, seat, event.why)
+                    if demo
+                    else partial(_practice_voided, event)
+                ),
+                url=board(event.match_id),
+                data={"match_id": event.match_id},
+            )
+            for seat in ((0, 1) if demo else (0,))
+        ]
     )
+
+
+def _practice_voided(event: PracticeVoided) -> str:
+    return _("Your practice match was voided: %(why)s. Nothing is recorded.") % {
+        "why": _(event.why)
+    }
+
+
+def _voided_text(match: Match, seat: int, why: str) -> str:
+    """A match against a demo player, voided because the computer failed their seat."""
+    if match.is_money:
+        back = _("The game in play is void and its stakes are back in your wallet.")
+    elif match.stake_cents:
+        back = _("Your stake is back in your wallet.")
+    else:
+        back = _("Nothing is recorded.")
+    return _("%(offer)s against %(other)s was voided: %(why)s. %(back)s") % {
+        "offer": capfirst(your_offer(**terms(match))),
+        "other": name(match.player(1 - seat)),
+        "why": _(why),
+        "back": back,
+    }
 
 
 def turn_notices_read(*, match_id: int) -> int:

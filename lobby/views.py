@@ -51,7 +51,7 @@ def _play_page(
 ) -> HttpResponse:
     context: dict[str, Any] = {
         "form": form,
-        "seek_form": seek_form or (SeekForm() if user else None),
+        "seek_form": seek_form or (SeekForm(user=user) if user else None),
         "seeks": seek_list(viewer=user),
         "pass_and_play_form": PassAndPlayForm() if user else None,
         "strengths": [(level.value, name) for level, name in STRENGTH_NAMES.items()],
@@ -146,7 +146,7 @@ def seek_post(request: HttpRequest) -> HttpResponse:
     refused = _too_many(request, user)
     if refused is not None:
         return refused
-    form = SeekForm(request.POST)
+    form = SeekForm(request.POST, user=user)
     if not form.is_valid():
         return _play_page(request, user, ChallengeForm(user=user), status=400, seek_form=form)
     data = form.cleaned_data

@@ -63,7 +63,8 @@ class MatchStopped:
 
 @dataclass(frozen=True)
 class PracticeVoided:
-    """The computer could not play its practice match, which was voided: ``why`` in words."""
+    """The computer could not play its seat (practice, or a demo player's), and the match
+    was voided: ``why`` in words; ``player_id`` is the person in seat 0."""
 
     match_id: int
     player_id: int

@@ -26,16 +26,18 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Profile, User
 from accounts.services import rating_record_match
 from backgammon import turns
 from backgammon.match import MatchOptions, MatchState
 from backgammon.turns import GameState, Phase
 from core import rows
 from core.errors import Conflict, InternalError
+from core.rows import among
 from core.tasks import enqueue_on_commit
 from matches import clock, events, money
 from matches import dice as fair_dice
+from matches.engine import engine_status
 from matches.log import append_action, append_play, insert_all, new_action
 from matches.models import (
     Action,
@@ -45,7 +47,7 @@ from matches.models import (
     Match,
     MatchStatus,
 )
-from matches.state import game_rules, game_state, set_current_game, store_state
+from matches.state import current_game, game_rules, game_state, set_current_game, store_state
 
 SHOW_UP = timedelta(minutes=5)
 ENGINE_SEAT = 1
@@ -71,7 +73,7 @@ def start_match(match: Match) -> None:
     events.publish_match(match, since=since)
     if _has_two_people(match) or against_demo_player(match):
         events.publish_ready([match])
-    wake_engine(match, waiting.to_act)
+    wake_engine(match, waiting.to_act, seats=computer_seats(match))
 
 
 def start_matches(matches: list[Match]) -> None:
@@ -84,8 +86,9 @@ def start_matches(matches: list[Match]) -> None:
     """
     now = timezone.now()
     games, actions = [], []
+    demo_players = _demo_players_to_play(matches)
     for match in matches:
-        _begin(match, now)
+        _begin(match, now, computer=_demo_seats(match, demo_players))
         actions.append(
             new_action(
                 match, kind=ActionKind.START, detail={"dice_commitment": match.dice_commitment}
@@ -103,16 +106,56 @@ def start_matches(matches: list[Match]) -> None:
     rows.insert_many(games)
     insert_all(actions)
     events.publish_ready(matches)
+    for match, game in zip(matches, games, strict=True):
+        wake_engine(match, game_state(game).to_act, seats=_demo_seats(match, demo_players))
 
 
-def _begin(match: Match, now: datetime) -> None:
+def _demo_players_to_play(matches: list[Match]) -> set[int]:
+    """Which players of a tournament's new ``matches`` the computer plays (demo players),
+    read in one statement; none when the engine is missing here: a demo player then does
+    not come to the board, and forfeits at the show-up time as anyone absent does."""
+    demo = _demo_players(matches)
+    return demo if demo and engine_status().available else set()
+
+
+def _demo_players(matches: list[Match]) -> set[int]:
+    ids = {match.player_id(seat) for match in matches for seat in (0, 1)}
+    return set(
+        Profile.objects.filter(user_id__in=among(list(ids)))
+        .exclude(bot_strength="")
+        .values_list("user_id", flat=True)
+    )
+
+
+def _demo_seats(match: Match, demo_players: set[int]) -> tuple[int, ...]:
+    return tuple(seat for seat in (0, 1) if match.player_id(seat) in demo_players)
+
+
+def computer_seats(match: Match) -> tuple[int, ...]:
+    """The seats the computer plays: seat 1 of a practice match or of a challenge a demo
+    player accepted (``engine_strength``), and in a tournament every demo player's seat
+    (one statement for a tournament's match, none for another)."""
+    if match.engine_strength:
+        return (ENGINE_SEAT,)
+    if match.tournament_id is None or match.pass_and_play:
+        return ()
+    return _demo_seats(match, _demo_players([match]))
+
+
+def seat_strength(match: Match, seat: int) -> str:
+    """The strength the computer plays ``seat`` at (one of ``computer_seats``)."""
+    return match.engine_strength or match.player(seat).profile.bot_strength
+
+
+def _begin(match: Match, now: datetime, computer: tuple[int, ...] = ()) -> None:
     """The match being played from ``now``: its show-up time, the dice seed committed to,
-    both reserves full."""
+    both reserves full; the computer's seats (``computer``, else a demo player's seat 1)
+    are at the board from the start."""
     match.status = MatchStatus.PLAYING
     match.started_at = now
     computer_seated = against_demo_player(match)
-    if computer_seated:  # the computer is at the board from the start
-        match.mark_seen(ENGINE_SEAT)
+    for seat in computer or ((ENGINE_SEAT,) if computer_seated else ()):
+        match.mark_seen(seat)
     if (
         match.show_up_by is None
         and match.tournament_id is None
@@ -301,9 +344,14 @@ def match_abort(match: Match, *, absent: list[int], moment: datetime) -> None:
     events.publish_stopped(match, "aborted", absent=tuple(absent))
 
 
-def wake_engine(match: Match, to_act: int | None) -> None:
-    """The computer opponent acts once this transaction commits (practice matches)."""
-    if match.engine_strength and to_act == ENGINE_SEAT:
+def wake_engine(
+    match: Match, to_act: int | None, *, seats: tuple[int, ...], acted: int | None = None
+) -> None:
+    """The computer acts once this transaction commits when ``to_act`` is one of the
+    ``seats`` it plays (``computer_seats``), unless it just acted itself (``acted``): its
+    own turn goes on in its loop (``matches.practice.engine_turn``), and between two demo
+    players the sweep that wakes it paces the match."""
+    if to_act is not None and to_act in seats and acted not in seats:
         enqueue_on_commit(ENGINE_TURN_TASK, match.pk)
 
 
@@ -345,6 +393,36 @@ def match_void(
     events.publish_match(match, since=since)
     events.publish_stopped(match, "voided")
     return was_finished
+
+
+def session_void(match: Match, *, actor: User, key_prefix: str, cause: dict[str, object]) -> None:
+    """Void the game in play of a money session and end the session without a result:
+    both exposures of that game go back, the games settled before stand. For what no staff
+    decision can mend (the computer that plays a demo player failed for good); a staff
+    void of a money session adjusts money instead (``match_void``).
+
+    Expects the match row locked.
+    """
+    if not match.is_money or match.status != MatchStatus.PLAYING:
+        raise InternalError(f"match #{match.pk} is no money session in play")
+    since = match.last_seq
+    game = current_game(match)
+    if game.finished_at is None:
+        money.refund_game_exposure(match, game.number, key_prefix=key_prefix)
+    match.status = MatchStatus.CANCELLED
+    match.winner_seat = None
+    match.deadline = None
+    match.turn_started_at = None
+    match.finished_at = timezone.now()
+    append_action(
+        match,
+        kind=ActionKind.MATCH_OVER,
+        actor=actor,
+        detail={"winner": None, "reason": "voided", **cause},
+    )
+    match.save()
+    events.publish_match(match, since=since)
+    events.publish_stopped(match, "voided")
 
 
 def match_award(

@@ -281,6 +281,19 @@ def refund_stakes(match: Match, *, key_prefix: str) -> None:
     )
 
 
+def refund_game_exposure(match: Match, game_number: int, *, key_prefix: str) -> None:
+    """Give back both exposures of a money game that will never be finished (its session
+    voided); the games settled before stand."""
+    if not match.stake_cents:
+        return
+    ledger.refund(
+        escrow_ref=escrow_ref(match),
+        currency=match.currency,
+        payouts=dict.fromkeys((match.player_0_id, match.player_1_id), exposure_cents(match)),
+        key=f"{key_prefix}:game:{game_number}:refund",
+    )
+
+
 def refund_unplayed(match: Match) -> None:
     """Give back what a match nobody started holds: both stakes, or the first game's
     exposures in money play; no commission."""

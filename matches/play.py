@@ -31,7 +31,13 @@ from core.errors import Conflict, DomainError, Forbidden
 from matches import clock, events
 from matches import dice as fair_dice
 from matches.actions import PlayerAction, Request, Transition, transition
-from matches.lifecycle import end_game, finish_match, play_forced_moves, wake_engine
+from matches.lifecycle import (
+    computer_seats,
+    end_game,
+    finish_match,
+    play_forced_moves,
+    wake_engine,
+)
 from matches.log import append_action, append_play
 from matches.models import Action, ActionKind, FinishReason, Game, Match, MatchStatus
 from matches.state import (
@@ -131,10 +137,10 @@ def action_submit(
         rows.save_changed(match)
         events.publish_match(match, since=since, game=current)
         to_act = seat_to_act(match, waiting)
-        if to_act != seat:
+        computer = computer_seats(match) if to_act != seat else ()
+        if to_act != seat and to_act not in computer:
             events.publish_awaited(match, to_act)
-        if user.pk != match.player_1_id:  # the engine acts in a loop of its own (matches.practice)
-            wake_engine(match, to_act)
+        wake_engine(match, to_act, seats=computer, acted=seat)
     return ActionResult(match, applied=True)
 
 

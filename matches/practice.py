@@ -6,12 +6,17 @@ analysis queue lets the engine take every action that falls to it: cube decision
 rolls, plays and answers to resignations.
 
 The same turn plays a demo player the computer plays (``matches.creation.computer_strength``)
-against a person: the demo player sits in seat 1 and the match carries their strength.
+against a person: the demo player sits in seat 1 and the match carries their strength. In a
+tournament the computer plays every demo player's seat (``lifecycle.computer_seats``), both
+seats of a match between two of them: it never wakes itself, so such a match moves at most
+``MAX_ENGINE_ACTIONS`` a turn of this task and is taken up again by ``engines_woken``.
 
 Where no engine is installed practice is refused with the reason. An engine call that
 fails leaves the move to be asked again by ``engines_woken`` (every 30 s, after
 ``ENGINE_PATIENCE``); once the computer has failed to act for ``ENGINE_GIVE_UP`` (or at
-once, when the engine is not installed) the match is voided and the player told why.
+once, when the engine is not installed) the match is voided, every stake it holds given back
+(a money session's game in play, ``lifecycle.session_void``), and the players told why. A
+tournament's match is not voided: its clock and show-up time decide it as any other's.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import Group
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy, override
 
@@ -36,7 +41,15 @@ from matches import events
 from matches.actions import PlayerAction, allowed
 from matches.creation import checked_length
 from matches.engine import engine, engine_status
-from matches.lifecycle import ENGINE_SEAT, ENGINE_TURN_TASK, match_void, start_match
+from matches.lifecycle import (
+    ENGINE_SEAT,
+    ENGINE_TURN_TASK,
+    computer_seats,
+    match_void,
+    seat_strength,
+    session_void,
+    start_match,
+)
 from matches.models import ClockKind, Game, Match, MatchKind, MatchStatus
 from matches.play import action_submit
 from matches.state import current_game, game_rules, game_state, lock_match, match_gnubg_id
@@ -110,22 +123,27 @@ def engine_turn(*, match_id: int, now: datetime | None = None) -> int:
     its silence is measured to)."""
     taken = 0
     for _ in range(MAX_ENGINE_ACTIONS):
-        match = Match.objects.select_related("player_1").get(pk=match_id)
-        if not match.engine_strength or match.status != MatchStatus.PLAYING:
+        match = Match.objects.select_related("player_0__profile", "player_1__profile").get(
+            pk=match_id
+        )
+        if match.status != MatchStatus.PLAYING:
             return taken
         game = current_game(match)
         state = game_state(game)
-        if state.to_act != 1:
+        seat = state.to_act
+        if seat is None or seat not in computer_seats(match):
             return taken
-        strength = Strength(match.engine_strength)
-        may = allowed(state, 1, game_rules(match, game))
+        strength = Strength(seat_strength(match, seat))
+        may = allowed(state, seat, game_rules(match, game))
         try:
-            action, position_id = _choose(match, game, state, may, strength)
+            action, position_id = _choose(match, game, state, may, strength, seat)
         except EngineError as error:
             _engine_failed(match_id, error, now or timezone.now())
             return taken
         try:
-            action_submit(match_id=match_id, user=match.player_1, action=action, play=position_id)
+            action_submit(
+                match_id=match_id, user=match.player(seat), action=action, play=position_id
+            )
         except DomainError:
             # The position moved on under us (a person acted meanwhile): look again.
             continue
@@ -142,6 +160,11 @@ def _engine_failed(match_id: int, error: EngineError, now: datetime) -> None:
         lasting = now - silent_since >= ENGINE_GIVE_UP
         if match.status != MatchStatus.PLAYING:
             return
+        if match.tournament_id is not None:
+            # A tournament's match goes on as any other: the demo player's clock runs out,
+            # or they forfeit at the show-up time, and the bracket moves on.
+            logger.warning("the computer of tournament match %s failed: %s", match_id, error)
+            return
         if not isinstance(error, EngineUnavailable) and not lasting:
             logger.warning(
                 "the computer of match %s failed; asked again later: %s", match_id, error
@@ -154,13 +177,12 @@ def _engine_failed(match_id: int, error: EngineError, now: datetime) -> None:
             if isinstance(error, EngineUnavailable)
             else "GNU Backgammon failed to make its move"
         )
-        match_void(
-            match,
-            staff=match.player_1,
-            key_prefix=f"match:{match_id}:engine-failed",
-            reason=why,
-            cause={"engine_failed": why, "error": str(error)[:ERROR_KEPT]},
-        )
+        key_prefix = f"match:{match_id}:engine-failed"
+        cause: dict[str, object] = {"engine_failed": why, "error": str(error)[:ERROR_KEPT]}
+        if match.is_money:  # a money session against a demo player: the game in play
+            session_void(match, actor=match.player_1, key_prefix=key_prefix, cause=cause)
+        else:
+            match_void(match, staff=match.player_1, key_prefix=key_prefix, reason=why, cause=cause)
         events.publish_practice_voided(match, why)
 
 
@@ -169,12 +191,15 @@ def engines_woken(*, now: datetime | None = None) -> list[int]:
     nothing for ``ENGINE_PATIENCE``; returns those matches. Its turn is safe to run twice:
     a request that was only slow finds nothing left to do."""
     moment = now or timezone.now()
+    demo_to_act = Q(tournament_id__isnull=False) & (
+        Q(games__turn=0, player_0__profile__bot_strength__gt="")
+        | Q(games__turn=1, player_1__profile__bot_strength__gt="")
+    )
     waiting = list(
         Match.objects.filter(
+            Q(engine_strength__gt="", games__turn=ENGINE_SEAT) | demo_to_act,
             status=MatchStatus.PLAYING,
-            engine_strength__gt="",
             games__finished_at__isnull=True,
-            games__turn=ENGINE_SEAT,
             actions__seq=F("last_seq"),
             actions__created_at__lt=moment - ENGINE_PATIENCE,
         )
@@ -187,10 +212,16 @@ def engines_woken(*, now: datetime | None = None) -> list[int]:
 
 
 def _choose(
-    match: Match, game: Game, state: GameState, may: frozenset[PlayerAction], strength: Strength
+    match: Match,
+    game: Game,
+    state: GameState,
+    may: frozenset[PlayerAction],
+    strength: Strength,
+    seat: int,
 ) -> tuple[PlayerAction, str | None]:
-    """The engine's action and, for a play, the resulting Position ID; only actions the
-    rules allow it now (``may``), so it never asks for one that would be refused."""
+    """The engine's action for ``seat`` and, for a play, the resulting Position ID; only
+    actions the rules allow it now (``may``), so it never asks for one that would be
+    refused."""
     seed = match.last_seq
     position = match_gnubg_id(match, game, state)
     if state.phase is Phase.DOUBLED:
@@ -199,10 +230,10 @@ def _choose(
         decision = engine().cube_decision(match_gnubg_id(match, game, before), strength, seed=seed)
         return (PlayerAction.TAKE if decision.take else PlayerAction.DROP), None
     if state.phase is Phase.RESIGNATION:
-        accept = _resignation_is_enough(match, game, state)
+        accept = _resignation_is_enough(match, game, state, seat)
         return (PlayerAction.ACCEPT_RESIGN if accept else PlayerAction.REJECT_RESIGN), None
     if state.phase is Phase.ROLL:
-        if PlayerAction.DOUBLE in may:
+        if PlayerAction.DOUBLE in may and _cube_alive(match, state, seat):
             decision = engine().cube_decision(position, strength, seed=seed)
             if decision.double:
                 return PlayerAction.DOUBLE, None
@@ -210,6 +241,17 @@ def _choose(
     assert state.dice is not None
     choice = engine().best_move(position, state.dice, strength, seed=seed)
     return PlayerAction.PLAY, choice.position_id
+
+
+def _cube_alive(match: Match, state: GameState, seat: int) -> bool:
+    """Whether doubling could change anything for ``seat``: in a match, not once the cube
+    already wins it all (in a 1-point match, ever). A double there costs nothing to
+    offer or to take, so an engine asked may well say yes, turn after turn: between two
+    demo players the cube would climb past what GNU Backgammon can read."""
+    if match.is_money:
+        return True
+    needed = match.length - (match.score_1 if seat == 1 else match.score_0)
+    return state.cube.value < needed
 
 
 def _offered_in(state: GameState, offerer: int) -> GameState:
@@ -230,15 +272,16 @@ def _offered_in(state: GameState, offerer: int) -> GameState:
     )
 
 
-def _resignation_is_enough(match: Match, game: Game, state: GameState) -> bool:
-    """Accept when the points offered win the engine the match, or are at least what it
-    expects to win by playing on."""
+def _resignation_is_enough(match: Match, game: Game, state: GameState, seat: int) -> bool:
+    """Accept for ``seat`` when the points offered win it the match, or are at least what
+    it expects to win by playing on."""
     assert state.resigned_by is not None
     offered = game_points(state, state.resign_level or 0, game_rules(match, game))
-    if not match.is_money and match.score_1 + offered >= match.length:
+    score = match.score_1 if seat == 1 else match.score_0
+    if not match.is_money and score + offered >= match.length:
         return True  # the match is won: playing on could only lose it
     offered_in = _offered_in(state, state.resigned_by)
     evaluation = engine().evaluate(match_gnubg_id(match, game, offered_in), EvalSettings(plies=0))
-    me = evaluation.player(ENGINE_SEAT)
+    me = evaluation.player(seat)
     expected = me.win + me.win_gammon + me.win_backgammon
     return (state.resign_level or 0) >= expected

@@ -3,7 +3,12 @@ chat or a payout, refused with a message that says why and until when.
 
 Real-money play is barred for a player whose declared country, or the country of the
 address they last logged in from (when ``CRAWFORD_GEOIP_DATABASE`` names a GeoIP file), is
-in ``CRAWFORD_BARRED_REGIONS``. Play money stays open to everyone."""
+in ``CRAWFORD_BARRED_REGIONS``. Play money stays open to everyone.
+
+A demo player the computer plays (``Profile.bot_strength``) never plays for real money:
+anyone can log in as one, and the computer's wins are nobody's to cash. That refusal is a
+plain ``DomainError``, not a ``Forbidden``: its reason is public (their profile says it), so
+a refusal that hides another player's standing still names it."""
 
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import Block, BlockKind, Currency, Sighting, SightingKind, Standing, User
-from core.errors import Forbidden
+from core.errors import DomainError, Forbidden
 
 
 def standing_of(user_id: int) -> Standing | None:
@@ -58,6 +63,7 @@ def _require_may_play(user: User, standing: Standing | None, currency: str) -> N
                 }
             )
     if currency == Currency.REAL:
+        require_not_a_demo_player(user)
         if standing is not None and in_force(standing.self_excluded_until, now):
             raise Forbidden(
                 _("%(name)s chose to stay away from real-money play until %(until)s.")
@@ -75,6 +81,19 @@ def _require_may_play(user: User, standing: Standing | None, currency: str) -> N
                 )
                 % {"region": region, "name": name_of(user)}
             )
+
+
+def require_not_a_demo_player(user: User) -> None:
+    """Refuse real money to a demo player the computer plays, saying so."""
+    profile = getattr(user, "profile", None)
+    if profile is not None and profile.bot_strength:
+        raise DomainError(
+            _(
+                "%(name)s is a demo player the computer plays: demo players play for play "
+                "money (FUN) only, never for real money."
+            )
+            % {"name": name_of(user)}
+        )
 
 
 def require_may_seek(user: User, *, currency: str = Currency.FUN) -> None:

@@ -22,7 +22,7 @@ from accounts.standing.checks import (
     require_may_withdraw,
     standing_of,
 )
-from core.errors import Forbidden
+from core.errors import DomainError
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,6 @@ def standing_now(user: User) -> StandingNow:
 def _answered(action: str, currency: str | None, check: Callable[[], None]) -> Permission:
     try:
         check()
-    except Forbidden as refusal:
+    except DomainError as refusal:
         return Permission(action, currency, allowed=False, why=str(refusal))
     return Permission(action, currency, allowed=True, why="")

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.http import HttpResponse
 from django.test import Client
+from django.test.utils import override_settings
 from knox.models import AuthToken
 
 from accounts.sessions import Session
@@ -123,3 +125,31 @@ def test_asking_again_and_again_is_refused_for_a_while(client: Client, mailbox: 
 
     assert answers == [302, 302, 429]
     assert len(mailbox.about("choose a new password", count=2)) == 2
+
+
+def test_a_reset_lifts_the_lockout_of_too_many_wrong_passwords(mailbox: Mailbox) -> None:
+    # given Alice, locked out after three wrong passwords
+    UserFactory(username="alice", email="alice@example.com")
+    with override_settings(AXES_FAILURE_LIMIT=3):
+        for _ in range(3):
+            Client().post("/login/", {"username": "alice", "password": "guess"})
+        assert _log_in("alice", PASSWORD).status_code == 429
+
+        # when she resets her password from the mailed link
+        browser = Client()
+        form = browser.get(_reset_link(browser, mailbox, "alice@example.com"), follow=True)
+        browser.post(
+            form.redirect_chain[-1][0],
+            {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        )
+
+        # then the new password logs her in at once, from the address that guessed
+        answer = _log_in("alice", NEW_PASSWORD)
+
+    assert answer.status_code == 302
+    assert answer["Location"] == "/"
+
+
+def _log_in(username: str, password: str) -> HttpResponse:
+    client = Client()
+    return client.post("/login/", {"username": username, "password": password})

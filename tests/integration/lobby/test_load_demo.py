@@ -52,7 +52,9 @@ def test_the_home_page_shows_the_demos_finished_matches_and_links_top_players(
     assert len(recent_results()) == len(DEMO_MATCHES)
     assert 'data-testid="home-recent-results"' in page
     assert 'href="/players/alice/"' in page
-    assert 'data-testid="home-live-matches"' not in page  # nobody is at a demo board
+    # the computer is at the demo tournaments' boards, so their matches are live
+    live = page.split('data-testid="home-live-matches"')[1].split("</ul>")[0]
+    assert "Farid Haddad" in live
 
 
 def test_every_demo_player_is_played_by_the_computer_and_every_demo_account_is_marked() -> None:

@@ -224,18 +224,24 @@ def test_the_challenge_form_to_a_demo_player_opens_the_board() -> None:
     assert match.status == MatchStatus.PLAYING
 
 
-def test_a_demo_player_who_cannot_cover_a_real_money_challenge_refuses_it_in_words() -> None:
+def test_a_demo_player_who_cannot_cover_a_play_money_challenge_refuses_it_in_words() -> None:
     from accounts import ledger
     from tests.integration.disputes.helpers import staff
 
     newcomer, nikos = player("newcomer"), demo_player("nikos")
+    theirs = ledger.balance(user=nikos, currency="FUN")
     ledger.deposit(
-        user=newcomer, currency="REAL", amount_cents=5000, reason="test", staff=staff(), key="d"
+        user=newcomer,
+        currency="FUN",
+        amount_cents=theirs + 10_000,
+        reason="test",
+        staff=staff(),
+        key="d",
     )
 
-    with pytest.raises(DomainError, match=r"Nikos's REAL balance is 0\.00"):
+    with pytest.raises(DomainError, match=r"Nikos's FUN balance is "):
         match_challenge(
-            challenger=newcomer, opponent=nikos, length=3, stake_cents=500, currency="REAL"
+            challenger=newcomer, opponent=nikos, length=3, stake_cents=theirs + 100, currency="FUN"
         )
 
     assert not Match.objects.exists()

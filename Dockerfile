@@ -12,10 +12,15 @@ RUN apt-get update \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY . .
+# The move generator is compiled here by mypyc (scripts/build_native.py; mypy brings it,
+# gcc builds it), in /app where the processes import it from, and mypy removed after.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libicu-dev pkg-config g++ \
+    && apt-get install -y --no-install-recommends libicu-dev pkg-config g++ gcc \
     && pip install . \
-    && apt-get purge -y --auto-remove libicu-dev pkg-config g++ \
+    && pip install "mypy>=1.13,<2" \
+    && python scripts/build_native.py --force \
+    && pip uninstall -y mypy \
+    && apt-get purge -y --auto-remove libicu-dev pkg-config g++ gcc \
     && rm -rf /var/lib/apt/lists/* \
     && DEBUG=true python manage.py collectstatic --no-input -v 0
 

@@ -5,6 +5,8 @@ Pure Python with no framework imports, so every other part (web, tasks, analysis
 and it can be tested on its own. Positions cross every boundary as GNU Backgammon Position IDs.
 """
 
+# First: it decides whether the modules below load compiled or from their sources.
+import backgammon.native  # noqa: F401  # isort: skip
 from backgammon.board import Board
 from backgammon.cube import Cube, CubeRules, Drop
 from backgammon.errors import BackgammonError

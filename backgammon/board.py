@@ -29,20 +29,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import mul
+from typing import Final
 
 from backgammon.errors import InvalidPosition
 
-CHECKERS = 15
+CHECKERS: Final = 15
 """Checkers each player owns."""
 
-POINTS = 24
-BAR = 24
+POINTS: Final = 24
+BAR: Final = 24
 """Index of the bar in a side's 25 counts."""
 
-_INITIAL_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+_INITIAL_SIDE: Final = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
-_ID_LENGTH = 14
-_ID_BYTES = 10
+_ID_LENGTH: Final = 14
+_ID_BYTES: Final = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +203,7 @@ def _byte_runs(byte: int) -> tuple[int, tuple[int, ...], int]:
     return runs[0], tuple(runs[1:-1]), runs[-1]
 
 
-_BYTE_RUNS = [_byte_runs(byte) for byte in range(256)]
+_BYTE_RUNS: Final = [_byte_runs(byte) for byte in range(256)]
 
 
 def encode_position_id(mover: Sequence[int], opponent: Sequence[int]) -> str:
@@ -265,9 +266,9 @@ def _chunk_bits() -> dict[int, tuple[int, int]]:
     return table
 
 
-_CHUNK_POINTS = 5
-_CHUNK_MASK = (1 << 8 * _CHUNK_POINTS) - 1
-_CHUNK_BITS = _chunk_bits()
+_CHUNK_POINTS: Final = 5
+_CHUNK_MASK: Final = (1 << 8 * _CHUNK_POINTS) - 1
+_CHUNK_BITS: Final = _chunk_bits()
 """`_chunk_bits`: 15,504 entries."""
 
 

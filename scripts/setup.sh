@@ -2,7 +2,8 @@
 # Prepares this machine for Crawford; the one set-up script behind `make run`,
 # `make test`, `make lint` and CI.
 #
-#   scripts/setup.sh venv   the virtual environment (.venv) with every Python package
+#   scripts/setup.sh venv   the virtual environment (.venv) with every Python package, and
+#                           the move generator compiled (scripts/build_native.py)
 #   scripts/setup.sh test   that, plus Chromium and GNU Backgammon, and PostgreSQL and
 #                           Redis running (installed when apt-get can, started when not
 #                           running)
@@ -46,6 +47,14 @@ ensure_venv() {
     .venv/bin/python -m pip install --quiet -e '.[dev]'
     echo "$wanted" > "$stamp"
   fi
+  ensure_native_build
+}
+
+ensure_native_build() {  # the move generator compiled by mypyc (backgammon/native.py)
+  # Compiles only when a source changed since the last build; without a build, or with an
+  # old one, Python runs the sources, slower.
+  .venv/bin/python scripts/build_native.py >/dev/null \
+    || die "Compiling the move generator failed (above); it needs gcc and Python's headers (apt-get install gcc python3.11-dev)."
 }
 
 apt_updated=""

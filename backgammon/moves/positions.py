@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from binascii import b2a_base64
 from itertools import accumulate, compress, repeat
-from typing import Literal
+from typing import Final, Literal
 
 from backgammon.board import (
     BAR,
@@ -70,8 +70,8 @@ def _position_ids(ids: set[int]) -> set[str]:
     return positions
 
 
-_RECORD_BYTES = 15
-_SEPARATOR = 0xF << 80 | 0xFFFFFFFF << 88
+_RECORD_BYTES: Final = 15
+_SEPARATOR: Final = 0xF << 80 | 0xFFFFFFFF << 88
 """Ones above a Position ID's 80 bits, in a 15-byte record, where base64 writes ``//////``.
 
 Bits 84-87 stay zero: the ID's last character holds them, so it is never ``/``. Inside an ID,
@@ -95,19 +95,19 @@ def _run_starts(mover: list[int], opponent: list[int]) -> list[int]:
     return list(accumulate(bytes(mover).translate(_ONE_MORE), initial=POINTS + 1 + sum(opponent)))
 
 
-_ID_BITS = 80
-_BETWEEN = [
+_ID_BITS: Final = 80
+_BETWEEN: Final = [
     [(1 << high) - (1 << low) if low <= high else 0 for high in range(_ID_BITS + 1)]
     for low in range(_ID_BITS + 1)
 ]
 """``_BETWEEN[low][high]``: the ones at bits ``low`` to ``high - 1``."""
 
-_ID_MASK = (1 << _ID_BITS) - 1
+_ID_MASK: Final = (1 << _ID_BITS) - 1
 """The ID's bits: its zeros are the ones of ``bits & _ID_MASK ^ _ID_MASK``, a positive int,
 which costs less in ``&`` than ``~bits`` (negative ints go through two's complement copies)."""
 
 
-_ONE_MORE = bytes(range(1, 256)) + b"\0"
+_ONE_MORE: Final = bytes(range(1, 256)) + b"\0"
 """For bytes.translate: each count plus one."""
 
 
@@ -166,7 +166,7 @@ def _two_dice_ids(
     return ids or None
 
 
-_DOWN = range(POINTS - 1, -1, -1)
+_DOWN: Final = range(POINTS - 1, -1, -1)
 
 _IdStep = tuple[int, int, int]
 """A move for `_two_dice_ids`: source and target index, and the change it alone makes to the

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from backgammon.board import BAR, POINTS, Board, unpack_side
 from backgammon.errors import InternalError
 
-BAR_POINT = 25
+BAR_POINT: Final = 25
 """The bar in move notation (from the mover's view)."""
-OFF_POINT = 0
+OFF_POINT: Final = 0
 """Borne off, in move notation."""
 
-HOME_POINTS = 6
+HOME_POINTS: Final = 6
 """The home board's points, indices 0..5."""
 
 
@@ -31,9 +32,6 @@ class Move:
     hit: bool = False
 
 
-# Pickled and printed moves keep the name the public API gives them.
-Move.__module__ = "backgammon.moves"
-
 Play = tuple[Move, ...]
 """All the moves of one turn, in the order they are made."""
 
@@ -42,14 +40,14 @@ ResultKey = int
 the low `HITS_SHIFT` bits, and above them a bit mask of the mover's indices where an opponent
 blot was hit (see `result_key`)."""
 
-HITS_SHIFT = 8 * (BAR + 1)
+HITS_SHIFT: Final = 8 * (BAR + 1)
 """Where a result key's hit mask starts: above the packed side's 25 bytes."""
-PACKED_MASK = (1 << HITS_SHIFT) - 1
+PACKED_MASK: Final = (1 << HITS_SHIFT) - 1
 
 Results = dict[ResultKey, Play]
 """Every legal result of a roll, each with one play reaching it."""
 
-UNIT = tuple(1 << 8 * index for index in range(BAR + 1))
+UNIT: Final = tuple(1 << 8 * index for index in range(BAR + 1))
 """One checker on each index, in the packed form of a side."""
 
 Step = tuple[int, int, int, int, Move, Move]
@@ -58,7 +56,7 @@ packed side, the bit of the target in a result key's hit mask (0 when nothing is
 move, and the same move without its hit (for a second checker landing where the first one
 hit). A result's key is the packed side plus the changes, or-ed with the hit bits."""
 
-MOVES = {
+MOVES: Final = {
     (source, target, hit): Move(source + 1, target + 1, hit)
     for source in range(BAR + 1)
     for target in range(-1, BAR)
@@ -79,7 +77,7 @@ def _step(source: int, target: int, hit: bool) -> Step:
     )
 
 
-STEPS = tuple(
+STEPS: Final = tuple(
     tuple(
         (_step(source, source - die, False), _step(source, source - die, True))
         if source >= die >= 1
@@ -91,14 +89,14 @@ STEPS = tuple(
 """``STEPS[die][source][blot]``: the checker on ``source`` moving by ``die`` onto the point
 ``source - die``, hitting when ``blot`` (0 or 1) says an opponent blot stands there."""
 
-BEAR_OFF = tuple(
+BEAR_OFF: Final = tuple(
     (source, -1, -UNIT[source], 0, MOVES[source, -1, False], MOVES[source, -1, False])
     for source in range(HOME_POINTS)
 )
 """``BEAR_OFF[source]``: the checker on ``source`` (in the home board) borne off."""
 
-_BLOCKED = bytes(count >= 2 for count in range(256))
-_BLOT = bytes(count == 1 for count in range(256))
+_BLOCKED: Final = bytes(count >= 2 for count in range(256))
+_BLOT: Final = bytes(count == 1 for count in range(256))
 
 
 def landings(opponent: Sequence[int]) -> tuple[bytes, bytes]:

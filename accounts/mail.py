@@ -29,7 +29,10 @@ from django.db import models
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
+from django.utils.functional import Promise
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile, User
 from core.errors import DomainError
@@ -39,14 +42,21 @@ VERIFICATION_TASK = "accounts.mail_verification"
 PASSWORD_RESET_TASK = "accounts.mail_password_reset"
 _VERIFY_SALT = "crawford.mail.verify"
 _UNSUBSCRIBE_SALT = "crawford.mail.unsubscribe"
+StrOrPromise = str | Promise
 
 
 class MailKind(models.TextChoices):
     """The notices a player may also take by e-mail, labelled as the profile offers them."""
 
-    TOURNAMENT_SOON = "tournament_soon", "E-mail me 10 minutes before a tournament I entered"
-    CHALLENGE = "challenge", "E-mail me a challenge that comes while I am away"
-    DISPUTE_DECIDED = "dispute_decided", "E-mail me the decision on a dispute about my match"
+    TOURNAMENT_SOON = (
+        "tournament_soon",
+        _("E-mail me 10 minutes before a tournament I entered"),
+    )
+    CHALLENGE = "challenge", _("E-mail me a challenge that comes while I am away")
+    DISPUTE_DECIDED = (
+        "dispute_decided",
+        _("E-mail me the decision on a dispute about my match"),
+    )
 
 
 PREFERENCE = {
@@ -60,9 +70,9 @@ AWAY_AFTER = timedelta(minutes=5)
 """A player who opened no page of the site for this long is *away* (``Profile.seen_at``)."""
 
 SUBJECT = {
-    MailKind.TOURNAMENT_SOON: "Your tournament starts soon",
-    MailKind.CHALLENGE: "You have been challenged",
-    MailKind.DISPUTE_DECIDED: "Your dispute has been decided",
+    MailKind.TOURNAMENT_SOON: _("Your tournament starts soon"),
+    MailKind.CHALLENGE: _("You have been challenged"),
+    MailKind.DISPUTE_DECIDED: _("Your dispute has been decided"),
 }
 
 
@@ -71,7 +81,9 @@ def site_link(path: str) -> str:
     return f"{settings.CRAWFORD_SITE_URL}{path}"
 
 
-def _send(*, to: str, subject: str, template: str, context: dict[str, Any], **headers: str) -> None:
+def _send(
+    *, to: str, subject: StrOrPromise, template: str, context: dict[str, Any], **headers: str
+) -> None:
     body = render_to_string(template, {"site": settings.CRAWFORD_SITE_URL, **context})
     EmailMessage(f"Crawford: {subject}", body, to=[to], headers=headers or None).send()
 
@@ -94,7 +106,7 @@ def verification_send(*, user_id: int) -> bool:
     token = signing.dumps({"user": user.pk, "email": user.email}, salt=_VERIFY_SALT)
     _send(
         to=user.email,
-        subject="confirm your e-mail address",
+        subject=_("confirm your e-mail address"),
         template="mail/verify_address.txt",
         context={
             "name": user.username,
@@ -115,17 +127,19 @@ def address_verify(*, token: str) -> User:
         )
     except signing.SignatureExpired:
         raise DomainError(
-            "This link has expired: ask for a new one on your profile page."
+            gettext("This link has expired: ask for a new one on your profile page.")
         ) from None
     except signing.BadSignature:
         raise DomainError(
-            "This is not a link Crawford sent, or it was cut short: copy the whole link from"
-            " the e-mail."
+            gettext(
+                "This is not a link Crawford sent, or it was cut short: copy the whole link"
+                " from the e-mail."
+            )
         ) from None
     user_id, email = payload.get("user"), payload.get("email")
     verified = User.objects.filter(pk=user_id, email=email, is_active=True)
     if not verified.update(email_verified=True):
-        raise DomainError("This link was for an address that is no longer on the account.")
+        raise DomainError(gettext("This link was for an address that is no longer on the account."))
     return User.objects.get(pk=user_id)
 
 
@@ -162,7 +176,7 @@ def password_reset_send(*, user_id: int) -> bool:
     token = default_token_generator.make_token(user)
     _send(
         to=user.email,
-        subject="choose a new password",
+        subject=_("choose a new password"),
         template="mail/password_reset.txt",
         context={
             "name": user.username,
@@ -221,8 +235,10 @@ def unsubscribe_read(*, token: str) -> tuple[User, MailKind]:
         return user, MailKind(kind)
     except (signing.BadSignature, ValueError, TypeError, User.DoesNotExist):
         raise DomainError(
-            "This is not an unsubscribe link Crawford sent, or it was cut short: copy the"
-            " whole link from the e-mail, or change what you get on your profile page."
+            gettext(
+                "This is not an unsubscribe link Crawford sent, or it was cut short: copy the"
+                " whole link from the e-mail, or change what you get on your profile page."
+            )
         ) from None
 
 

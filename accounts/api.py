@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
 from django.utils import translation
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -458,5 +459,5 @@ def _staff(request: Request) -> User:
     staff = request.user
     assert isinstance(staff, User)
     if not staff.has_perm(ledger.ADJUST_PERMISSION):
-        raise Forbidden("Only staff who may adjust wallets can do this.")
+        raise Forbidden(_("Only staff who may adjust wallets can do this."))
     return staff

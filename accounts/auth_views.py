@@ -22,9 +22,10 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import pluralize
 from django.urls import reverse_lazy
 from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -42,7 +43,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     if request.method == "POST" and (wait := throttle("signup", address_of(request))):
         return _too_many(
-            request, wait, "Too many accounts have been made from your address just now."
+            request, wait, _("Too many accounts have been made from your address just now.")
         )
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -58,7 +59,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(error))
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome to Crawford, {user.profile.display_name}!")
+            messages.success(
+                request,
+                _("Welcome to Crawford, %(name)s!") % {"name": user.profile.display_name},
+            )
             return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -70,7 +74,9 @@ class LogInView(auth_views.LoginView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if wait := throttle("login", address_of(request)):
-            return _too_many(request, wait, "Too many log-ins have been tried from your address.")
+            return _too_many(
+                request, wait, _("Too many log-ins have been tried from your address.")
+            )
         return super().post(request, *args, **kwargs)
 
 
@@ -101,7 +107,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if wait := throttle("mail", address_of(request)):
             return _too_many(
-                request, wait, "Too many e-mails have been asked for from your address."
+                request, wait, _("Too many e-mails have been asked for from your address.")
             )
         return super().post(request, *args, **kwargs)
 
@@ -146,15 +152,21 @@ def email_change_view(request: HttpRequest) -> HttpResponse:
         messages.error(request, " ".join(str(error) for error in form.errors["email"]))
         return redirect("profile")
     if wait := throttle("mail", address_of(request)):
-        return _too_many(request, wait, "Too many e-mails have been asked for from your address.")
+        return _too_many(
+            request, wait, _("Too many e-mails have been asked for from your address.")
+        )
     if mail.email_change(user=user, email=form.cleaned_data["email"]):
         messages.success(
-            request, f"We sent a link to {user.email}: follow it to confirm the address."
+            request,
+            _("We sent a link to %(address)s: follow it to confirm the address.")
+            % {"address": user.email},
         )
     elif user.email:
-        messages.success(request, f"{user.email} is your confirmed address.")
+        messages.success(
+            request, _("%(address)s is your confirmed address.") % {"address": user.email}
+        )
     else:
-        messages.success(request, "Your account has no e-mail address now.")
+        messages.success(request, _("Your account has no e-mail address now."))
     return redirect("profile")
 
 
@@ -197,8 +209,13 @@ def logout_everywhere_view(request: HttpRequest) -> HttpResponse:
     logout(request)
     messages.success(
         request,
-        f"You were logged out everywhere: {sessions} session{pluralize(sessions)} and"
-        f" {tokens} API token{pluralize(tokens)} ended.",
+        _("You were logged out everywhere: %(sessions)s and %(tokens)s ended.")
+        % {
+            "sessions": ngettext("%(count)s session", "%(count)s sessions", sessions)
+            % {"count": sessions},
+            "tokens": ngettext("%(count)s API token", "%(count)s API tokens", tokens)
+            % {"count": tokens},
+        },
     )
     return redirect("login")
 
@@ -210,17 +227,21 @@ def locked_out(request: HttpRequest, *args: object, **kwargs: object) -> HttpRes
     (Axes passes the original response and credentials, differently when async: unused.)
     """
     wait = settings.AXES_COOLOFF_TIME.total_seconds()
-    reason = "Too many failed log-ins for this account or from your address."
+    reason = _("Too many failed log-ins for this account or from your address.")
     return _too_many(request, wait, reason)
 
 
 def _too_many(request: HttpRequest, wait: float, reason: str) -> HttpResponse:
     seconds = retry_after(wait)
     minutes = -(-seconds // 60)
-    when = f"{seconds} seconds" if seconds < 60 else f"{minutes} minute{'s' * (minutes > 1)}"
+    if seconds < 60:
+        when = ngettext("%(count)s second", "%(count)s seconds", seconds) % {"count": seconds}
+    else:
+        when = ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
     if request.path.startswith("/api/"):
         response: HttpResponse = JsonResponse(
-            {"detail": f"{reason} Try again in {when}."}, status=429
+            {"detail": _("%(reason)s Try again in %(when)s.") % {"reason": reason, "when": when}},
+            status=429,
         )
     else:
         response = render(

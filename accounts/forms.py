@@ -97,8 +97,8 @@ class ProfileForm(forms.ModelForm[Profile]):
 class EmailForm(forms.Form):
     email = forms.EmailField(
         required=False,
-        label="E-mail address",
-        help_text="For a forgotten password and the notices you choose; never shown to anyone.",
+        label=_("E-mail address"),
+        help_text=_("For a forgotten password and the notices you choose; never shown to anyone."),
     )
 
 
@@ -116,17 +116,23 @@ class WalletAdjustForm(forms.Form):
     """A staff deposit or withdrawal. ``key`` is made when the form is shown, so a
     double-clicked or resent form moves the money once."""
 
-    direction = forms.ChoiceField(choices=AdjustmentDirection.choices)
-    currency = forms.ChoiceField(choices=Currency.choices)
+    direction = forms.ChoiceField(label=_("Direction"), choices=AdjustmentDirection.choices)
+    currency = forms.ChoiceField(
+        label=_("Currency"),
+        choices=[(Currency.FUN, _("Play money")), (Currency.REAL, _("Real money"))],
+    )
     amount = forms.DecimalField(
+        label=_("Amount"),
         max_digits=12,
         decimal_places=2,
         min_value=Decimal("0.01"),
         max_value=Decimal(MAX_AMOUNT_CENTS) / 100,
-        help_text="In units, with cents after the point: 25.00",
+        help_text=_("In units, with cents after the point: 25.00"),
     )
     reason = forms.CharField(
-        max_length=300, help_text="Kept in the audit log and shown to staff with the wallet."
+        label=_("Reason"),
+        max_length=300,
+        help_text=_("Kept in the audit log and shown to staff with the wallet."),
     )
     key = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
@@ -136,4 +142,4 @@ class WalletAdjustForm(forms.Form):
 
 
 class RatingSearchForm(forms.Form):
-    q = forms.CharField(required=False, max_length=40, label="Find a player")
+    q = forms.CharField(required=False, max_length=40, label=_("Find a player"))

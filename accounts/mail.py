@@ -35,6 +35,7 @@ from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.functional import Promise
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile, User
@@ -51,9 +52,15 @@ _UNSUBSCRIBE_SALT = "crawford.mail.unsubscribe"
 class MailKind(models.TextChoices):
     """The notices a player may also take by e-mail, labelled as the profile offers them."""
 
-    TOURNAMENT_SOON = "tournament_soon", _("E-mail me 10 minutes before a tournament I entered")
+    TOURNAMENT_SOON = (
+        "tournament_soon",
+        _("E-mail me 10 minutes before a tournament I entered"),
+    )
     CHALLENGE = "challenge", _("E-mail me a challenge that comes while I am away")
-    DISPUTE_DECIDED = "dispute_decided", _("E-mail me the decision on a dispute about my match")
+    DISPUTE_DECIDED = (
+        "dispute_decided",
+        _("E-mail me the decision on a dispute about my match"),
+    )
 
 
 PREFERENCE = {
@@ -132,17 +139,19 @@ def address_verify(*, token: str) -> User:
         )
     except signing.SignatureExpired:
         raise DomainError(
-            "This link has expired: ask for a new one on your profile page."
+            gettext("This link has expired: ask for a new one on your profile page.")
         ) from None
     except signing.BadSignature:
         raise DomainError(
-            "This is not a link Crawford sent, or it was cut short: copy the whole link from"
-            " the e-mail."
+            gettext(
+                "This is not a link Crawford sent, or it was cut short: copy the whole link"
+                " from the e-mail."
+            )
         ) from None
     user_id, email = payload.get("user"), payload.get("email")
     verified = User.objects.filter(pk=user_id, email=email, is_active=True)
     if not verified.update(email_verified=True):
-        raise DomainError("This link was for an address that is no longer on the account.")
+        raise DomainError(gettext("This link was for an address that is no longer on the account."))
     return User.objects.get(pk=user_id)
 
 
@@ -238,8 +247,10 @@ def unsubscribe_read(*, token: str) -> tuple[User, MailKind]:
         return user, MailKind(kind)
     except (signing.BadSignature, ValueError, TypeError, User.DoesNotExist):
         raise DomainError(
-            "This is not an unsubscribe link Crawford sent, or it was cut short: copy the"
-            " whole link from the e-mail, or change what you get on your profile page."
+            gettext(
+                "This is not an unsubscribe link Crawford sent, or it was cut short: copy the"
+                " whole link from the e-mail, or change what you get on your profile page."
+            )
         ) from None
 
 

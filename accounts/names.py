@@ -29,6 +29,8 @@ import unicodedata
 import icu
 from confusable_homoglyphs import categories
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 USERNAME_PUNCTUATION = frozenset("_-.")
 # Characters of the Common and Inherited scripts (digits, "_", a combining accent) are
@@ -54,16 +56,22 @@ def username_problem(username: str) -> str | None:
     for character in username:
         kind = unicodedata.category(character)
         if kind[0] not in "LMN" and character not in USERNAME_PUNCTUATION:
-            return f"A username may hold letters, digits and _ - . only, not {_shown(character)}."
+            return _("A username may hold letters, digits and _ - . only, not %(character)s.") % {
+                "character": _shown(character)
+            }
         if kind[0] == "N" and kind != "Nd":
-            return f"A username may hold plain digits only, not {_shown(character)}."
+            return _("A username may hold plain digits only, not %(character)s.") % {
+                "character": _shown(character)
+            }
     scripts = {categories.alias(character) for character in username} - SHARED_SCRIPTS
     if len(scripts) > 1 and not any(scripts <= together for together in SCRIPTS_WRITTEN_TOGETHER):
-        names = " and ".join(sorted(script.title() for script in scripts))
-        return (
-            f"A username must be written in one script, as it could otherwise pass for"
-            f" someone else's: this one mixes {names} letters."
+        names = f" {pgettext('joining two names', 'and')} ".join(
+            sorted(script.title() for script in scripts)
         )
+        return _(
+            "A username must be written in one script, as it could otherwise pass for"
+            " someone else's: this one mixes %(scripts)s letters."
+        ) % {"scripts": names}
     return None
 
 

@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import get_supported_language_variant
+from django.utils.translation import gettext as _
 
 from accounts import ledger
 from accounts.mail import verification_ask
@@ -121,7 +122,7 @@ def profile_update(*, profile: Profile, **changes: object) -> Profile:
     if "display_name" in changes:
         changes["display_name"] = display_name_cleaned(str(changes["display_name"]))
         if not changes["display_name"]:
-            raise DomainError("Choose a display name others can see.")
+            raise DomainError(_("Choose a display name others can see."))
         require_names_free(
             names={"display name": str(changes["display_name"])}, user_id=profile.user_id
         )
@@ -131,6 +132,18 @@ def profile_update(*, profile: Profile, **changes: object) -> Profile:
     profile.full_clean()
     profile.save(update_fields=list(changes))
     return profile
+
+
+_NAME_TAKEN = {
+    "username": _(
+        "“%(name)s” looks like another player's name: choose a username nobody could take"
+        " for theirs."
+    ),
+    "display name": _(
+        "“%(name)s” looks like another player's name: choose a display name nobody could"
+        " take for theirs."
+    ),
+}
 
 
 def require_names_free(*, names: dict[str, str], user_id: int | None) -> None:
@@ -145,10 +158,7 @@ def require_names_free(*, names: dict[str, str], user_id: int | None) -> None:
     taken = names_taken(names=names.values(), user_id=user_id)
     for what, name in names.items():
         if name in taken:
-            raise DomainError(
-                f"“{name}” looks like another player's name: choose a {what} nobody could"
-                " take for theirs."
-            )
+            raise DomainError(_NAME_TAKEN.get(what, _NAME_TAKEN["username"]) % {"name": name})
 
 
 @transaction.atomic

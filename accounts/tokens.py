@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
 from accounts.models import User
@@ -57,8 +58,11 @@ def token_issue(*, user: User) -> IssuedToken:
     AuthToken.objects.filter(user=user, expiry__lte=timezone.now()).delete()
     if _live(user).count() >= MAX_LIVE_TOKENS:
         raise Conflict(
-            f"You already have {MAX_LIVE_TOKENS} API tokens: revoke one you no longer use"
-            " (DELETE /api/auth/tokens/<id>/) or all of them (POST /api/auth/logout-all/)."
+            _(
+                "You already have %(count)s API tokens: revoke one you no longer use"
+                " (DELETE /api/auth/tokens/<id>/) or all of them (POST /api/auth/logout-all/)."
+            )
+            % {"count": MAX_LIVE_TOKENS}
         )
     instance, token = AuthToken.objects.create(user=user, expiry=settings.API_TOKEN_TTL)
     return IssuedToken(token=token, token_id=token_id_of(instance), expiry=instance.expiry)
@@ -75,15 +79,18 @@ def tokens_of(*, user: User) -> list[TokenRow]:
 def token_revoke(*, user: User, token_id: str) -> None:
     """Revoke one of ``user``'s tokens; another player's is as unknown as a made-up id."""
     if _TOKEN_ID.fullmatch(token_id) is None:
-        raise NotFound(f"A token id is {TOKEN_ID_LENGTH} hexadecimal digits, as listed.")
-    deleted, _ = AuthToken.objects.filter(user=user, digest__startswith=token_id).delete()
+        raise NotFound(
+            _("A token id is %(length)s hexadecimal digits, as listed.")
+            % {"length": TOKEN_ID_LENGTH}
+        )
+    deleted, _by_model = AuthToken.objects.filter(user=user, digest__startswith=token_id).delete()
     if not deleted:
-        raise NotFound("You have no token with that id; it may have expired already.")
+        raise NotFound(_("You have no token with that id; it may have expired already."))
 
 
 def tokens_revoke_all(*, user: User) -> int:
     """Revoke every token of ``user``; how many there were."""
-    deleted, _ = AuthToken.objects.filter(user=user).delete()
+    deleted, _by_model = AuthToken.objects.filter(user=user).delete()
     return int(deleted)
 
 

@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import ledger
@@ -37,6 +38,7 @@ from accounts.standing import (
     SELF_EXCLUSION_DAYS,
     standing_now,
 )
+from accounts.templatetags.money import money
 from core.errors import DomainError, Forbidden, NotFound
 
 WALLET_HISTORY_LINES = 100
@@ -53,7 +55,9 @@ def profile(request: HttpRequest) -> HttpResponse:
         except DomainError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, "Your preferences are saved; every board will follow them.")
+            messages.success(
+                request, _("Your preferences are saved; every board will follow them.")
+            )
             return redirect("profile")
     return render(
         request,
@@ -116,13 +120,9 @@ def wallet_adjust(request: HttpRequest, username: str) -> HttpResponse:
         except DomainError as error:
             form.add_error(None, str(error))
         else:
-            what = f"{money_text(form.amount_cents)} {form.cleaned_data['currency']}"
+            what = f"{money(form.amount_cents)} {form.cleaned_data['currency']}"
             if asked.approval is not None:
-                messages.info(
-                    request,
-                    f"The {direction.label.lower()} of {what} waits for a second staff member's"
-                    " approval: nothing has moved yet.",
-                )
+                messages.info(request, _waiting(direction, what))
             else:
                 messages.success(request, f"{capfirst(_moved(direction, what, owner))}.")
             return redirect("wallet-of", username=owner.username)
@@ -157,8 +157,10 @@ def wallet_approval_approve(request: HttpRequest, approval_id: int) -> HttpRespo
         messages.error(request, str(error))
         return redirect("wallet-approvals")
     direction = AdjustmentDirection(approval.direction)
-    what = f"{money_text(approval.amount_cents)} {approval.currency}"
-    messages.success(request, f"Approved: {_moved(direction, what, approval.user)}.")
+    what = f"{money(approval.amount_cents)} {approval.currency}"
+    messages.success(
+        request, _("Approved: %(what)s.") % {"what": _moved(direction, what, approval.user)}
+    )
     return redirect("wallet-of", username=approval.user.username)
 
 
@@ -180,15 +182,32 @@ def wallet_approval_reject(request: HttpRequest, approval_id: int) -> HttpRespon
         return redirect("wallet-approvals")
     messages.success(
         request,
-        f"Rejected: nothing moved in {approval.user.profile.display_name}'s wallet.",
+        _("Rejected: nothing moved in %(name)s's wallet.")
+        % {"name": approval.user.profile.display_name},
     )
     return redirect("wallet-of", username=approval.user.username)
 
 
 def _moved(direction: AdjustmentDirection, what: str, owner: User) -> str:
     if direction == AdjustmentDirection.DEPOSIT:
-        return f"deposited {what} into {owner.profile.display_name}'s wallet"
-    return f"withdrew {what} from {owner.profile.display_name}'s wallet"
+        said = _("deposited %(what)s into %(name)s's wallet")
+    else:
+        said = _("withdrew %(what)s from %(name)s's wallet")
+    return said % {"what": what, "name": owner.profile.display_name}
+
+
+def _waiting(direction: AdjustmentDirection, what: str) -> str:
+    if direction == AdjustmentDirection.DEPOSIT:
+        said = _(
+            "The deposit of %(what)s waits for a second staff member's approval: nothing has"
+            " moved yet."
+        )
+    else:
+        said = _(
+            "The withdrawal of %(what)s waits for a second staff member's approval: nothing"
+            " has moved yet."
+        )
+    return said % {"what": what}
 
 
 def _wallet_owner(request: HttpRequest, username: str) -> User:
@@ -222,8 +241,7 @@ def _wallet_page(
         "form": form,
         "adjustments": wallet_adjustments(user=owner) if may_adjust else [],
         "approvals": pending_approvals(user=owner) if may_adjust else [],
-        "approval_threshold": money_text(settings.CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS)
-        + " REAL",
+        "approval_threshold": money(settings.CRAWFORD_REAL_ADJUSTMENT_APPROVAL_CENTS) + " REAL",
     }
     return render(request, "accounts/wallet.html", context, status=status)
 

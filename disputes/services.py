@@ -384,7 +384,9 @@ class _Remedy:
     def adjust(self, adjustments: Sequence[Adjustment]) -> None:
         for adjustment in adjustments:
             if adjustment.currency not in Currency.values:
-                raise DomainError(f"Unknown currency {adjustment.currency!r}.")
+                raise DomainError(
+                    _("Unknown currency %(currency)r.") % {"currency": adjustment.currency}
+                )
             if adjustment.amount_cents == 0:
                 raise DomainError(_("An adjustment of 0.00 moves nothing; leave it out."))
         moved = []

@@ -114,7 +114,7 @@ def file(request: HttpRequest, match_id: int) -> HttpResponse:
         .first()
     )
     if match is None or not can_file(user, match):
-        raise Http404("No such match of yours.")
+        raise Http404(_("No such match of yours."))
     values = {"category": "", "description": ""}
     if request.method == "POST":
         values = {
@@ -179,7 +179,7 @@ def decide(request: HttpRequest, dispute_id: int) -> HttpResponse:
     viewer = request_user(request)
     _visible(viewer, dispute_id)
     if not is_staff(viewer):
-        raise PermissionDenied("Only staff decide disputes.")
+        raise PermissionDenied(_("Only staff decide disputes."))
     decision = request.POST.get("decision", "")
     try:
         rows = _adjustment_rows(request) if decision == Decision.ADJUST else []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -62,7 +63,7 @@ class CaseQuerySerializer(serializers.Serializer[dict[str, Any]]):
 def _staff(request: Request) -> User:
     viewer = request_user(request)
     if not is_fairplay_staff(viewer):
-        raise Forbidden("Only staff handle fair-play cases.")
+        raise Forbidden(_("Only staff handle fair-play cases."))
     return viewer
 
 
@@ -71,7 +72,7 @@ def _case(case_id: int) -> Case:
         Case.objects.select_related("subject", "assignee", "decided_by").filter(pk=case_id).first()
     )
     if case is None:
-        raise NotFound("No such case.")
+        raise NotFound(_("No such case."))
     return case
 
 
@@ -110,7 +111,7 @@ class CaseDetailApi(Api):
             return Response(case_data(case, with_evidence=True))
         if case.subject_id == viewer.pk and case.state in (CaseState.DECIDED, CaseState.APPEALED):
             return Response(case_data(case, with_evidence=False))
-        raise NotFound("No such case.")
+        raise NotFound(_("No such case."))
 
 
 class CaseAssignApi(Api):
@@ -186,7 +187,7 @@ def orders_from(rows: list[dict[str, Any]]) -> list[sanctions.Order]:
         if row.get("user"):
             user = User.objects.filter(username=row["user"]).first()
             if user is None:
-                raise DomainError(f"There is no player called {row['user']!r}.")
+                raise DomainError(_("There is no player called %(name)r.") % {"name": row["user"]})
         orders.append(sanctions.Order(kind=row["kind"], user=user, until=row.get("until")))
     return orders
 

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Standing, User
 from accounts.standing import standing_restrict
@@ -43,11 +44,11 @@ def case_appeal(*, case_id: int, user: User, text: str) -> Case:
     (``disputes.appeals.appeal_file`` checks the text)."""
     case = locked_case(case_id)
     if case.subject_id != user.pk:
-        raise NotFound("No such case.")
+        raise NotFound(_("No such case."))
     if case.state != CaseState.DECIDED or case.decision != Decision.SANCTION:
-        raise Conflict("Only a decided case with a sanction can be appealed.")
+        raise Conflict(_("Only a decided case with a sanction can be appealed."))
     if case.appealed_at is not None:
-        raise Conflict("This decision has been appealed once already.")
+        raise Conflict(_("This decision has been appealed once already."))
     dispute = appeal_file(
         user=user, case_id=case.pk, description=text, appealed=appealed_decision(case)
     )

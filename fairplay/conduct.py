@@ -23,6 +23,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Block, User
 from accounts.standing import block_remove, block_set
@@ -42,7 +43,7 @@ def player_named(username: str) -> User:
     player = User.objects.select_related("profile").filter(username=username, is_active=True)
     found = player.first()
     if found is None:
-        raise NotFound(f"There is no player called {username[:150]}.")
+        raise NotFound(_("There is no player called %(name)s.") % {"name": username[:150]})
     return found
 
 
@@ -58,7 +59,9 @@ def unblock(*, owner: User, username: str) -> User:
     """``owner`` lifts their mute or block of ``username``; refused when there is none."""
     other = player_named(username)
     if not block_remove(owner=owner, other=other):
-        raise NotFound(f"You have not muted or blocked {other.profile.display_name}.")
+        raise NotFound(
+            _("You have not muted or blocked %(name)s.") % {"name": other.profile.display_name}
+        )
     return other
 
 
@@ -76,14 +79,14 @@ def chat_report(*, message_id: int, reporter: User, note: str = "") -> ChatRepor
     """``reporter`` reports the chat line ``message_id`` to staff, with an optional note."""
     note = " ".join(note.split())
     if len(note) > NOTE_LIMIT:
-        raise DomainError(f"Keep the note under {NOTE_LIMIT} characters.")
+        raise DomainError(_("Keep the note under %(limit)s characters.") % {"limit": NOTE_LIMIT})
     message = _readable(message_id, reporter)
     if message.author_id == reporter.pk:
-        raise DomainError("You cannot report your own message.")
+        raise DomainError(_("You cannot report your own message."))
     author = User.objects.filter(pk=message.author_id)
     list(locks.select(Lock.REPORTED_PLAYER, author, message.author_id).values_list("pk"))
     if ChatReport.objects.filter(message=message, reporter=reporter).exists():
-        raise Conflict("You reported this message already; staff have it.")
+        raise Conflict(_("You reported this message already; staff have it."))
     key = f"conduct:{message.author_id}"
     undecided = (
         Case.objects.filter(key=key, state__in=[CaseState.OPEN, CaseState.IN_REVIEW])
@@ -112,7 +115,7 @@ def chat_report(*, message_id: int, reporter: User, note: str = "") -> ChatRepor
                 message=message, reporter=reporter, case=case, note=note
             )
     except IntegrityError:  # the same reader's second click, sent before the first came back
-        raise Conflict("You reported this message already; staff have it.") from None
+        raise Conflict(_("You reported this message already; staff have it.")) from None
 
 
 def _readable(message_id: int, reporter: User) -> ChatMessage:
@@ -130,7 +133,7 @@ def _readable(message_id: int, reporter: User) -> ChatMessage:
             and visible_matches(user=reporter).filter(pk=message.match_id).exists()
         ):
             return message
-    raise NotFound("There is no such chat message, or you could not read it.")
+    raise NotFound(_("There is no such chat message, or you could not read it."))
 
 
 def _with_report(

@@ -6,6 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import BlockKind
@@ -14,10 +16,10 @@ from core.errors import DomainError
 from fairplay import conduct
 
 DONE = {
-    BlockKind.MUTE: "You muted {name}: you will not see their chat.",
-    BlockKind.BLOCK: (
-        "You blocked {name}: neither of you can challenge the other, take the other's seeks "
-        "or read the other's chat."
+    BlockKind.MUTE: _("You muted %(name)s: you will not see their chat."),
+    BlockKind.BLOCK: _(
+        "You blocked %(name)s: neither of you can challenge the other, take the other's seeks"
+        " or read the other's chat."
     ),
 }
 
@@ -32,12 +34,14 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
         if kind == "none":
             other = conduct.unblock(owner=owner, username=username)
             messages.success(
-                request, f"{other.profile.display_name} is no longer muted or blocked."
+                request,
+                gettext("%(name)s is no longer muted or blocked.")
+                % {"name": other.profile.display_name},
             )
         else:
-            made, _ = conduct.block(owner=owner, username=username, kind=kind)
+            made, _created = conduct.block(owner=owner, username=username, kind=kind)
             name = made.other.profile.display_name
-            messages.success(request, DONE[BlockKind(made.kind)].format(name=name))
+            messages.success(request, DONE[BlockKind(made.kind)] % {"name": name})
     except DomainError as error:
         messages.error(request, str(error))
     return redirect("player", username=username)

@@ -13,6 +13,9 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.money import money_text
 
@@ -50,21 +53,120 @@ ORDER = [
     "money_cents",
     "rating_delta",
 ]
+# What staff read for each key a detector writes (PR, z, p, cv and sd are the same in any
+# language).
 LABELS = {
-    "window_days": "Window (days)",
-    "money_to_winner": "Money to the winner",
-    "rating_lost": "Rating lost",
-    "early_resignation": "Resigned early",
-    "money_cents": "Money",
-    "stake_cents": "Stake",
-    "rating_delta": "Rating",
-    "finished_at": "Ended",
+    "accounts": _("Accounts"),
+    "agreement": _("Agreement"),
+    "at": _("At"),
+    "author": _("Author"),
+    "best": _("Best"),
+    "chance": _("Chance for their ratings"),
+    "checker_best": _("Checker best"),
+    "checker_plays": _("Checker plays"),
+    "cooldown_hours": _("Cooldown hours"),
+    "cooldown_until": _("Cooldown until"),
+    "counted": _("Counted"),
+    "counted_matches": _("Counted matches"),
+    "cube_agreement": _("Cube agreement"),
+    "cube_best": _("Cube best"),
+    "cube_decisions": _("Cube decisions"),
+    "currency": _("Currency"),
+    "cv": "Cv",
+    "decision_sd": _("Decision sd"),
+    "decisions": _("Decisions"),
+    "digest": _("Digest"),
+    "early_resignation": _("Resigned early"),
+    "early_resignations": _("Early resignations"),
+    "equity": _("Equity"),
+    "error": _("Error"),
+    "expected_pr": _("Expected PR"),
+    "finished_at": _("Ended"),
+    "first_seen": _("First seen"),
+    "fit": _("Fit"),
+    "formula": _("Formula"),
+    "game": _("Game"),
+    "id": _("Id"),
+    "intercept": _("Intercept"),
+    "joined": _("Joined"),
+    "kind": _("Kind"),
+    "last_seen": _("Last seen"),
+    "length": _("Length"),
+    "loser": _("Loser"),
+    "lost": _("Lost"),
+    "match": _("Match"),
+    "match_id": _("Match id"),
+    "matches": _("Matches"),
+    "matches_lost": _("Matches lost"),
+    "matches_played": _("Matches played"),
+    "mean_seconds": _("Mean seconds"),
+    "median_seconds": _("Median seconds"),
+    "message": _("Message"),
+    "min_decisions": _("Min decisions"),
+    "min_plays": _("Min plays"),
+    "money_cents": _("Money"),
+    "money_to_newer": _("Money to newer"),
+    "money_to_winner": _("Money to the winner"),
+    "name": _("Name"),
+    "near_constant": _("Near constant"),
+    "near_constant_below_cv": _("Near constant below cv"),
+    "newer": _("Newer"),
+    "note": _("Note"),
+    "number": _("Number"),
+    "older": _("Older"),
+    "one_way_chance": _("One way chance"),
+    "one_way_matches": _("One way matches"),
+    "one_way_series": _("One-way series"),
+    "opponent": _("Opponent"),
+    "p": "P",
+    "player_sd": _("Player sd"),
+    "players": _("Players"),
+    "plays": _("Plays"),
+    "plies": _("Plies"),
+    "points": _("Points"),
+    "position_id": _("Position id"),
     "pr": "PR",
-    "expected_pr": "Expected PR",
+    "prior": _("Prior"),
+    "rated": _("Rated"),
+    "rating": _("Rating"),
+    "rating_delta": _("Rating"),
+    "rating_lost": _("Rating lost"),
+    "reason": _("Reason"),
+    "reported": _("Reported"),
+    "reporters": _("Reporters"),
+    "reports": _("Reports"),
+    "resigned_winning": _("Resigned winning"),
+    "room": _("Room"),
+    "score": _("Score"),
+    "sd": "Sd",
+    "sd_seconds": _("Sd seconds"),
+    "shared": _("Shared"),
+    "signed_up_together": _("Signed up together"),
+    "signs": _("Signs"),
+    "since": _("Since"),
+    "slope": _("Slope"),
+    "staff": _("Staff"),
+    "stake_cents": _("Stake"),
+    "stalls": _("Stalls"),
+    "started_at": _("Started at"),
+    "status": _("Status"),
+    "summary": _("Summary"),
+    "text": _("Text"),
+    "think_times": _("Think times"),
+    "threshold": _("Threshold"),
+    "thresholds": _("Thresholds"),
+    "times": _("Times"),
+    "tournament": _("Tournament"),
+    "username": _("Username"),
+    "win_chance": _("Chance to win"),
+    "window": _("Window"),
+    "window_days": _("Window (days)"),
+    "winner": _("Winner"),
+    "winning_resignation_equity": _("Winning resignation equity"),
+    "winning_resignations": _("Winning resignations"),
+    "wrong_drop_error": _("Wrong drop error"),
+    "wrong_drops": _("Wrong drops"),
     "z": "z",
-    "one_way_series": "One-way series",
-    "win_chance": "Chance to win",
-    "chance": "Chance for their ratings",
 }
 # Lists too long to read in a cell are counted instead.
 HIDDEN_IN_CELLS = {"candidates"}
@@ -98,7 +200,7 @@ def sections(evidence: dict[str, Any]) -> list[dict[str, Any]]:
             )
         else:
             facts.append((_label(key), _cell(key, value)))
-    return [{"title": "Facts", "facts": facts}, *tables] if facts else tables
+    return [{"title": gettext("Facts"), "facts": facts}, *tables] if facts else tables
 
 
 def _ordered(mapping: dict[str, Any]) -> list[str]:
@@ -107,7 +209,7 @@ def _ordered(mapping: dict[str, Any]) -> list[str]:
 
 
 def _label(key: str) -> str:
-    return LABELS.get(key) or key.replace("_", " ").capitalize()
+    return str(LABELS.get(key) or key.replace("_", " ").capitalize())
 
 
 def _is_money(key: str) -> bool:
@@ -135,7 +237,7 @@ def _text(key: str, value: Any) -> str:
     if value is None or value == [] or value == {}:
         return "–"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, float) and key == "chance":
         return f"{value:.2g}"  # a small probability keeps its digits
     if isinstance(value, float):
@@ -145,7 +247,7 @@ def _text(key: str, value: Any) -> str:
             moment = datetime.fromisoformat(value)
         except ValueError:
             return value
-        return timezone.localtime(moment).strftime("%d %b %Y %H:%M")
+        return date_format(timezone.localtime(moment), "d M Y H:i")
     if isinstance(value, list):
         if key in HIDDEN_IN_CELLS or any(isinstance(item, dict) for item in value):
             return f"{len(value)}"

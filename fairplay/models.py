@@ -21,24 +21,26 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from disputes.models import Dispute
 from matches.models import ChatMessage
 
 
 class CaseKind(models.TextChoices):
-    ENGINE = "engine", "Engine assistance"
-    DUMPING = "dumping", "Chip dumping or rating manipulation"
-    ACCOUNTS = "accounts", "Multiple accounts"
-    CONDUCT = "conduct", "Chat and conduct"
-    STALLING = "stalling", "Disconnection and stalling"
+    ENGINE = "engine", _("Engine assistance")
+    DUMPING = "dumping", _("Chip dumping or rating manipulation")
+    ACCOUNTS = "accounts", _("Multiple accounts")
+    CONDUCT = "conduct", _("Chat and conduct")
+    STALLING = "stalling", _("Disconnection and stalling")
 
 
 class CaseState(models.TextChoices):
-    OPEN = "open", "Open"
-    IN_REVIEW = "in_review", "In review"
-    DECIDED = "decided", "Decided"
-    APPEALED = "appealed", "Appealed"
+    OPEN = "open", pgettext_lazy("case state", "Open")
+    IN_REVIEW = "in_review", pgettext_lazy("case state", "In review")
+    DECIDED = "decided", pgettext_lazy("case state", "Decided")
+    APPEALED = "appealed", pgettext_lazy("case state", "Appealed")
 
 
 class Case(models.Model):
@@ -104,21 +106,24 @@ class Case(models.Model):
     @property
     def decision_label(self) -> str:
         """The decision as a badge and a sentence say it: "Dismissed", "Sanctioned"."""
-        return DECISION_LABELS.get(self.decision, self.decision.capitalize())
+        return str(DECISION_LABELS.get(self.decision, self.decision.capitalize()))
 
 
-DECISION_LABELS = {"dismiss": "Dismissed", "sanction": "Sanctioned"}
+DECISION_LABELS = {
+    "dismiss": pgettext_lazy("case decision", "Dismissed"),
+    "sanction": pgettext_lazy("case decision", "Sanctioned"),
+}
 
 
 class SanctionKind(models.TextChoices):
-    WARN = "warn", "Warning"
-    MUTE = "mute", "Muted"
-    SUSPEND = "suspend", "Suspended"
-    CLOSE = "close", "Account closed"
-    REVERSE = "reverse", "Dumped money reversed"
-    VOID_RATINGS = "void_ratings", "Rating changes voided"
-    LINK = "link", "Accounts linked"
-    LIFT = "lift", "Restrictions lifted"
+    WARN = "warn", _("Warning")
+    MUTE = "mute", _("Muted")
+    SUSPEND = "suspend", _("Suspended")
+    CLOSE = "close", _("Account closed")
+    REVERSE = "reverse", _("Dumped money reversed")
+    VOID_RATINGS = "void_ratings", _("Rating changes voided")
+    LINK = "link", _("Accounts linked")
+    LIFT = "lift", _("Restrictions lifted")
 
 
 class Sanction(models.Model):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -86,8 +88,10 @@ class SelfExclusionApi(Api):
         days = serializers.ChoiceField(
             choices=SELF_EXCLUSION_DAYS,
             error_messages={
-                "invalid_choice": "Choose a self-exclusion of "
-                f"{', '.join(str(days) for days in SELF_EXCLUSION_DAYS)} days."
+                "invalid_choice": format_lazy(
+                    _("Choose a self-exclusion of {days} days."),
+                    days=", ".join(str(days) for days in SELF_EXCLUSION_DAYS),
+                )
             },
         )
 

@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.standing import self_exclude
@@ -21,7 +23,7 @@ def self_exclusion(request: HttpRequest) -> HttpResponse:
     back = HttpResponseRedirect(f"{reverse('profile')}#standing")
     if request.POST.get("confirm") != "yes":
         messages.error(
-            request, "Tick the box to confirm: a self-exclusion cannot be shortened or undone."
+            request, _("Tick the box to confirm: a self-exclusion cannot be shortened or undone.")
         )
         return back
     days = request.POST.get("days", "")
@@ -33,7 +35,7 @@ def self_exclusion(request: HttpRequest) -> HttpResponse:
     until = timezone.localtime(standing.self_excluded_until)
     messages.success(
         request,
-        f"You are excluded from real-money play until {until:%d %b %Y %H:%M}. "
-        "Play money stays open.",
+        _("You are excluded from real-money play until %(until)s. Play money stays open.")
+        % {"until": date_format(until, "d M Y H:i")},
     )
     return back

@@ -29,6 +29,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import override
 
 from accounts import ledger
@@ -72,7 +73,7 @@ def case_assign(*, case_id: int, staff: User) -> Case:
     _require_staff(staff)
     case = locked_case(case_id)
     if not case.is_undecided:
-        raise Conflict("This case has been decided already.")
+        raise Conflict(_("This case has been decided already."))
     case.assignee = staff
     case.state = CaseState.IN_REVIEW
     case.save(update_fields=["assignee", "state", "updated_at"])
@@ -88,24 +89,29 @@ def case_decide(
     _require_staff(staff)
     reason = " ".join(reason.split())
     if not reason:
-        raise DomainError("Give the reason for the decision: the player reads it.")
+        raise DomainError(_("Give the reason for the decision: the player reads it."))
     if len(reason) > REASON_LIMIT:
-        raise DomainError(f"Keep the reason under {REASON_LIMIT} characters.")
+        raise DomainError(
+            _("Keep the reason under %(limit)s characters.") % {"limit": REASON_LIMIT}
+        )
     case = locked_case(case_id)
     if case.state == CaseState.APPEALED:
         raise Conflict(
-            f"This case is under appeal: decide dispute #{case.appeal_dispute_id} instead."
+            _("This case is under appeal: decide dispute #%(number)s instead.")
+            % {"number": case.appeal_dispute_id}
         )
     if not case.is_undecided:
-        raise Conflict("This case has been decided already; only an appeal reopens it.")
+        raise Conflict(_("This case has been decided already; only an appeal reopens it."))
     if decision == Decision.DISMISS:
         if orders:
-            raise DomainError("A dismissed case carries no sanction.")
+            raise DomainError(_("A dismissed case carries no sanction."))
     elif decision == Decision.SANCTION:
         if not orders:
-            raise DomainError("Choose at least one sanction, or dismiss the case.")
+            raise DomainError(_("Choose at least one sanction, or dismiss the case."))
     else:
-        raise DomainError(f'Decide "dismiss" or "sanction", not "{decision}".')
+        raise DomainError(
+            _('Decide "dismiss" or "sanction", not "%(decision)s".') % {"decision": decision}
+        )
     ordered = _in_order(orders)
     _lock_first(case, ordered)
     outcome = [_apply(case, order, staff, reason) for order in ordered]
@@ -170,19 +176,21 @@ def _lock_first(case: Case, orders: Sequence[Order]) -> None:
 def _in_order(orders: Sequence[Order]) -> list[Order]:
     for order in orders:
         if order.kind not in _ORDER:
-            raise DomainError(f'Unknown sanction "{order.kind}".')
+            raise DomainError(_('Unknown sanction "%(kind)s".') % {"kind": order.kind})
     return sorted(orders, key=lambda order: _ORDER.index(SanctionKind(order.kind)))
 
 
 def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]:
     user = order.user or case.subject
     if user.pk != case.subject_id and not case.others.filter(pk=user.pk).exists():
-        raise DomainError(f"{user.username} is not in this case.")
+        raise DomainError(_("%(name)s is not in this case.") % {"name": user.username})
     kind = SanctionKind(order.kind)
     outcome: dict[str, Any]
     if kind in (SanctionKind.MUTE, SanctionKind.SUSPEND):
         if order.until is None or order.until <= timezone.now():
-            raise DomainError(f"A {kind.label.lower()} sanction needs a date in the future.")
+            raise DomainError(
+                _("A %(kind)s sanction needs a date in the future.") % {"kind": kind.label.lower()}
+            )
         field = "muted_until" if kind == SanctionKind.MUTE else "suspended_until"
         standing_restrict(user=user, reason=reason, **{field: order.until})
         outcome = {"until": order.until.isoformat()}
@@ -268,7 +276,7 @@ def _reverse(case: Case, staff: User, reason: str) -> dict[str, Any]:
     moved: list[dict[str, Any]] = []
     match_ids = case_match_ids(case)
     if not match_ids:
-        raise DomainError("This case names no matches, so there is no money to move back.")
+        raise DomainError(_("This case names no matches, so there is no money to move back."))
     for other in case.others.all():
         for currency, cents in money_between(case.subject, other, match_ids).items():
             held = balances(user=other).get(currency, 0)
@@ -295,7 +303,7 @@ def _reverse(case: Case, staff: User, reason: str) -> dict[str, Any]:
                 }
             )
     if not moved:
-        raise DomainError("No money moved between these players in the case's matches.")
+        raise DomainError(_("No money moved between these players in the case's matches."))
     return {"moved": moved}
 
 
@@ -322,10 +330,10 @@ def locked_case(case_id: int) -> Case:
     cases = locks.select(Lock.CASE, Case.objects.filter(pk=case_id), case_id)
     case = cases.select_related("subject").first()
     if case is None:
-        raise NotFound("No such case.")
+        raise NotFound(_("No such case."))
     return case
 
 
 def _require_staff(user: User) -> None:
     if not is_fairplay_staff(user):
-        raise Forbidden("Only staff handle fair-play cases.")
+        raise Forbidden(_("Only staff handle fair-play cases."))

@@ -12,6 +12,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_date
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -21,22 +23,35 @@ from fairplay import appeals, evidence, sanctions
 from fairplay.models import Case, CaseKind, CaseState, SanctionKind
 from fairplay.selectors import case_data, case_queue, cases_of, is_fairplay_staff
 
-AGE_LABELS = {"hour": "Older than an hour", "day": "Older than a day", "week": "Older than a week"}
+AGE_LABELS = {
+    "hour": _("Older than an hour"),
+    "day": _("Older than a day"),
+    "week": _("Older than a week"),
+}
 ORDER_CHOICES = [
-    (SanctionKind.WARN, "Warn"),
-    (SanctionKind.MUTE, "Mute"),
-    (SanctionKind.SUSPEND, "Suspend"),
-    (SanctionKind.CLOSE, "Close the account"),
-    (SanctionKind.REVERSE, "Move the dumped money back"),
-    (SanctionKind.VOID_RATINGS, "Void the matches' rating changes"),
-    (SanctionKind.LINK, "Record the accounts as one person's"),
+    (SanctionKind.WARN, _("Warn")),
+    (SanctionKind.MUTE, _("Mute")),
+    (SanctionKind.SUSPEND, _("Suspend")),
+    (SanctionKind.CLOSE, _("Close the account")),
+    (SanctionKind.REVERSE, _("Move the dumped money back")),
+    (SanctionKind.VOID_RATINGS, _("Void the matches' rating changes")),
+    (SanctionKind.LINK, _("Record the accounts as one person's")),
 ]
+# A case log's actions (``CaseEvent.action``) as staff read them.
+LOG_ACTIONS = {
+    "opened": pgettext_lazy("case log", "opened"),
+    "evidence": pgettext_lazy("case log", "evidence added"),
+    "assigned": pgettext_lazy("case log", "taken"),
+    "decided": pgettext_lazy("case log", "decided"),
+    "appealed": pgettext_lazy("case log", "appealed"),
+    "appeal_decided": pgettext_lazy("case log", "appeal decided"),
+}
 DATED = (SanctionKind.MUTE, SanctionKind.SUSPEND)
 
 
 def _require_staff(viewer: User) -> None:
     if not is_fairplay_staff(viewer):
-        raise PermissionDenied("Only staff handle fair-play cases.")
+        raise PermissionDenied(gettext("Only staff handle fair-play cases."))
 
 
 @login_required
@@ -59,7 +74,11 @@ def queue(request: HttpRequest) -> HttpResponse:
         {
             "cases": cases,
             "filters": filters,
-            "states": [("undecided", "Not decided"), *CaseState.choices, ("all", "All")],
+            "states": [
+                ("undecided", gettext("Not decided")),
+                *CaseState.choices,
+                ("all", pgettext("case states", "All")),
+            ],
             "kinds": CaseKind.choices,
             "ages": AGE_LABELS.items(),
         },
@@ -71,11 +90,15 @@ def detail(request: HttpRequest, case_id: int) -> HttpResponse:
     viewer = request_user(request)
     case = Case.objects.select_related("subject__profile").filter(pk=case_id).first()
     if case is None:
-        raise Http404("No such case.")
+        raise Http404(gettext("No such case."))
     staff = is_fairplay_staff(viewer)
     if not staff and not (case.subject_id == viewer.pk and not case.is_undecided):
-        raise Http404("No such case.")
+        raise Http404(gettext("No such case."))
     data = case_data(case, with_evidence=staff)
+    for sanction in data["sanctions"]:
+        sanction["label"] = SanctionKind(sanction["kind"]).label
+    for line in data.get("log", []):
+        line["label"] = LOG_ACTIONS.get(line["action"], line["action"])
     return render(
         request,
         "fairplay/detail.html",
@@ -99,7 +122,7 @@ def assign(request: HttpRequest, case_id: int) -> HttpResponse:
     _require_staff(viewer)
     try:
         sanctions.case_assign(case_id=case_id, staff=viewer)
-        messages.success(request, "The case is yours.")
+        messages.success(request, gettext("The case is yours."))
     except DomainError as error:
         messages.error(request, str(error))
     return redirect("fairplay-case", case_id=case_id)
@@ -128,8 +151,13 @@ def _decided_words(case: Case) -> str:
     """What staff read once they decided: who was told, or that nobody was."""
     told = sorted({sanction.user.username for sanction in case.sanctions.select_related("user")})
     if not told:
-        return f"{case.decision_label}. Nothing was sent to the players."
-    return f"{case.decision_label}. Told of the decision: {', '.join(told)}."
+        return gettext("%(decision)s. Nothing was sent to the players.") % {
+            "decision": case.decision_label
+        }
+    return gettext("%(decision)s. Told of the decision: %(players)s.") % {
+        "decision": case.decision_label,
+        "players": ", ".join(told),
+    }
 
 
 def _orders(request: HttpRequest) -> list[sanctions.Order]:
@@ -144,8 +172,9 @@ def _orders(request: HttpRequest) -> list[sanctions.Order]:
             except ValueError:  # well formed but no such day, as 2026-02-31
                 day = None
             if day is None:
-                what = "mute" if kind == SanctionKind.MUTE else "suspension"
-                raise DomainError(f"Give the date the {what} ends, as 2026-12-31.")
+                if kind == SanctionKind.MUTE:
+                    raise DomainError(gettext("Give the date the mute ends, as 2026-12-31."))
+                raise DomainError(gettext("Give the date the suspension ends, as 2026-12-31."))
             until = timezone.make_aware(datetime.combine(day, time(23, 59)))
         orders.append(sanctions.Order(kind=kind, user=user, until=until))
     return orders
@@ -165,8 +194,8 @@ def appeal(request: HttpRequest, case_id: int) -> HttpResponse:
         case = appeals.case_appeal(case_id=case_id, user=viewer, text=request.POST.get("text", ""))
         messages.success(
             request,
-            f"Your appeal is filed as dispute #{case.appeal_dispute_id}. "
-            "You will be told the answer.",
+            gettext("Your appeal is filed as dispute #%(number)s. You will be told the answer.")
+            % {"number": case.appeal_dispute_id},
         )
     except DomainError as error:
         messages.error(request, str(error))

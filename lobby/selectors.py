@@ -17,8 +17,8 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from accounts.ledger.reads import EscrowName, balances
 from accounts.models import Block, BlockKind, Profile, User
@@ -439,15 +439,21 @@ def match_escrow_names(*, owner: User, ids: Collection[int]) -> dict[int, Escrow
     )
     return {
         match.pk: EscrowName(
-            f"{_match_words(match)} against {_opponent_of(match, owner).profile.display_name}",
+            _escrow_words(match, _opponent_of(match, owner).profile.display_name),
             reverse("match", args=[match.pk]),
         )
         for match in matches
     }
 
 
-def _match_words(match: Match) -> str:
-    return "Money session" if match.is_money else f"{match.length}-point match"
+def _escrow_words(match: Match, opponent: str) -> str:
+    if match.is_money:
+        return gettext("Money session against %(name)s") % {"name": opponent}
+    return ngettext(
+        "%(length)s-point match against %(name)s",
+        "%(length)s-point match against %(name)s",
+        match.length,
+    ) % {"length": match.length, "name": opponent}
 
 
 def _opponent_of(match: Match, player: User) -> User:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
@@ -141,7 +142,7 @@ class UploadSerializer(serializers.Serializer[dict[str, Any]]):
 def _analysis_installed() -> None:
     found = analysis_status()
     if not found.available:
-        raise NotInstalled(f"Analysis is unavailable here: {found.reason}")
+        raise NotInstalled(_("Analysis is unavailable here: %(reason)s") % {"reason": found.reason})
 
 
 class MatchAnalysisApi(Api):
@@ -157,7 +158,7 @@ class MatchAnalysisApi(Api):
         analysis = visible_analyses(user=user).filter(match_id=match_id).first()
         if analysis is None:
             raise NotFound(
-                "This match has not been analysed: it is not finished, or no game was played"
+                _("This match has not been analysed: it is not finished, or no game was played")
             )
         return Response(analysis_data(analysis))
 
@@ -170,13 +171,13 @@ class MatchAnalysisApi(Api):
         user = request_user(request)
         match = get_object_or_404(visible_matches(user=user), pk=match_id)
         if match.seat_of(user) is None and not user.is_staff:
-            raise Forbidden("Only the match's players and staff may ask for its analysis")
+            raise Forbidden(_("Only the match's players and staff may ask for its analysis"))
         if match.status != MatchStatus.FINISHED:
-            raise Conflict("The match is not finished: it is analysed once it is")
+            raise Conflict(_("The match is not finished: it is analysed once it is"))
         _analysis_installed()
         analysis = analysis_for_match(match.pk)
         if analysis is None:
-            raise Conflict("No game of this match was played, so there is nothing to analyse")
+            raise Conflict(_("No game of this match was played, so there is nothing to analyse"))
         return Response(analysis_data(analysis), status=status.HTTP_202_ACCEPTED)
 
 
@@ -204,7 +205,7 @@ class AnalysisListApi(Api):
     def post(self, request: Request) -> Response:
         upload = request.FILES.get("file")
         if upload is None:  # also an empty file: the multipart parser drops it
-            raise DomainError('Send the .mat file, not empty, in the multipart field "file".')
+            raise DomainError(_('Send the .mat file, not empty, in the multipart field "file".'))
         _analysis_installed()
         analysis = analysis_upload(
             owner=request_user(request), filename=upload.name or "", content=upload.read()
@@ -219,5 +220,5 @@ class AnalysisDetailApi(Api):
     def get(self, request: Request, analysis_id: int) -> Response:
         analysis = visible_analyses(user=request_viewer(request)).filter(pk=analysis_id).first()
         if analysis is None:
-            raise NotFound("There is no such analysis, or it is not yours")
+            raise NotFound(_("There is no such analysis, or it is not yours"))
         return Response(analysis_data(analysis))

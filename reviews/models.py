@@ -15,18 +15,19 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class AnalysisStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class AnalysisSource(models.TextChoices):
-    PLAYED = "played", "Played here"
-    UPLOADED = "uploaded", "Uploaded"
+    PLAYED = "played", _("Played here")
+    UPLOADED = "uploaded", _("Uploaded")
 
 
 class Analysis(models.Model):

@@ -40,6 +40,8 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.performance import performance_record
@@ -117,25 +119,34 @@ def analysis_for_match(match_id: int, plies: int | None = None) -> Analysis | No
 def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
     """Keep a player's .mat file in their library and queue its analysis."""
     if len(content) > MAX_UPLOAD_BYTES:
-        raise DomainError(f"The file is larger than {MAX_UPLOAD_BYTES // 1024} KB.")
+        raise DomainError(
+            _("The file is larger than %(kb)s KB.") % {"kb": MAX_UPLOAD_BYTES // 1024}
+        )
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = content.decode("latin-1")
     if "\x00" in text:
-        raise DomainError("This is not a text file: a .mat file is text.")
+        raise DomainError(_("This is not a text file: a .mat file is text."))
     try:
         record = parse_mat(text)
     except BackgammonError as error:
-        raise DomainError(f"This .mat file cannot be read: {error}") from None
+        raise DomainError(
+            _("This .mat file cannot be read: %(error)s") % {"error": error}
+        ) from None
     if not record.games:
-        raise DomainError("This .mat file holds no game.")
+        raise DomainError(_("This .mat file holds no game."))
     waiting = Analysis.objects.filter(
         owner=owner, status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
     ).count()
     if waiting >= MAX_WAITING_UPLOADS:
         raise DomainError(
-            f"You have {waiting} analyses waiting; send more once one of them is done."
+            ngettext(
+                "You have %(count)s analysis waiting; send more once it is done.",
+                "You have %(count)s analyses waiting; send more once one of them is done.",
+                waiting,
+            )
+            % {"count": waiting}
         )
     with transaction.atomic():
         analysis = Analysis.objects.create(

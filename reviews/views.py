@@ -8,6 +8,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import User
 from accounts.viewers import request_user, request_viewer
@@ -25,14 +27,16 @@ def match_analysis_page(request: HttpRequest, match_id: int) -> HttpResponse:
     user = request_viewer(request)
     match = visible_matches(user=user).filter(pk=match_id).first()
     if match is None:
-        raise Http404("No such match, or it is private")
+        raise Http404(_("No such match, or it is private"))
     if request.method == "POST" and _may_request(match, user):
         found = analysis_status()
         if not found.available:
-            messages.error(request, f"Analysis is unavailable here: {found.reason}.")
+            messages.error(
+                request, _("Analysis is unavailable here: %(reason)s.") % {"reason": found.reason}
+            )
         elif analysis_for_match(match.pk) is None:
             messages.error(
-                request, "No game of this match was played: there is nothing to analyse."
+                request, _("No game of this match was played: there is nothing to analyse.")
             )
         return redirect("match-analysis", match.pk)
     analysis = visible_analyses(user=user).filter(match_id=match_id).first()
@@ -48,7 +52,7 @@ def _may_request(match: Match, user: User | None) -> bool:
 def analysis_page(request: HttpRequest, analysis_id: int) -> HttpResponse:
     analysis = visible_analyses(user=request_viewer(request)).filter(pk=analysis_id).first()
     if analysis is None:
-        raise Http404("No such analysis, or it is not yours")
+        raise Http404(_("No such analysis, or it is not yours"))
     return _page(request, analysis, analysis.match)
 
 
@@ -60,9 +64,9 @@ def library_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         upload = request.FILES.get("file")
         if not found.available:
-            error = f"Analysis is unavailable here: {found.reason}."
+            error = _("Analysis is unavailable here: %(reason)s.") % {"reason": found.reason}
         elif upload is None:
-            error = "Choose a .mat file to upload."
+            error = _("Choose a .mat file to upload.")
         else:
             try:
                 analysis = analysis_upload(
@@ -71,7 +75,7 @@ def library_page(request: HttpRequest) -> HttpResponse:
             except DomainError as refused:
                 error = str(refused)
             else:
-                messages.success(request, "Your match is queued for analysis.")
+                messages.success(request, _("Your match is queued for analysis."))
                 return redirect("analysis", analysis.pk)
     return render(
         request,
@@ -88,7 +92,7 @@ def library_page(request: HttpRequest) -> HttpResponse:
 
 def _page(request: HttpRequest, analysis: Analysis | None, match: Match | None) -> HttpResponse:
     user = request_viewer(request)
-    data = analysis_data(analysis) if analysis is not None else None
+    data = _in_words(analysis_data(analysis)) if analysis is not None else None
     my_seat = match.seat_of(user) if match is not None else None
     if data is not None and match is not None:
         # The file names the players by username, as GNU Backgammon reads them; the page by
@@ -109,6 +113,42 @@ def _page(request: HttpRequest, analysis: Analysis | None, match: Match | None) 
             "analysis_unavailable": found.reason if found is not None else "",
         },
     )
+
+
+# GNU Backgammon's words for a player's error rate and luck (``analysis.match_analysis``), as
+# the page says them in the reader's language; the API gives the engine's own words.
+_RATINGS = {
+    "Awful!": pgettext_lazy("error rating", "Awful!"),
+    "Beginner": pgettext_lazy("error rating", "Beginner"),
+    "Casual player": pgettext_lazy("error rating", "Casual player"),
+    "Intermediate": pgettext_lazy("error rating", "Intermediate"),
+    "Advanced": pgettext_lazy("error rating", "Advanced"),
+    "Expert": pgettext_lazy("error rating", "Expert"),
+    "World class": pgettext_lazy("error rating", "World class"),
+    "Supernatural": pgettext_lazy("error rating", "Supernatural"),
+    "Go to bed": pgettext_lazy("luck rating", "Go to bed"),
+    "Bad dice, man!": pgettext_lazy("luck rating", "Bad dice, man!"),
+    "None": pgettext_lazy("luck rating", "None"),
+    "Good dice, man!": pgettext_lazy("luck rating", "Good dice, man!"),
+    "Go to Las Vegas": pgettext_lazy("luck rating", "Go to Las Vegas"),
+}
+_RATING_FIELDS = ("rating", "checker_rating", "cube_rating", "luck_rating")
+
+
+def _in_words(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with the players' ratings in the reader's language."""
+    data["players"] = [
+        {
+            **figures,
+            **{
+                field: str(_RATINGS.get(figures[field], figures[field]))
+                for field in _RATING_FIELDS
+                if figures.get(field)
+            },
+        }
+        for figures in data["players"]
+    ]
+    return data
 
 
 def _page_data(data: dict[str, Any], my_seat: int | None) -> dict[str, Any]:

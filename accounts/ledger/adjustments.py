@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.ledger.posting import external, player, post
 from accounts.ledger.rules import (
@@ -134,9 +135,15 @@ def same_request(earlier: WalletAdjustment, asked: str) -> LedgerTransaction:
     """A retry gets the original transaction; another request under its key is refused."""
     if earlier.request_hash and earlier.request_hash != asked:
         raise Conflict(
-            "That key was already used for another adjustment of this wallet (a"
-            f" {earlier.get_direction_display().lower()} of {money_text(earlier.amount_cents)}"
-            f" {earlier.currency}): send a new key for a new adjustment."
+            _(
+                "That key was already used for another adjustment of this wallet (a"
+                " %(direction)s of %(amount)s %(currency)s): send a new key for a new adjustment."
+            )
+            % {
+                "direction": earlier.get_direction_display().lower(),
+                "amount": money_text(earlier.amount_cents),
+                "currency": earlier.currency,
+            }
         )
     return earlier.transaction
 
@@ -162,11 +169,15 @@ def check_adjustment(
     """
     require_staff(staff)
     if user.pk == staff.pk:
-        raise DomainError("Staff cannot adjust their own wallet: another staff member must do it.")
+        raise DomainError(
+            _("Staff cannot adjust their own wallet: another staff member must do it.")
+        )
     if approved_by is not None:
         require_staff(approved_by)
         if approved_by.pk in (staff.pk, user.pk):
-            raise Forbidden("A second staff member approves, not the one who asked or the owner.")
+            raise Forbidden(
+                _("A second staff member approves, not the one who asked or the owner.")
+            )
     require_amount(amount_cents)
     return AdjustmentAsked(
         user=user,
@@ -247,7 +258,7 @@ def correct_between_players(
     reason = require_reason(reason)
     require_amount(amount_cents)
     if payer.pk == payee.pk:
-        raise DomainError("A correction moves money between two different players.")
+        raise DomainError(_("A correction moves money between two different players."))
     return post(
         key=key,
         kind=TransactionKind.COMPENSATION,

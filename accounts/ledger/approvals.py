@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import ledger
 from accounts.ledger.adjustments import adjustment_key, adjustment_under, same_request
@@ -82,8 +83,10 @@ def adjustment_ask(
     if pending is not None:
         if pending.request_hash != asked.request_hash:
             raise Conflict(
-                "That key was already used for another adjustment of this wallet: send a new"
-                " key for a new adjustment."
+                _(
+                    "That key was already used for another adjustment of this wallet: send a new"
+                    " key for a new adjustment."
+                )
             )
         return Asked(approval=pending)
     if not needs_approval(currency=asked.currency, amount_cents=amount_cents):
@@ -146,7 +149,7 @@ def adjustment_reject(*, approval_id: int, staff: User, reason: str = "") -> Adj
 
 def _locked(approval_id: int, staff: User) -> AdjustmentApproval:
     if not staff.has_perm(ledger.ADJUST_PERMISSION):
-        raise Forbidden("Only staff who may adjust wallets can do this.")
+        raise Forbidden(_("Only staff who may adjust wallets can do this."))
     approval = (
         locks.select(Lock.APPROVAL, AdjustmentApproval.objects.all(), approval_id, of=("self",))
         .select_related("user", "requested_by", "decided_by")
@@ -154,21 +157,27 @@ def _locked(approval_id: int, staff: User) -> AdjustmentApproval:
         .first()
     )
     if approval is None:
-        raise NotFound("No such adjustment waits for approval.")
+        raise NotFound(_("No such adjustment waits for approval."))
     return approval
 
 
 def _require_pending(approval: AdjustmentApproval) -> None:
     if approval.state != ApprovalState.PENDING:
         decider = approval.decided_by.username if approval.decided_by else "staff"
-        raise Conflict(f"This adjustment was already {approval.state} by {decider}.")
+        if approval.state == ApprovalState.APPROVED:
+            said = _("This adjustment was already approved by %(name)s.")
+        else:
+            said = _("This adjustment was already rejected by %(name)s.")
+        raise Conflict(said % {"name": decider})
 
 
 def _require_second(approval: AdjustmentApproval, staff: User) -> None:
     if staff.pk == approval.requested_by_id:
-        raise Forbidden("You asked for this adjustment: another staff member must decide it.")
+        raise Forbidden(_("You asked for this adjustment: another staff member must decide it."))
     if staff.pk == approval.user_id:
-        raise Forbidden("This adjustment is of your own wallet: another staff member decides it.")
+        raise Forbidden(
+            _("This adjustment is of your own wallet: another staff member decides it.")
+        )
 
 
 def _decided(

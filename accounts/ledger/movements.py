@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from accounts.ledger.posting import Leg, escrow, external, house, player, post, ref_of
 from accounts.ledger.reads import seats
@@ -159,7 +160,7 @@ def transfer_between_players(
     currency = known_currency(currency)
     require_amount(amount_cents)
     if payer.pk == payee.pk:
-        raise DomainError("A player cannot pay themselves.")
+        raise DomainError(_("A player cannot pay themselves."))
     if not 0 <= commission_cents <= amount_cents:
         raise InternalError(f"commission {commission_cents} outside 0..{amount_cents}")
     return post(
@@ -195,7 +196,7 @@ def tournament_buy_in(
     """
     currency = known_currency(currency)
     if buy_in_cents < 0 or fee_cents < 0:
-        raise DomainError("A buy-in and a fee cannot be negative.")
+        raise DomainError(_("A buy-in and a fee cannot be negative."))
     require_amount(buy_in_cents + fee_cents)
     pool = escrow(escrow_ref, currency)
 
@@ -204,9 +205,11 @@ def tournament_buy_in(
             return
         seated, entered = seats(escrow_ref=escrow_ref, currency=currency, user=user)
         if entered:
-            raise Conflict("You are already entered in this tournament.")
+            raise Conflict(_("You are already entered in this tournament."))
         if seated >= max_entries:
-            raise TournamentFull(f"The tournament is full: all {max_entries} seats are taken.")
+            raise TournamentFull(
+                _("The tournament is full: all %(seats)s seats are taken.") % {"seats": max_entries}
+            )
 
     return post(
         key=key,
@@ -265,7 +268,7 @@ def _release(
     currency = known_currency(currency)
     fee_back = commission_cents < 0 and kind == TransactionKind.REFUND  # the house gives back
     if (commission_cents < 0 and not fee_back) or any(c < 0 for c in payouts.values()):
-        raise DomainError("A payout cannot be negative.")
+        raise DomainError(_("A payout cannot be negative."))
     total = sum(payouts.values()) + commission_cents
     require_amount(total)
     legs: list[Leg] = [(escrow(escrow_ref, currency), -total)]

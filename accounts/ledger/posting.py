@@ -46,6 +46,7 @@ from datetime import datetime
 from django.db import IntegrityError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import (
     KINDS_WITH_BALANCE,
@@ -151,7 +152,9 @@ def post(
         if earlier is not None:
             if earlier.key == key:
                 return Posted(_same_kind(earlier, kind, key), created=False, balances_after={})
-            raise Conflict(f"Transaction #{reverses.pk} has already been corrected.")
+            raise Conflict(
+                _("Transaction #%(number)s has already been corrected.") % {"number": reverses.pk}
+            )
     draft = LedgerTransaction(
         key=key,
         kind=kind,
@@ -447,7 +450,9 @@ def _replayed(draft: LedgerTransaction) -> Posted:
         return Posted(existing, created=False, balances_after={})
     if draft.reverses is not None:
         # The key is free, so another correction of the same transaction won.
-        raise Conflict(f"Transaction #{draft.reverses.pk} has already been corrected.")
+        raise Conflict(
+            _("Transaction #%(number)s has already been corrected.") % {"number": draft.reverses.pk}
+        )
     raise InternalError(f"ledger transaction {draft.key!r} was neither written nor found")
 
 
@@ -481,13 +486,17 @@ def _require_balanced(moved: dict[AccountRef, int]) -> None:
 
 def _shortfall_message(ref: AccountRef, have: int, needed: int, actor: User | None) -> str:
     if ref.kind == AccountKind.ESCROW:
-        return (
-            f"The escrow {ref.escrow_ref} holds {money_text(have)} {ref.currency}; "
-            f"this needs {money_text(needed)}."
-        )
+        return _("The escrow %(escrow)s holds %(have)s %(currency)s; this needs %(needed)s.") % {
+            "escrow": ref.escrow_ref,
+            "have": money_text(have),
+            "currency": ref.currency,
+            "needed": money_text(needed),
+        }
+    figures = {"currency": ref.currency, "have": money_text(have), "needed": money_text(needed)}
     if actor is not None and actor.pk == ref.user_id:
-        whose = "Your"
-    else:
-        username = User.objects.values_list("username", flat=True).get(pk=ref.user_id)
-        whose = f"{username}'s"
-    return f"{whose} {ref.currency} balance is {money_text(have)}; this needs {money_text(needed)}."
+        return _("Your %(currency)s balance is %(have)s; this needs %(needed)s.") % figures
+    username = User.objects.values_list("username", flat=True).get(pk=ref.user_id)
+    return _("%(name)s's %(currency)s balance is %(have)s; this needs %(needed)s.") % {
+        **figures,
+        "name": username,
+    }

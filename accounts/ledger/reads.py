@@ -19,6 +19,9 @@ from typing import Protocol
 
 from django.db import connection
 from django.db.models import Sum
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import (
     AccountKind,
@@ -29,6 +32,8 @@ from accounts.models import (
     TransactionKind,
     User,
 )
+
+StrOrPromise = str | Promise
 
 
 @dataclass(frozen=True)
@@ -128,7 +133,7 @@ def _escrow_names(*, owner: User, refs: Iterable[str]) -> dict[str, EscrowName]:
     """Each escrow of ``refs`` (``"match:12"``) named by its kind's namer, in one read a kind."""
     ids: dict[str, set[int]] = defaultdict(set)
     for ref in refs:
-        kind, _, number = ref.partition(":")
+        kind, _colon, number = ref.partition(":")
         if kind in _escrow_namers and number.isdigit():
             ids[kind].add(int(number))
     return {
@@ -157,25 +162,27 @@ def _history_line(entry: LedgerEntry, name: EscrowName | None) -> HistoryLine:
 
 # What a wallet calls a movement where the ledger's label would repeat what the line's
 # match or tournament already says.
-_HEADLINES: dict[str, str] = {
-    TransactionKind.SETTLEMENT: "Payout",
-    TransactionKind.BUY_IN: "Buy-in",
+_HEADLINES: dict[str, StrOrPromise] = {
+    TransactionKind.SETTLEMENT: _("Payout"),
+    TransactionKind.BUY_IN: _("Buy-in"),
 }
 
 # How the money moved, by movement and the kind of escrow it went into or came out of.
-_DETAILS: dict[tuple[str, str], str] = {
-    (TransactionKind.GRANT, ""): "Play money to start with",
-    (TransactionKind.STAKE, "match"): "Held in escrow until the game or match is settled",
-    (TransactionKind.SETTLEMENT, "match"): "Your share of the stakes, after the house's commission",
-    (TransactionKind.REFUND, "match"): "Your stake back",
-    (TransactionKind.REFUND, "tournament"): "Your buy-in back",
-    (TransactionKind.PRIZE, "tournament"): "Your prize from the prize pool",
-    (TransactionKind.BUY_IN, "tournament"): "Into the prize pool, with the house's entry fee",
+_DETAILS: dict[tuple[str, str], StrOrPromise] = {
+    (TransactionKind.GRANT, ""): _("Play money to start with"),
+    (TransactionKind.STAKE, "match"): _("Held in escrow until the game or match is settled"),
+    (TransactionKind.SETTLEMENT, "match"): _(
+        "Your share of the stakes, after the house's commission"
+    ),
+    (TransactionKind.REFUND, "match"): _("Your stake back"),
+    (TransactionKind.REFUND, "tournament"): _("Your buy-in back"),
+    (TransactionKind.PRIZE, "tournament"): _("Your prize from the prize pool"),
+    (TransactionKind.BUY_IN, "tournament"): _("Into the prize pool, with the house's entry fee"),
 }
 
 
 def _headline(kind: str) -> str:
-    return _HEADLINES.get(kind) or TransactionKind(kind).label
+    return str(_HEADLINES.get(kind) or TransactionKind(kind).label)
 
 
 def _detail(movement: LedgerTransaction) -> str:
@@ -183,12 +190,15 @@ def _detail(movement: LedgerTransaction) -> str:
     # The ledger writes these memos as "<what>: <the reason, or who paid whom>".
     said = movement.memo.partition(": ")[2]
     if movement.kind in (TransactionKind.DEPOSIT, TransactionKind.WITHDRAWAL):
-        return f"By staff: {said}"
+        return gettext("By staff: %(reason)s") % {"reason": said}
     if movement.kind == TransactionKind.TRANSFER:
         return said
     if movement.kind == TransactionKind.COMPENSATION and movement.reverses is not None:
-        return f"Staff reversed a {_headline(movement.reverses.kind).lower()}: {said}"
-    return _DETAILS.get((movement.kind, movement.escrow_ref.partition(":")[0]), "")
+        return gettext("Staff reversed a %(movement)s: %(reason)s") % {
+            "movement": _headline(movement.reverses.kind).lower(),
+            "reason": said,
+        }
+    return str(_DETAILS.get((movement.kind, movement.escrow_ref.partition(":")[0]), ""))
 
 
 def escrow_balance(*, escrow_ref: str, currency: str) -> int:

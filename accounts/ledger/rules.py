@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from django.db import connection, transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import MAX_AMOUNT_CENTS, Currency, User
 from accounts.money import money_text
@@ -46,25 +47,28 @@ def display_name(user: User) -> str:
 def known_currency(currency: str) -> str:
     if currency not in Currency.values:
         raise DomainError(
-            f"Unknown currency {currency[:12]!r}: use one of {', '.join(Currency.values)}."
+            _("Unknown currency %(currency)r: use one of %(currencies)s.")
+            % {"currency": currency[:12], "currencies": ", ".join(Currency.values)}
         )
     return currency
 
 
 def require_amount(amount_cents: int) -> None:
     if amount_cents <= 0:
-        raise DomainError("The amount must be at least 0.01.")
+        raise DomainError(_("The amount must be at least %(least)s.") % {"least": money_text(1)})
     if amount_cents > MAX_AMOUNT_CENTS:
-        raise DomainError(f"The amount must be at most {money_text(MAX_AMOUNT_CENTS)}.")
+        raise DomainError(
+            _("The amount must be at most %(most)s.") % {"most": money_text(MAX_AMOUNT_CENTS)}
+        )
 
 
 def require_reason(reason: str) -> str:
     reason = reason.strip()
     if not reason:
-        raise DomainError("Give a reason: it is kept in the audit log.")
+        raise DomainError(_("Give a reason: it is kept in the audit log."))
     return reason
 
 
 def require_staff(staff: User) -> None:
     if not staff.has_perm(ADJUST_PERMISSION):
-        raise Forbidden("Only staff who may adjust wallets can do this.")
+        raise Forbidden(_("Only staff who may adjust wallets can do this."))

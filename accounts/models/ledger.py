@@ -97,17 +97,17 @@ class LedgerAccount(models.Model):
 
 
 class TransactionKind(models.TextChoices):
-    GRANT = "grant", "Sign-up grant"
-    DEPOSIT = "deposit", "Deposit"
-    WITHDRAWAL = "withdrawal", "Withdrawal"
-    STAKE = "stake", "Stake"
-    RELEASE = "release", "Payout"
-    SETTLEMENT = "settlement", "Match settlement"
-    REFUND = "refund", "Refund"
-    PRIZE = "prize", "Prize"
-    TRANSFER = "transfer", "Money game"
-    BUY_IN = "buy_in", "Tournament buy-in"
-    COMPENSATION = "compensation", "Correction"
+    GRANT = "grant", _("Sign-up grant")
+    DEPOSIT = "deposit", _("Deposit")
+    WITHDRAWAL = "withdrawal", _("Withdrawal")
+    STAKE = "stake", _("Stake")
+    RELEASE = "release", _("Payout")
+    SETTLEMENT = "settlement", _("Match settlement")
+    REFUND = "refund", _("Refund")
+    PRIZE = "prize", _("Prize")
+    TRANSFER = "transfer", _("Money game")
+    BUY_IN = "buy_in", _("Tournament buy-in")
+    COMPENSATION = "compensation", _("Correction")
 
 
 class LedgerTransaction(models.Model):
@@ -211,9 +211,9 @@ class WalletAdjustment(models.Model):
 
 
 class ApprovalState(models.TextChoices):
-    PENDING = "pending", "Waiting for approval"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
+    PENDING = "pending", _("Waiting for approval")
+    APPROVED = "approved", _("Approved")
+    REJECTED = "rejected", _("Rejected")
 
 
 class AdjustmentApproval(models.Model):

@@ -7,6 +7,7 @@ import time
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import Block, BlockKind, User
 from core.errors import DomainError
@@ -43,10 +44,12 @@ def _unheard_changed(*users: User) -> None:
 def block_set(*, owner: User, other: User, kind: str) -> Block:
     """``owner`` mutes or blocks ``other`` (a block replaces a mute, and the other way)."""
     if kind not in BlockKind.values:
-        raise DomainError('Choose "mute" or "block".')
+        raise DomainError(_('Choose "mute" or "block".'))
     if owner.pk == other.pk:
-        raise DomainError("You cannot mute or block yourself.")
-    block, _ = Block.objects.update_or_create(owner=owner, other=other, defaults={"kind": kind})
+        raise DomainError(_("You cannot mute or block yourself."))
+    block, _created = Block.objects.update_or_create(
+        owner=owner, other=other, defaults={"kind": kind}
+    )
     _unheard_changed(owner, other)
     return block
 

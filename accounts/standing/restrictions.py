@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Standing, User
 from accounts.sessions import sessions_end
@@ -29,7 +30,7 @@ def standing_restrict(*, user: User, reason: str = "", **fields: Any) -> Standin
     unknown = set(fields) - allowed
     if unknown:
         raise ValueError(f"not a restriction: {sorted(unknown)}")
-    standing, _ = locks.select(Lock.STANDING, Standing.objects.all(), user.pk).get_or_create(
+    standing, _created = locks.select(Lock.STANDING, Standing.objects.all(), user.pk).get_or_create(
         user=user
     )
     for name, value in fields.items():
@@ -51,8 +52,8 @@ def self_exclude(*, user: User, days: int) -> Standing:
     """The player bars their own real-money play for ``days``; it cannot be shortened."""
     if days not in SELF_EXCLUSION_DAYS:
         choices = ", ".join(str(d) for d in SELF_EXCLUSION_DAYS)
-        raise DomainError(f"Choose a self-exclusion of {choices} days.")
-    standing, _ = locks.select(Lock.STANDING, Standing.objects.all(), user.pk).get_or_create(
+        raise DomainError(_("Choose a self-exclusion of %(choices)s days.") % {"choices": choices})
+    standing, _created = locks.select(Lock.STANDING, Standing.objects.all(), user.pk).get_or_create(
         user=user
     )
     until = timezone.now() + timedelta(days=days)

@@ -4,6 +4,25 @@
 // (static/js/notices/ passes the frames on) and reloads when it is.
 
 import { renderBoard } from "../lib/board.js";
+import { _, format } from "../lib/i18n.js";
+
+// GNU Backgammon's marks and cube actions, as the analysis keeps them (English), in the
+// page's language; the marks stay English in the data, where the filters and styles read them.
+const WORDS = {
+  "very bad": _("very bad"),
+  bad: _("bad"),
+  doubtful: _("doubtful"),
+  "very lucky": _("very lucky"),
+  lucky: _("lucky"),
+  unlucky: _("unlucky"),
+  "very unlucky": _("very unlucky"),
+  double: _("double"),
+  "no double": _("no double"),
+  take: _("take"),
+  drop: _("drop"),
+  beaver: _("beaver"),
+};
+const inWords = (word) => WORDS[word] ?? word;
 
 const progress = document.getElementById("analysis-progress");
 if (progress) {
@@ -19,7 +38,7 @@ if (progress) {
     bar.max = update.total || 1;
     bar.value = update.done;
     progress.querySelector("[data-progress-text]").textContent = update.total
-      ? `${update.done} of ${update.total} moves`
+      ? format(_("%(done)s of %(total)s moves"), { done: update.done, total: update.total })
       : "";
   });
 }
@@ -39,8 +58,10 @@ function start(data) {
 
   function title(d) {
     const who = data.names[d.seat];
-    const what = d.kind === "checker" ? `${who} to play ${d.dice.join("-")}` : `${who}: ${d.action}`;
-    return `Game ${d.game} · ${what}`;
+    const what = d.kind === "checker"
+      ? format(_("%(name)s to play %(dice)s"), { name: who, dice: d.dice.join("-") })
+      : `${who}: ${inWords(d.action)}`;
+    return `${format(_("Game %(number)s"), { number: d.game })} · ${what}`;
   }
 
   function show(next) {
@@ -54,10 +75,13 @@ function start(data) {
     }
     renderBoard(board, model);
     document.getElementById("decision-title").textContent = title(d);
-    const mark = d.mark ? ` (${d.mark})` : "";
+    const mark = d.mark ? ` (${inWords(d.mark)})` : "";
     const error = d.error > 0 ? `: ${fmt(-d.error)} EMG${d.error_mwc ? `, ${(-100 * d.error_mwc).toFixed(2)} % MWC` : ""}${mark}` : "";
-    document.getElementById("decision-played").textContent = `Played ${d.played || "(no move)"}${error}`;
-    document.getElementById("decision-best").textContent = d.error > 0 ? `Best: ${d.best}` : "The best choice.";
+    const played = d.kind === "cube" ? inWords(d.played) : d.played || _("(no move)");
+    document.getElementById("decision-played").textContent = format(_("Played %(play)s"), { play: played }) + error;
+    document.getElementById("decision-best").textContent = d.error > 0
+      ? format(_("Best: %(play)s"), { play: d.kind === "cube" ? inWords(d.best) : d.best })
+      : _("The best choice.");
     const rows = document.querySelector("[data-testid=candidates] tbody");
     rows.replaceChildren(
       ...d.candidates.map((c, n) => {
@@ -73,8 +97,8 @@ function start(data) {
     );
     document.querySelector("[data-testid=candidates]").hidden = d.candidates.length === 0;
     document.getElementById("decision-luck").textContent =
-      d.luck === null ? "" : `Luck of the roll: ${fmt(d.luck)} EMG${d.luck_mark ? ` (${d.luck_mark})` : ""}`;
-    document.getElementById("decision-count").textContent = `${index + 1} of ${decisions.length}`;
+      d.luck === null ? "" : format(_("Luck of the roll: %(luck)s EMG"), { luck: fmt(d.luck) }) + (d.luck_mark ? ` (${inWords(d.luck_mark)})` : "");
+    document.getElementById("decision-count").textContent = format(_("%(number)s of %(total)s"), { number: index + 1, total: decisions.length });
     for (const row of document.querySelectorAll("tr[data-decision]")) {
       row.classList.toggle("is-current", Number(row.dataset.decision) === index);
     }
@@ -126,9 +150,14 @@ function start(data) {
         row.dataset.decision = String(i);
         row.tabIndex = 0;
         row.classList.add(`mark-${d.mark.replace(" ", "-")}`);
-        const roll = d.dice ? d.dice.join("-") : d.action;
+        const roll = d.dice ? d.dice.join("-") : inWords(d.action);
         // Named cells: on a phone static/css/analysis.css lays the row out in three lines.
-        const cells = { game: String(d.game), player: data.names[d.seat], roll, played: d.played || "—", best: d.best, error: fmt(-d.error), mark: d.mark };
+        const cube = d.kind === "cube";
+        const cells = {
+          game: String(d.game), player: data.names[d.seat], roll,
+          played: (cube ? inWords(d.played) : d.played) || "—", best: cube ? inWords(d.best) : d.best,
+          error: fmt(-d.error), mark: inWords(d.mark),
+        };
         for (const [name, text] of Object.entries(cells)) {
           const cell = document.createElement("td");
           cell.className = name;
@@ -172,7 +201,7 @@ function drawCourse(svg, data, show) {
     if (p.game !== game) {
       game = p.game;
       el("line", { x1: x(i), x2: x(i), y1: pad / 2, y2: height - pad, class: "course-game" });
-      el("text", { x: x(i) + 3, y: pad - 4, class: "course-label" }).textContent = `Game ${p.game}`;
+      el("text", { x: x(i) + 3, y: pad - 4, class: "course-label" }).textContent = format(_("Game %(number)s"), { number: p.game });
     }
   });
   el("polyline", { points: points.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" "), class: "course-line" });

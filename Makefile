@@ -62,12 +62,12 @@ faults:
 # The translations (locale/<language>/LC_MESSAGES): every marked string of the templates, the
 # Python code and the browser's scripts gathered into the .po files, then compiled to the .mo
 # files Django reads. Needs GNU gettext (apt-get install gettext). Both are committed.
-MESSAGE_IGNORES := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench --ignore=node_modules
+MESSAGE_IGNORES := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench --ignore=node_modules --ignore=build
 messages:
 	@scripts/setup.sh venv
 	DEBUG=true $(VENV)/python manage.py makemessages -l it --no-obsolete $(MESSAGE_IGNORES)
 	DEBUG=true $(VENV)/python manage.py makemessages -d djangojs -l it --no-obsolete $(MESSAGE_IGNORES) --ignore=staticfiles
-	DEBUG=true $(VENV)/python manage.py compilemessages --ignore=.venv --ignore=staticfiles --ignore=node_modules
+	DEBUG=true $(VENV)/python manage.py compilemessages --ignore=.venv --ignore=staticfiles --ignore=node_modules --ignore=build
 
 format:
 	$(VENV)/ruff check --fix .

@@ -24,7 +24,7 @@ from django_countries import countries
 from accounts import ledger
 from accounts.ledger.approvals import adjustment_ask
 from accounts.mail import MailKind, notice_mail_send, password_reset_send, verification_send
-from accounts.models import AdjustmentDirection, LedgerTransaction, User
+from accounts.models import AdjustmentDirection, LedgerTransaction, Profile, User
 from accounts.roles import Role
 from analysis.match_analysis import match_analysis
 from core.errors import DomainError
@@ -421,20 +421,25 @@ def test_too_many_log_ins_read_in_italian(settings: Any) -> None:
 
 
 def test_the_e_mails_read_in_italian(settings: Any) -> None:
+    """Each mail goes in the language the player chose (``Profile.language``), whatever
+    language the code sending it runs in."""
     alice = UserFactory.create(username="alice", display_name="Alice Rossi")
     alice.email = "alice@example.com"
     alice.save(update_fields=["email"])
 
+    def in_language(language: str) -> None:
+        Profile.objects.filter(user=alice).update(language=language)
+
     for language in ("en", "it"):
-        with translation.override(language):
-            assert verification_send(user_id=alice.pk)
-            assert password_reset_send(user_id=alice.pk)
+        in_language(language)
+        assert verification_send(user_id=alice.pk)
+        assert password_reset_send(user_id=alice.pk)
     User.objects.filter(pk=alice.pk).update(email_verified=True)
     for language in ("en", "it"):
-        with translation.override(language):
-            assert notice_mail_send(
-                user_id=alice.pk, kind=MailKind.CHALLENGE, text="Bruno challenges you.", url="/"
-            )
+        in_language(language)
+        assert notice_mail_send(
+            user_id=alice.pk, kind=MailKind.CHALLENGE, text="Bruno challenges you.", url="/"
+        )
 
     verify_en, reset_en, verify_it, reset_it, notice_en, notice_it = mail.outbox
     assert verify_it.subject == "Crawford: conferma il tuo indirizzo e-mail"

@@ -24,6 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Currency, User
 
@@ -34,25 +35,25 @@ class MatchKind(models.TextChoices):
 
 
 class MatchStatus(models.TextChoices):
-    INVITED = "invited", "Invited"
-    DECLINED = "declined", "Declined"
-    CANCELLED = "cancelled", "Cancelled"
-    ABORTED = "aborted", "Aborted: nobody started it"
-    PLAYING = "playing", "Playing"
-    SUSPENDED = "suspended", "Suspended"
-    FINISHED = "finished", "Finished"
+    INVITED = "invited", _("Invited")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Cancelled")
+    ABORTED = "aborted", _("Aborted: nobody started it")
+    PLAYING = "playing", _("Playing")
+    SUSPENDED = "suspended", _("Suspended")
+    FINISHED = "finished", _("Finished")
 
 
 class ClockKind(models.TextChoices):
-    NONE = "none", "No clock"
-    MOVE = "move", "Move timer with a reserve"
-    DELAY = "delay", "Match clock with a delay per move"
-    CORRESPONDENCE = "days", "Correspondence: days per move"
+    NONE = "none", _("No clock")
+    MOVE = "move", _("Move timer with a reserve")
+    DELAY = "delay", _("Match clock with a delay per move")
+    CORRESPONDENCE = "days", _("Correspondence: days per move")
 
 
 class TimeoutLoses(models.TextChoices):
-    MATCH = "match", "The match"
-    GAME = "game", "The game"
+    MATCH = "match", _("The match")
+    GAME = "game", _("The game")
 
 
 @dataclass(frozen=True)

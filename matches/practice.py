@@ -24,6 +24,8 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import Profile, User
 from analysis.engine import EngineError, EngineUnavailable, EvalSettings, Strength
@@ -43,11 +45,11 @@ from matches.state import current_game, game_rules, game_state, lock_match, matc
 logger = logging.getLogger(__name__)
 ENGINE_GROUP = "engine"
 STRENGTH_NAMES = {
-    Strength.BEGINNER: "Beginner",
-    Strength.CASUAL: "Casual player",
-    Strength.INTERMEDIATE: "Intermediate",
-    Strength.ADVANCED: "Advanced",
-    Strength.WORLD_CLASS: "Expert",
+    Strength.BEGINNER: gettext_noop("Beginner"),
+    Strength.CASUAL: gettext_noop("Casual player"),
+    Strength.INTERMEDIATE: gettext_noop("Intermediate"),
+    Strength.ADVANCED: gettext_noop("Advanced"),
+    Strength.WORLD_CLASS: gettext_noop("Expert"),
 }
 MAX_ENGINE_ACTIONS = 12  # a turn is at most: answer, double or roll, play; bounded for safety
 # The computer answers within seconds; one that has said nothing for this long lost its
@@ -71,7 +73,7 @@ def engine_user(strength: Strength) -> User:
         Profile.objects.create(
             user=user, display_name=f"GNU Backgammon ({STRENGTH_NAMES[strength]})"
         )
-        group, _ = Group.objects.get_or_create(name=ENGINE_GROUP)
+        group, _created = Group.objects.get_or_create(name=ENGINE_GROUP)
         user.groups.add(group)
     return user
 
@@ -81,12 +83,15 @@ def practice_create(*, user: User, length: int, strength: str) -> Match:
     """An unrated match without clock or stake against the engine at ``strength``."""
     found = engine_status()
     if not found.available:
-        raise NotInstalled(f"Practice against the computer is unavailable here: {found.reason}.")
+        raise NotInstalled(
+            _("Practice against the computer is unavailable here: %(reason)s.")
+            % {"reason": found.reason}
+        )
     try:
         level = Strength(strength)
     except ValueError:
         names = ", ".join(s.value for s in Strength)
-        raise DomainError(f"Choose a strength: {names}") from None
+        raise DomainError(_("Choose a strength: %(names)s") % {"names": names}) from None
     checked_length(length)
     match = Match.objects.create(
         kind=MatchKind.MATCH,
@@ -108,7 +113,7 @@ def engine_turn(*, match_id: int, now: datetime | None = None) -> int:
     that fails leaves its turn to be asked again, or voids the match (``now``: the time
     its silence is measured to)."""
     taken = 0
-    for _ in range(MAX_ENGINE_ACTIONS):
+    for _turn in range(MAX_ENGINE_ACTIONS):
         match = Match.objects.select_related("player_1").get(pk=match_id)
         if not match.engine_strength or match.status != MatchStatus.PLAYING:
             return taken

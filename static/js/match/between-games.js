@@ -68,7 +68,7 @@ function render(panel, state) {
   panel.querySelector("[data-winner]").textContent = format(winner, { name: nameOf(state, seat), points });
   panel.querySelector("[data-how]").textContent = format(howItEnded(ending, level), { loser });
   const parts = [`${nameOf(state, 0)} ${snapshot.score[0]} – ${snapshot.score[1]} ${nameOf(state, 1)}`];
-  if (snapshot.kind === "match") parts.push(format(_("match to %(length)s"), { length: snapshot.length }));
+  if (snapshot.kind === "match") parts.push(format(ngettext("match to %(length)s", "match to %(length)s", snapshot.length), { length: snapshot.length }));
   if (snapshot.crawford) parts.push(_("the Crawford game is next"));
   panel.querySelector("[data-score]").textContent = parts.join(" · ");
   panel.querySelector("[data-next]").textContent = format(_("Game %(number)s"), { number: snapshot.game.number });

@@ -1,7 +1,7 @@
 // The result panel once the match is over: who won, the score and how the ratings moved.
 // The dice check and the .mat download are links beside it.
 
-import { _, format } from "../lib/i18n.js";
+import { _, format, ngettext } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { isViewer, nameOf } from "./seats.js";
 
@@ -54,7 +54,10 @@ function render(state) {
         : format(_("%(name)s wins the match"), { name: nameOf(state, winner) });
   const reason = FINISH_REASONS[snapshot.finish_reason];
   const score = `${nameOf(state, 0)} ${snapshot.score[0]} – ${snapshot.score[1]} ${nameOf(state, 1)}`;
-  const played = snapshot.kind === "match" ? format(_("%(score)s in a %(length)s-point match"), { score, length: snapshot.length }) : score;
+  const played = snapshot.kind === "match" ? format(ngettext("%(score)s in a %(length)s-point match", "%(score)s in a %(length)s-point match", snapshot.length), {
+          score,
+          length: snapshot.length,
+        }) : score;
   document.getElementById("result-score").textContent = `${played}${reason ? `, ${reason}` : ""}`;
   renderRatings(document.getElementById("rating-changes"), state);
 }

@@ -104,6 +104,6 @@ function stakesText(state) {
   return parts.join(" · ");
 }
 
-const lengthText = (snapshot) => format(_("to %(length)s"), { length: snapshot.length });
+const lengthText = (snapshot) => format(ngettext("to %(length)s", "to %(length)s", snapshot.length), { length: snapshot.length });
 
 const matchStakeText = (snapshot) => format(_("match stake ×%(value)s"), { value: snapshot.match_cube.value });

@@ -118,7 +118,9 @@ class _TermsForm(forms.Form):
         help_text=_("Each player's stake for a match, or the value of a point in a money session."),
     )
     currency = forms.ChoiceField(
-        choices=Currency.choices, initial=Currency.FUN, label=_("Currency")
+        choices=[(Currency.FUN, _("Play money")), (Currency.REAL, _("Real money"))],
+        initial=Currency.FUN,
+        label=_("Currency"),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -151,7 +153,9 @@ class ChallengeForm(_TermsForm):
         help_text=_("Correspondence is for a few moves a day: leaving the board costs nothing."),
     )
     clock_kind = forms.ChoiceField(
-        choices=ClockKind.choices, initial=DEFAULT_CLOCK.kind, label=_("My own clock")
+        choices=[(kind, _(label)) for kind, label in ClockKind.choices],
+        initial=DEFAULT_CLOCK.kind,
+        label=_("My own clock"),
     )
     move_seconds = forms.IntegerField(
         min_value=1,
@@ -174,7 +178,7 @@ class ChallengeForm(_TermsForm):
         ),
     )
     timeout_loses = forms.ChoiceField(
-        choices=TimeoutLoses.choices,
+        choices=[(loses, _(label)) for loses, label in TimeoutLoses.choices],
         initial=DEFAULT_CLOCK.timeout_loses,
         label=_("Running out loses"),
     )

@@ -270,7 +270,7 @@ def blocked_either_way(*, user_id: int) -> Exists:
 def seek_row(seek: Seek, *, viewer: User | None, wallet: dict[str, int] | None = None) -> SeekRow:
     """One seek as ``viewer`` sees it; ``wallet`` their balances, when already read."""
     if viewer is None:
-        why_not: str | None = LOG_IN_TO_TAKE
+        why_not: str | None = str(LOG_IN_TO_TAKE)
     else:
         balance = (wallet if wallet is not None else balances(user=viewer)).get(seek.currency, 0)
         why_not = refusal(

@@ -66,7 +66,7 @@ class MatchChatApi(Api):
         request=ChatInputSerializer,
         responses={201: ChatLineSerializer},
         operation_id="match_chat_send",
-        extensions=refused_by_the_rules(REFUSED_WORD),
+        extensions=refused_by_the_rules(str(REFUSED_WORD)),
     )
     def post(self, request: Request, match_id: int) -> Response:
         if not request.user.is_authenticated:

@@ -44,6 +44,7 @@ from datetime import datetime, timedelta
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django_stubs_ext import StrOrPromise
 
 from backgammon.turns import GameState, Phase
 from core.errors import DomainError
@@ -60,7 +61,7 @@ from matches.state import seat_to_act
 DAY = 24 * 3600
 # Named time controls offered when challenging; "standard", live tournament play's, is the
 # default.
-CLOCK_PRESETS: dict[str, tuple[str, ClockSettings]] = {
+CLOCK_PRESETS: dict[str, tuple[StrOrPromise, ClockSettings]] = {
     "blitz": (
         gettext_lazy("Blitz: 8 s a move, 30 s a point"),
         ClockSettings(kind=ClockKind.DELAY, delay_seconds=8, move_seconds=8, reserve_seconds=30),

@@ -359,7 +359,7 @@ def match_decline(*, match_id: int, user: User) -> Match:
     if match.status != MatchStatus.INVITED:
         raise Conflict(
             _("This invitation is %(state)s already")
-            % {"state": str(match.get_status_display()).lower()}
+            % {"state": _(match.get_status_display()).lower()}
         )
     match.status = MatchStatus.DECLINED if seat == 1 else MatchStatus.CANCELLED
     match.save(update_fields=["status"])

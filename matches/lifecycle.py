@@ -322,7 +322,7 @@ def match_void(
     if match.is_money:
         raise Conflict(_("A money session is settled game by game; adjust money instead."))
     if match.status not in (MatchStatus.FINISHED, MatchStatus.PLAYING, MatchStatus.SUSPENDED):
-        state = str(match.get_status_display()).lower()
+        state = _(match.get_status_display()).lower()
         raise Conflict(_("This match is %(state)s; it cannot be voided.") % {"state": state})
     since = match.last_seq
     if match.stake_cents:

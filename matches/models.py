@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import Currency, User
 
@@ -35,25 +35,27 @@ class MatchKind(models.TextChoices):
 
 
 class MatchStatus(models.TextChoices):
-    INVITED = "invited", _("Invited")
-    DECLINED = "declined", _("Declined")
-    CANCELLED = "cancelled", _("Cancelled")
-    ABORTED = "aborted", _("Aborted: nobody started it")
-    PLAYING = "playing", _("Playing")
-    SUSPENDED = "suspended", _("Suspended")
-    FINISHED = "finished", _("Finished")
+    # Labels marked for translation and said in the reader's language where shown
+    # (``gettext(match.get_status_display())``); kept plain here for the typed choices.
+    INVITED = "invited", gettext_noop("Invited")
+    DECLINED = "declined", gettext_noop("Declined")
+    CANCELLED = "cancelled", gettext_noop("Cancelled")
+    ABORTED = "aborted", gettext_noop("Aborted: nobody started it")
+    PLAYING = "playing", gettext_noop("Playing")
+    SUSPENDED = "suspended", gettext_noop("Suspended")
+    FINISHED = "finished", gettext_noop("Finished")
 
 
 class ClockKind(models.TextChoices):
-    NONE = "none", _("No clock")
-    MOVE = "move", _("Move timer with a reserve")
-    DELAY = "delay", _("Match clock with a delay per move")
-    CORRESPONDENCE = "days", _("Correspondence: days per move")
+    NONE = "none", gettext_noop("No clock")
+    MOVE = "move", gettext_noop("Move timer with a reserve")
+    DELAY = "delay", gettext_noop("Match clock with a delay per move")
+    CORRESPONDENCE = "days", gettext_noop("Correspondence: days per move")
 
 
 class TimeoutLoses(models.TextChoices):
-    MATCH = "match", _("The match")
-    GAME = "game", _("The game")
+    MATCH = "match", gettext_noop("The match")
+    GAME = "game", gettext_noop("The game")
 
 
 @dataclass(frozen=True)

@@ -192,7 +192,7 @@ def _acting_seat(match: Match, state: GameState, seat: int, action: PlayerAction
     if match.status != MatchStatus.PLAYING:
         raise Conflict(
             _("The match is not being played: it is %(state)s")
-            % {"state": str(match.get_status_display()).lower()}
+            % {"state": _(match.get_status_display()).lower()}
         )
     to_act = seat_to_act(match, state)
     if match.pass_and_play and to_act is not None:

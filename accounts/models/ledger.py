@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Currency(models.TextChoices):
-    FUN = "FUN", _("Play money")
-    REAL = "REAL", _("Real money")
+    FUN = "FUN", "Play money"
+    REAL = "REAL", "Real money"
 
 
 # The most one movement of money may be, in cents (1,000,000,000.00): far above any real

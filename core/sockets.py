@@ -27,6 +27,11 @@ When the database or Redis is away, a message is answered with an error frame sa
 (status 503), and a socket that cannot be set up closes with 1013 ("try again later"),
 so the page reconnects when they are back (``core.outages``).
 
+A socket speaks the language of the page that opened it: the language cookie the switcher
+sets, else the browser's ``Accept-Language``, as ``LocaleMiddleware`` chooses a page's
+(``language_of``). It is active for the socket's whole life, so a refusal raised while
+handling a frame (``DomainError`` messages are written with ``gettext``) reads in it.
+
 ``SameOriginValidator`` accepts a browser's socket only from a page of this site: the
 ``Origin`` header's scheme, host and port must be the request's own (``ws`` goes with
 ``http``, ``wss`` with ``https``), on a host of ``ALLOWED_HOSTS``, or one of
@@ -49,8 +54,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.db import transaction
+from django.http import parse_cookie
 from django.http.request import validate_host
+from django.utils import translation
 from django.utils.module_loading import import_string
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from core import live
 from core.metrics import OPEN_SOCKETS
@@ -120,6 +128,26 @@ class SessionEnded(Exception):
     """The log-in session the socket opened with has ended: nothing of the message is done."""
 
 
+def language_of(scope: dict[str, Any]) -> str:
+    """The language of the page that opened this socket: its language cookie, else the
+    first of the browser's languages the site speaks, else the site's default."""
+    headers = {
+        name.decode("latin-1").lower(): value.decode("latin-1")
+        for name, value in scope.get("headers", [])
+    }
+    chosen = parse_cookie(headers.get("cookie", "")).get(settings.LANGUAGE_COOKIE_NAME)
+    asked = [chosen] if chosen else []
+    asked += [code for code, _ in parse_accept_lang_header(headers.get("accept-language", ""))]
+    for code in asked:
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return str(settings.LANGUAGE_CODE)
+
+
 class JsonSocket(AsyncJsonWebsocketConsumer):
     """A JSON WebSocket consumer that answers every bad frame with an error frame.
 
@@ -137,6 +165,8 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
     _counted_open = False
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # This connection's task alone: the language lives in its context.
+        translation.activate(language_of(scope))
         try:
             await super().__call__(scope, receive, send)
         except Exception as error:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import Throttled
@@ -161,7 +162,7 @@ class NotificationReadApi(Api):
 
         def validate(self, data: dict[str, Any]) -> dict[str, Any]:
             if ("ids" in data) == data["all"]:
-                raise serializers.ValidationError('Send "ids", or "all": true, not both.')
+                raise serializers.ValidationError(_('Send "ids", or "all": true, not both.'))
             return data
 
     class NotificationReadOutputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -254,10 +255,10 @@ class SeekListApi(Api):
 
         def validate(self, data: dict[str, Any]) -> dict[str, Any]:
             if data["kind"] == MatchKind.MATCH and "length" not in data:
-                raise serializers.ValidationError('Give a match "length" in points.')
+                raise serializers.ValidationError(_('Give a match "length" in points.'))
             low, high = data.get("min_rating"), data.get("max_rating")
             if low is not None and high is not None and low > high:
-                raise serializers.ValidationError('"min_rating" must not be above "max_rating".')
+                raise serializers.ValidationError(_('"min_rating" must not be above "max_rating".'))
             return data
 
     @extend_schema(responses={200: SeekOutputSerializer(many=True)}, operation_id="seeks")

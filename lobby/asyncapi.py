@@ -232,9 +232,12 @@ LOBBY_SENT: dict[str, Schema] = {
                 "it unless `creator` and its viewer blocked each other, and picks own when "
                 "its viewer is `creator`, refused with the first failing rule's words when "
                 "one of `rules` fails (or the viewer is not logged in), take otherwise. "
-                "POST /api/seeks/<id>/accept/ checks them again.",
+                "POST /api/seeks/<id>/accept/ checks them again. `row` and the rules' words "
+                "are written in `language`, the site's default: a page in another language "
+                "fetches its list instead.",
                 event={"const": "posted"},
                 seek=ID,
+                language={"type": "string"},
                 row={"type": "string"},
                 creator=ID,
                 rules={"type": "array", "items": TAKE_RULE},

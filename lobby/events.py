@@ -6,7 +6,9 @@ of that count alone (notices read in another tab) as the count. The group ``lobb
 by the play lobby's ``/ws/lobby/`` sockets, hears that a seek was posted, taken or
 cancelled. A posted seek's frame is built once for every viewer: its row's markup, the
 same for all, and its take rules (``lobby.terms``), from which each page decides what its
-own viewer sees (Cancel, Play, or why not). A seek's frames are sent one at a time, under
+own viewer sees (Cancel, Play, or why not). Its words are written in the site's default
+language (``language``, whoever posted the seek): a page in another language fetches its
+list instead, in its own. A seek's frames are sent one at a time, under
 an advisory lock held from the read to the send, and a posted seek's frame only while it
 is still open: a page never hears "posted" after "taken" or "cancelled".
 """
@@ -15,8 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from core import live, locks
 from core.locks import Lock
@@ -106,16 +110,19 @@ def posted_frame(seek_id: int) -> dict[str, Any] | None:
     seek = open_seek(seek_id=seek_id)
     if seek is None:
         return None
-    row = render_to_string(
-        "lobby/partials/seek_row.html", {"row": seek_row(seek, viewer=None), "everyone": True}
-    )
+    with translation.override(settings.LANGUAGE_CODE):
+        row = render_to_string(
+            "lobby/partials/seek_row.html", {"row": seek_row(seek, viewer=None), "everyone": True}
+        )
+        rules = take_rules(seek)
     return {
         "type": "seek",
         "event": "posted",
         "seek": seek_id,
+        "language": settings.LANGUAGE_CODE,
         "row": row.strip(),
         "creator": seek.creator_id,
-        "rules": take_rules(seek),
+        "rules": rules,
     }
 
 

@@ -9,6 +9,8 @@ from typing import Any
 from django import forms
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Currency, User
 from accounts.money import cents_of
@@ -37,7 +39,7 @@ PRESETS_JSON = json.dumps(
             "delay": clock.delay_seconds,
             "reserve": clock.reserve_seconds,
         }
-        for name, (_, clock) in CLOCK_PRESETS.items()
+        for name, (label, clock) in CLOCK_PRESETS.items()
     }
 )
 
@@ -66,7 +68,7 @@ class OpponentInput(forms.TextInput):
                 "autocomplete": "off",
                 "autocapitalize": "none",
                 "spellcheck": "false",
-                "placeholder": "Type a name",
+                "placeholder": _("Type a name"),
                 "data-opponent-search": "/api/opponents/",
                 "aria-describedby": "opponent-found",
             }
@@ -100,18 +102,27 @@ class _TermsForm(forms.Form):
     (``stake_cents`` in the cleaned data), the same in a challenge and a seek."""
 
     kind = forms.ChoiceField(
-        choices=[("match", "Match to N points"), ("money", "Money session")], initial="match"
+        choices=[("match", _("Match to N points")), ("money", _("Money session"))],
+        initial="match",
+        label=_("Kind"),
     )
-    length = forms.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, initial=5, required=False)
+    length = forms.IntegerField(
+        min_value=1, max_value=MAX_MATCH_LENGTH, initial=5, required=False, label=_("Length")
+    )
     stake = forms.DecimalField(
         min_value=Decimal("0"),
         max_digits=10,
         decimal_places=2,
         initial=Decimal("0"),
         required=False,
-        help_text="Each player's stake for a match, or the value of a point in a money session.",
+        label=_("Stake"),
+        help_text=_("Each player's stake for a match, or the value of a point in a money session."),
     )
-    currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.FUN)
+    currency = forms.ChoiceField(
+        choices=[(Currency.FUN, _("Play money")), (Currency.REAL, _("Real money"))],
+        initial=Currency.FUN,
+        label=_("Currency"),
+    )
 
     def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -127,9 +138,9 @@ class _TermsForm(forms.Form):
         stake = data.get("stake") or Decimal("0")
         data["stake_cents"] = cents_of(stake)
         if data.get("kind") == "match" and not data.get("length"):
-            self.add_error("length", "Say how many points the match is played to.")
+            self.add_error("length", gettext("Say how many points the match is played to."))
         if data.get("kind") == "money" and data["stake_cents"] <= 0:
-            self.add_error("stake", "A money session needs a stake per point.")
+            self.add_error("stake", gettext("A money session needs a stake per point."))
         return data
 
 
@@ -139,58 +150,74 @@ class ChallengeForm(_TermsForm):
     opponent = forms.CharField(
         max_length=150,
         widget=OpponentInput(),
-        help_text="A player's username or display name: pick one of the names suggested.",
+        label=_("Opponent"),
+        help_text=_("A player's username or display name: pick one of the names suggested."),
     )
     clock = forms.ChoiceField(
         choices=[
-            *((name, label) for name, (label, _) in CLOCK_PRESETS.items()),
-            (CUSTOM, "My own: the clock below"),
+            *((name, label) for name, (label, clock) in CLOCK_PRESETS.items()),
+            (CUSTOM, _("My own: the clock below")),
         ],
         initial="standard",
-        help_text="Correspondence is for a few moves a day: leaving the board costs nothing.",
+        label=_("Clock"),
+        help_text=_("Correspondence is for a few moves a day: leaving the board costs nothing."),
     )
     clock_kind = forms.ChoiceField(
-        choices=ClockKind.choices, initial=DEFAULT_CLOCK.kind, label="My own clock"
+        choices=[(kind, _(label)) for kind, label in ClockKind.choices],
+        initial=DEFAULT_CLOCK.kind,
+        label=_("My own clock"),
     )
     move_seconds = forms.IntegerField(
         min_value=1,
         max_value=MAX_CORRESPONDENCE_SECONDS,
         initial=DEFAULT_CLOCK.move_seconds,
-        label="Seconds per move",
-        help_text="Per move: a delay clock's first seconds of every move cost nothing (a delay, "
-        "not an increment); correspondence: 86400 a day.",
+        label=_("Seconds per move"),
+        help_text=_(
+            "Per move: a delay clock's first seconds of every move cost nothing (a delay, "
+            "not an increment); correspondence: 86400 a day."
+        ),
     )
     reserve_seconds = forms.IntegerField(
         min_value=0,
         max_value=MAX_RESERVE_SECONDS,
         initial=DEFAULT_CLOCK.reserve_seconds,
-        label="Reserve seconds per point",
-        help_text="A delay clock: per point of the match, or added each game of a money "
-        "session; a move timer: for the whole match.",
+        label=_("Reserve seconds per point"),
+        help_text=_(
+            "A delay clock: per point of the match, or added each game of a money "
+            "session; a move timer: for the whole match."
+        ),
     )
     timeout_loses = forms.ChoiceField(
-        choices=TimeoutLoses.choices, initial=DEFAULT_CLOCK.timeout_loses, label="Running out loses"
+        choices=[(loses, _(label)) for loses, label in TimeoutLoses.choices],
+        initial=DEFAULT_CLOCK.timeout_loses,
+        label=_("Running out loses"),
     )
-    rated = forms.BooleanField(required=False, initial=True)
-    private = forms.BooleanField(required=False, help_text="Nobody else can watch.")
+    rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
+    private = forms.BooleanField(
+        required=False, label=_("Private"), help_text=_("Nobody else can watch.")
+    )
     jacoby = forms.BooleanField(
         required=False,
         initial=True,
-        label="Jacoby rule",
-        help_text="Money sessions: gammons count only once the cube was turned.",
+        label=_("Jacoby rule"),
+        help_text=_("Money sessions: gammons count only once the cube was turned."),
     )
     beavers = forms.BooleanField(
-        required=False, help_text="Money sessions: a player doubled may redouble and keep the cube."
+        required=False,
+        label=_("Beavers"),
+        help_text=_("Money sessions: a player doubled may redouble and keep the cube."),
     )
     raccoons = forms.BooleanField(
-        required=False, help_text="Money sessions, with beavers: the beavered player may redouble."
+        required=False,
+        label=_("Raccoons"),
+        help_text=_("Money sessions, with beavers: the beavered player may redouble."),
     )
     max_cube = forms.TypedChoiceField(
         coerce=int,
         choices=[(value, str(value)) for value in (2, 4, 8, 16, 32, 64)],
         initial=DEFAULT_MAX_CUBE,
-        label="Highest cube",
-        help_text="Money sessions: what each player escrows a game is 3 × this × the stake.",
+        label=_("Highest cube"),
+        help_text=_("Money sessions: what each player escrows a game is 3 × this × the stake."),
     )
 
     def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
@@ -213,7 +240,9 @@ class ChallengeForm(_TermsForm):
         typed = self.cleaned_data["opponent"].strip()
         found = opponent_called(typed, seeker=self.user)
         if found is None:
-            raise forms.ValidationError(f"There is no player called {typed} to challenge.")
+            raise forms.ValidationError(
+                gettext("There is no player called %(name)s to challenge.") % {"name": typed}
+            )
         return found
 
     def main_fields(self) -> list[forms.BoundField]:
@@ -236,7 +265,9 @@ class ChallengeForm(_TermsForm):
             except DomainError as refusal:
                 self.add_error("currency", str(refusal))
         if data.get("raccoons") and not data.get("beavers"):
-            self.add_error("raccoons", "Raccoons answer beavers: allow beavers to allow raccoons.")
+            self.add_error(
+                "raccoons", gettext("Raccoons answer beavers: allow beavers to allow raccoons.")
+            )
         return data
 
     def _clock(self, data: dict[str, Any]) -> ClockSettings:
@@ -258,7 +289,9 @@ class ChallengeForm(_TermsForm):
 
 
 class PassAndPlayForm(forms.Form):
-    length = forms.IntegerField(min_value=1, max_value=MAX_MATCH_LENGTH, initial=3)
+    length = forms.IntegerField(
+        min_value=1, max_value=MAX_MATCH_LENGTH, initial=3, label=_("Length")
+    )
 
 
 class SeekForm(_TermsForm):
@@ -266,24 +299,26 @@ class SeekForm(_TermsForm):
     prefix = "seek"
 
     clock = forms.ChoiceField(
-        choices=[(name, label) for name, (label, _) in CLOCK_PRESETS.items()], initial="standard"
+        choices=[(name, label) for name, (label, clock) in CLOCK_PRESETS.items()],
+        initial="standard",
+        label=_("Clock"),
     )
     rated = forms.BooleanField(
-        required=False, initial=True, help_text="Money sessions are unrated."
+        required=False, initial=True, label=_("Rated"), help_text=_("Money sessions are unrated.")
     )
     min_rating = forms.IntegerField(
         min_value=0,
         max_value=MAX_RATING,
         required=False,
-        label="Lowest opponent rating",
-        help_text="Leave empty for anyone.",
+        label=_("Lowest opponent rating"),
+        help_text=_("Leave empty for anyone."),
     )
     max_rating = forms.IntegerField(
         min_value=0,
         max_value=MAX_RATING,
         required=False,
-        label="Highest opponent rating",
-        help_text="Leave empty for anyone.",
+        label=_("Highest opponent rating"),
+        help_text=_("Leave empty for anyone."),
     )
 
     def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
@@ -294,5 +329,7 @@ class SeekForm(_TermsForm):
         data = super().clean()
         low, high = data.get("min_rating"), data.get("max_rating")
         if low is not None and high is not None and low > high:
-            self.add_error("max_rating", "The highest rating must not be below the lowest.")
+            self.add_error(
+                "max_rating", gettext("The highest rating must not be below the lowest.")
+            )
         return data

@@ -30,6 +30,7 @@ from accounts import ledger
 from accounts.models import Currency, User
 from accounts.money import money_text
 from accounts.standing import require_may_seek, require_not_blocked
+from accounts.templatetags.money import page_separators
 from core import locks
 from core.errors import Conflict, DomainError, Forbidden, InternalError, NotFound
 from core.locks import Lock
@@ -95,11 +96,16 @@ def seek_post(*, user: User, terms: SeekTerms) -> Seek:
     have = ledger.balance(user=user, currency=terms.currency)
     if have < needed:
         raise DomainError(
-            f"You have {money_text(have)} {terms.currency}; {with_article(what)} needs "
-            f"{money_text(needed)} {terms.currency}."
+            _("You have %(have)s %(currency)s; %(offer)s needs %(needed)s %(currency)s.")
+            % {
+                "have": money_text(have, page_separators()),
+                "currency": terms.currency,
+                "offer": with_article(what),
+                "needed": money_text(needed, page_separators()),
+            }
         )
     if Seek.objects.filter(_open(), creator=user).exists():
-        raise Conflict("You already have an open seek: cancel it to post another.")
+        raise Conflict(_("You already have an open seek: cancel it to post another."))
     money_play = terms.kind == MatchKind.MONEY
     try:
         with transaction.atomic():
@@ -115,29 +121,33 @@ def seek_post(*, user: User, terms: SeekTerms) -> Seek:
                 max_rating=terms.max_rating,
             )
     except IntegrityError:  # the same player posting twice at once
-        raise Conflict("You already have an open seek: cancel it to post another.") from None
+        raise Conflict(_("You already have an open seek: cancel it to post another.")) from None
     events.publish_seek(seek.pk, "posted")
     return seek
 
 
 def _check_terms(terms: SeekTerms) -> None:
     if terms.kind not in MatchKind.values:
-        raise DomainError(f"A seek is for one of {', '.join(MatchKind.values)}")
+        raise DomainError(
+            _("A seek is for one of %(kinds)s") % {"kinds": ", ".join(MatchKind.values)}
+        )
     if terms.currency not in Currency.values:
-        raise DomainError(f"Currency must be one of {', '.join(Currency.values)}")
+        raise DomainError(
+            _("Currency must be one of %(currencies)s") % {"currencies": ", ".join(Currency.values)}
+        )
     if terms.kind == MatchKind.MATCH:
         creation.checked_length(terms.length)
     if terms.kind == MatchKind.MONEY and terms.stake_cents <= 0:
-        raise DomainError("A money session needs a stake per point of at least 0.01")
+        raise DomainError(_("A money session needs a stake per point of at least 0.01"))
     if terms.stake_cents < 0:
-        raise DomainError("The stake cannot be negative")
+        raise DomainError(_("The stake cannot be negative"))
     check_clock(terms.clock)
     for bound in (terms.min_rating, terms.max_rating):
         if bound is not None and not 0 <= bound <= MAX_RATING:
-            raise DomainError(f"A rating bound is 0 to {MAX_RATING}")
+            raise DomainError(_("A rating bound is 0 to %(most)s") % {"most": MAX_RATING})
     low, high = terms.min_rating, terms.max_rating
     if low is not None and high is not None and low > high:
-        raise DomainError("The lowest rating must not be above the highest")
+        raise DomainError(_("The lowest rating must not be above the highest"))
 
 
 @transaction.atomic
@@ -145,7 +155,7 @@ def seek_cancel(*, seek_id: int, user: User) -> Seek:
     """The creator withdraws their open seek."""
     seek = _locked(seek_id)
     if seek.creator_id != user.pk:
-        raise Forbidden("This seek is not yours to cancel")
+        raise Forbidden(_("This seek is not yours to cancel"))
     _require_open(seek)
     _cancel(seek)
     return seek
@@ -191,12 +201,16 @@ def _creator_cannot_play(seek: Seek) -> DomainError | None:
     try:
         require_may_seek(seek.creator, currency=seek.currency)
     except Forbidden:
-        return Conflict(f"{creator} can no longer play this seek, so it is withdrawn.")
+        return Conflict(
+            _("%(name)s can no longer play this seek, so it is withdrawn.") % {"name": creator}
+        )
     except DomainError as refusal:
         return DomainError(_("%(refusal)s The seek is withdrawn.") % {"refusal": refusal})
     needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
     if ledger.balance(user=seek.creator, currency=seek.currency) < needed:
-        return Conflict(f"{creator} can no longer cover this seek, so it is withdrawn.")
+        return Conflict(
+            _("%(name)s can no longer cover this seek, so it is withdrawn.") % {"name": creator}
+        )
     return None
 
 
@@ -322,15 +336,15 @@ def _locked(seek_id: int) -> Seek:
         .first()
     )
     if seek is None:
-        raise NotFound("There is no such seek")
+        raise NotFound(_("There is no such seek"))
     return seek
 
 
 def _require_open(seek: Seek) -> None:
     if seek.taken_by_id is not None:
-        raise Conflict("Someone took this seek already")
+        raise Conflict(_("Someone took this seek already"))
     if seek.cancelled_at is not None:
-        raise Conflict("This seek is cancelled")
+        raise Conflict(_("This seek is cancelled"))
 
 
 def _cancel(seek: Seek) -> None:

@@ -24,6 +24,7 @@ from accounts.ledger.reads import EscrowName, balances
 from accounts.models import Block, BlockKind, Profile, User
 from accounts.money import money_text
 from accounts.selectors import top_rated_players
+from accounts.templatetags.money import page_separators
 from core.rows import among
 from disputes.models import Dispute
 from lobby.models import NoticeKind, Notification, Seek
@@ -240,7 +241,9 @@ def seek_viewer(viewer: User | None, *, wallet: dict[str, int]) -> dict[str, Any
         "rating": rating,
         "rating_words": rating_words(rating),
         "balances": wallet,
-        "balance_words": {currency: money_text(cents) for currency, cents in wallet.items()},
+        "balance_words": {
+            currency: money_text(cents, page_separators()) for currency, cents in wallet.items()
+        },
         "blocked": sorted(
             {other for pair in blocks.values_list("owner_id", "other_id") for other in pair}
             - {viewer.pk}
@@ -271,7 +274,7 @@ def blocked_either_way(*, user_id: int) -> Exists:
 def seek_row(seek: Seek, *, viewer: User | None, wallet: dict[str, int] | None = None) -> SeekRow:
     """One seek as ``viewer`` sees it; ``wallet`` their balances, when already read."""
     if viewer is None:
-        why_not: str | None = LOG_IN_TO_TAKE
+        why_not: str | None = str(LOG_IN_TO_TAKE)
     else:
         balance = (wallet if wallet is not None else balances(user=viewer)).get(seek.currency, 0)
         why_not = refusal(

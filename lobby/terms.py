@@ -22,7 +22,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from accounts.money import money_text
+from accounts.templatetags.money import page_separators
 from lobby.models import Seek
 from matches.models import ClockSettings, MatchKind
 from matches.money import DEFAULT_MAX_CUBE, cover_needed
@@ -48,18 +52,30 @@ def cover_cents(*, kind: str, stake_cents: int) -> int:
 def offer_text(*, kind: str, length: int, stake_cents: int, currency: str) -> str:
     """What is played, as in "5-point match for 10.00 FUN" or "money session at 1.00 FUN
     a point"."""
+    values = {
+        "length": length,
+        "stake": money_text(stake_cents, page_separators()),
+        "currency": currency,
+    }
     if kind == MatchKind.MONEY:
-        return f"money session at {money_text(stake_cents)} {currency} a point"
-    text = f"{length}-point match"
+        return _("money session at %(stake)s %(currency)s a point") % values
     if stake_cents:
-        text += f" for {money_text(stake_cents)} {currency}"
-    return text
+        return (
+            ngettext(
+                "%(length)s-point match for %(stake)s %(currency)s",
+                "%(length)s-point match for %(stake)s %(currency)s",
+                length,
+            )
+            % values
+        )
+    return ngettext("%(length)s-point match", "%(length)s-point match", length) % values
 
 
 def with_article(offer: str) -> str:
     """The offer after "a" or "an": "an 11-point match", "a money session ..."."""
     spoken_with_a_vowel = offer.split("-", 1)[0] in {"8", "11", "18"}
-    return f"{'an' if spoken_with_a_vowel else 'a'} {offer}"
+    words = _("an %(offer)s") if spoken_with_a_vowel else _("a %(offer)s")
+    return words % {"offer": offer}
 
 
 def terms_text(seek: Seek) -> str:
@@ -74,15 +90,15 @@ def range_text(seek: Seek) -> str:
     """Who may take it by rating: "rated 1600–1900", "rated 1600 and up", or ""."""
     low, high = seek.min_rating, seek.max_rating
     if low is not None and high is not None:
-        return f"rated {low}–{high}"
+        return _("rated %(low)s–%(high)s") % {"low": low, "high": high}
     if low is not None:
-        return f"rated {low} and up"
+        return _("rated %(low)s and up") % {"low": low}
     if high is not None:
-        return f"rated up to {high}"
+        return _("rated up to %(high)s") % {"high": high}
     return ""
 
 
-LOG_IN_TO_TAKE = "Log in to take a seek"
+LOG_IN_TO_TAKE = gettext_lazy("Log in to take a seek")
 
 
 def rating_words(rating: float) -> str:
@@ -96,7 +112,7 @@ def take_rules(seek: Seek) -> list[dict[str, Any]]:
     n | None}`` (bounds included) and ``{"rule": "balance", "currency": c, "cents": n}``
     (at least), each with its ``"refusal"``."""
     rules: list[dict[str, Any]] = [
-        {"rule": "not_own", "creator": seek.creator_id, "refusal": "This is your own seek"}
+        {"rule": "not_own", "creator": seek.creator_id, "refusal": _("This is your own seek")}
     ]
     if seek.min_rating is not None or seek.max_rating is not None:
         rules.append(
@@ -104,8 +120,9 @@ def take_rules(seek: Seek) -> list[dict[str, Any]]:
                 "rule": "rating",
                 "low": seek.min_rating,
                 "high": seek.max_rating,
-                "refusal": f"This seek is for players {range_text(seek)}; "
-                "your rating is {rating}",
+                # {rating} stays a blank for the viewer's own figure.
+                "refusal": _("This seek is for players %(range)s; your rating is {rating}")
+                % {"range": range_text(seek)},
             }
         )
     needed = cover_cents(kind=seek.kind, stake_cents=seek.stake_cents)
@@ -114,10 +131,8 @@ def take_rules(seek: Seek) -> list[dict[str, Any]]:
             "rule": "balance",
             "currency": seek.currency,
             "cents": needed,
-            "refusal": (
-                f"This seek needs {money_text(needed)} {seek.currency}; "
-                f"you have {{balance}} {seek.currency}"
-            ),
+            "refusal": _("This seek needs %(needed)s %(currency)s; you have {balance} %(currency)s")
+            % {"needed": money_text(needed, page_separators()), "currency": seek.currency},
         }
     )
     return rules
@@ -140,6 +155,6 @@ def refusal(seek: Seek, *, user_id: int, rating: float, balance_cents: int) -> s
         if not _holds(rule, user_id=user_id, rating=rating, balance_cents=balance_cents):
             words: str = rule["refusal"]
             return words.replace("{rating}", rating_words(rating)).replace(
-                "{balance}", money_text(balance_cents)
+                "{balance}", money_text(balance_cents, page_separators())
             )
     return None

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -54,7 +55,9 @@ def _play_page(
         "seek_form": seek_form or (SeekForm(user=user) if user else None),
         "seeks": seek_list(viewer=user),
         "pass_and_play_form": PassAndPlayForm() if user else None,
-        "strengths": [(level.value, name) for level, name in STRENGTH_NAMES.items()],
+        # The names are kept in English (a computer player's own name); the list says them
+        # in the page's language.
+        "strengths": [(level.value, str(name)) for level, name in STRENGTH_NAMES.items()],
         "practice_unavailable": "" if (found := engine_status()).available else found.reason,
         "challenges": open_challenges(user=user) if user else [],
         "live": live_matches(),
@@ -68,7 +71,11 @@ def _too_many(request: HttpRequest, user: User) -> HttpResponse | None:
     wait = throttle_player("challenge", user.pk)
     if wait is None:
         return None
-    messages.error(request, f"Too many challenges at once: try again in {retry_after(wait)} s.")
+    messages.error(
+        request,
+        _("Too many challenges at once: try again in %(seconds)s s.")
+        % {"seconds": retry_after(wait)},
+    )
     response = redirect("lobby")
     response["Retry-After"] = str(retry_after(wait))
     return response
@@ -94,7 +101,10 @@ def challenge(request: HttpRequest) -> HttpResponse:
         return redirect("lobby")
     if match.status == MatchStatus.PLAYING:  # a demo player the computer plays accepted
         return redirect("match", match_id=match.pk)
-    messages.success(request, f"Challenge sent to {match.player_1.profile.display_name}.")
+    messages.success(
+        request,
+        _("Challenge sent to %(name)s.") % {"name": match.player_1.profile.display_name},
+    )
     return redirect("lobby")
 
 
@@ -103,7 +113,10 @@ def challenge(request: HttpRequest) -> HttpResponse:
 def pass_and_play(request: HttpRequest) -> HttpResponse:
     form = PassAndPlayForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Choose a match length from 1 to {creation.MAX_MATCH_LENGTH}.")
+        messages.error(
+            request,
+            _("Choose a match length from 1 to %(most)s.") % {"most": creation.MAX_MATCH_LENGTH},
+        )
         return redirect("lobby")
     match = creation.pass_and_play_create(
         user=request_user(request), length=form.cleaned_data["length"]
@@ -121,7 +134,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         )
     except (DomainError, ValueError) as error:
         messages.error(
-            request, str(error) if isinstance(error, DomainError) else "Choose a match length."
+            request, str(error) if isinstance(error, DomainError) else _("Choose a match length.")
         )
         return redirect("lobby")
     return redirect("match", match_id=match.pk)
@@ -168,7 +181,7 @@ def seek_post(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         messages.error(request, str(error))
         return redirect("lobby")
-    messages.success(request, "Your seek is posted: you will be told when someone takes it.")
+    messages.success(request, _("Your seek is posted: you will be told when someone takes it."))
     return redirect("lobby")
 
 
@@ -191,7 +204,7 @@ def seek_cancel(request: HttpRequest, seek_id: int) -> HttpResponse:
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Your seek is cancelled.")
+        messages.success(request, _("Your seek is cancelled."))
     return redirect("lobby")
 
 
@@ -211,8 +224,10 @@ def play_now(request: HttpRequest) -> HttpResponse:
         return redirect("match", match_id=found.pk)
     messages.success(
         request,
-        "Nobody you can play is waiting: your seek is posted, and you will be told "
-        "the moment someone takes it.",
+        _(
+            "Nobody you can play is waiting: your seek is posted, and you will be told "
+            "the moment someone takes it."
+        ),
     )
     return redirect("lobby")
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from analysis.engine import EvalSettings, Evaluation
@@ -207,10 +208,10 @@ def rerun(*, match_id: int, plies: int, staff: User) -> Adjudication:
     The original decision stands; overturning it is a dispute decision.
     """
     if not staff.has_perm("accounts.handle_disputes"):
-        raise DomainError("Only staff can re-run an adjudication")
+        raise DomainError(_("Only staff can re-run an adjudication"))
     original = Adjudication.objects.filter(match_id=match_id, supersedes__isnull=True).first()
     if original is None:
-        raise Conflict("This match has not been adjudicated")
+        raise Conflict(_("This match has not been adjudicated"))
     match = original.match
     position = Position(
         original.game_number,

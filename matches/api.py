@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -190,7 +191,7 @@ class MatchCreateApi(Api):
         def validate(self, data: dict[str, Any]) -> dict[str, Any]:
             if not data["money"] and "length" not in data:
                 raise serializers.ValidationError(
-                    'Give a match "length" in points, or "money": true'
+                    _('Give a match "length" in points, or "money": true')
                 )
             if "clock" in data:  # in the names a challenge takes
                 data["clock_settings"] = ClockSettings(**data.pop("clock"))
@@ -215,7 +216,9 @@ class MatchCreateApi(Api):
         values = data.validated_data
         opponent = User.objects.filter(username=values["opponent"]).first()
         if opponent is None:
-            raise DomainError(f"There is no player called {values['opponent']}")
+            raise DomainError(
+                _("There is no player called %(name)s.") % {"name": values["opponent"]}
+            )
         match = challenge_from_input(
             challenger=request_user(request), opponent=opponent, values=values
         )
@@ -346,7 +349,7 @@ def _require_visible(request: Request, match_id: int) -> Match:
     user = request_viewer(request)
     match = visible_matches(user=user).filter(pk=match_id).first()
     if match is None:
-        raise NotFound("There is no such match, or it is private")
+        raise NotFound(_("There is no such match, or it is private"))
     return match
 
 

@@ -28,6 +28,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Block, BlockKind, Profile, User
 from accounts.standing import require_may_chat, unheard_by
@@ -39,7 +41,7 @@ from matches.models import ChatMessage, ChatRoom, Match
 BURST = 5
 WINDOW = timedelta(seconds=10)
 MAX_LENGTH = 500
-REFUSED_WORD = (
+REFUSED_WORD = gettext_lazy(
     "That message was not sent: it holds a word this site does not allow in chat. "
     "Say it another way."
 )
@@ -60,12 +62,12 @@ def chat_send(*, match_id: int, author: User, seat: int | None, text: str) -> Ch
     """Send ``text`` to the players' room (``seat`` 0 or 1) or the spectators' (None)."""
     text = " ".join(text.split())
     if not text:
-        raise DomainError("Write something first")
+        raise DomainError(_("Write something first"))
     if len(text) > MAX_LENGTH:
-        raise DomainError(f"Keep a message under {MAX_LENGTH} characters")
+        raise DomainError(_("Keep a message under %(most)s characters") % {"most": MAX_LENGTH})
     require_may_chat(author)
     if has_banned_word(text):
-        raise DomainError(REFUSED_WORD)
+        raise DomainError(str(REFUSED_WORD))
     room = ChatRoom.PLAYERS if seat is not None else ChatRoom.SPECTATORS
     if seat is not None:
         _require_heard_by_opponent(match_id, author, seat)
@@ -103,10 +105,13 @@ def _require_heard_by_opponent(match_id: int, author: User, seat: int) -> None:
     if not blockers:
         return
     name = Profile.objects.filter(user_id=opponent_id).values_list("display_name", flat=True)
-    opponent = name.first() or "Your opponent"
+    opponent = name.first() or _("Your opponent")
     if author.pk in blockers:
-        raise Forbidden(f"You blocked {opponent}: unblock them on their page to write to them.")
-    raise Forbidden(f"{opponent} does not take messages from you.")
+        raise Forbidden(
+            _("You blocked %(name)s: unblock them on their page to write to them.")
+            % {"name": opponent}
+        )
+    raise Forbidden(_("%(name)s does not take messages from you.") % {"name": opponent})
 
 
 def _require_not_too_fast(match_id: int, author: User) -> None:

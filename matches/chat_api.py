@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -35,7 +36,7 @@ class ChatLineSerializer(serializers.Serializer[dict[str, Any]]):
 def _visible(request: Request, match_id: int) -> Match:
     match = visible_matches(user=request_viewer(request)).filter(pk=match_id).first()
     if match is None:
-        raise NotFound("There is no such match, or it is private")
+        raise NotFound(_("There is no such match, or it is private"))
     return match
 
 
@@ -65,7 +66,7 @@ class MatchChatApi(Api):
         request=ChatInputSerializer,
         responses={201: ChatLineSerializer},
         operation_id="match_chat_send",
-        extensions=refused_by_the_rules(REFUSED_WORD),
+        extensions=refused_by_the_rules(str(REFUSED_WORD)),
     )
     def post(self, request: Request, match_id: int) -> Response:
         if not request.user.is_authenticated:

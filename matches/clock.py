@@ -42,6 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django_stubs_ext import StrOrPromise
+
 from backgammon.turns import GameState, Phase
 from core.errors import DomainError
 from matches.models import (
@@ -57,18 +61,18 @@ from matches.state import seat_to_act
 DAY = 24 * 3600
 # Named time controls offered when challenging; "standard", live tournament play's, is the
 # default.
-CLOCK_PRESETS: dict[str, tuple[str, ClockSettings]] = {
+CLOCK_PRESETS: dict[str, tuple[StrOrPromise, ClockSettings]] = {
     "blitz": (
-        "Blitz: 8 s a move, 30 s a point",
+        gettext_lazy("Blitz: 8 s a move, 30 s a point"),
         ClockSettings(kind=ClockKind.DELAY, delay_seconds=8, move_seconds=8, reserve_seconds=30),
     ),
-    "standard": ("Standard: 12 s a move, 2 min a point", DEFAULT_CLOCK),
+    "standard": (gettext_lazy("Standard: 12 s a move, 2 min a point"), DEFAULT_CLOCK),
     "relaxed": (
-        "Relaxed: 30 s a move, 3 min a point",
+        gettext_lazy("Relaxed: 30 s a move, 3 min a point"),
         ClockSettings(kind=ClockKind.DELAY, delay_seconds=30, move_seconds=30, reserve_seconds=180),
     ),
     "correspondence": (
-        "Correspondence: 2 days a move",
+        gettext_lazy("Correspondence: 2 days a move"),
         ClockSettings(kind=ClockKind.CORRESPONDENCE, move_seconds=2 * DAY, reserve_seconds=0),
     ),
 }
@@ -87,16 +91,24 @@ def clock_words(settings: ClockSettings, *, money: bool = False) -> str:
     min a game" in money play, where each game adds the reserve), "12 s a move + 1 min
     reserve" (a move timer), "Correspondence: 2 days a move" or "No clock"."""
     if settings.kind == ClockKind.NONE:
-        return "No clock"
+        return _("No clock")
     if settings.kind == ClockKind.CORRESPONDENCE:
         days, rest = divmod(settings.move_seconds, DAY)
         if days and not rest:
-            return f"Correspondence: {days} day{'s' if days != 1 else ''} a move"
-        return f"Correspondence: {_duration(settings.move_seconds)} a move"
+            return ngettext(
+                "Correspondence: %(days)s day a move", "Correspondence: %(days)s days a move", days
+            ) % {"days": days}
+        return _("Correspondence: %(time)s a move") % {"time": _duration(settings.move_seconds)}
+    values = {
+        "move": settings.delay_seconds,
+        "reserve": _duration(settings.reserve_seconds),
+    }
     if settings.kind == ClockKind.DELAY:
-        reserve = "a game" if money else "a point"
-        return f"{settings.delay_seconds} s a move, {_duration(settings.reserve_seconds)} {reserve}"
-    return f"{settings.move_seconds} s a move + {_duration(settings.reserve_seconds)} reserve"
+        if money:
+            return _("%(move)s s a move, %(reserve)s a game") % values
+        return _("%(move)s s a move, %(reserve)s a point") % values
+    values["move"] = settings.move_seconds
+    return _("%(move)s s a move + %(reserve)s reserve") % values
 
 
 def match_time_words(
@@ -106,24 +118,37 @@ def match_time_words(
     session), as the forms' live sentence (``static/js/lib/clock-words.js``) says it: "A
     7-point match: 14 minutes each. The first 12 seconds of every move are free." """
     if settings.kind == ClockKind.NONE:
-        return "No clock: take your time."
+        return _("No clock: take your time.")
     if settings.kind == ClockKind.CORRESPONDENCE:
-        return _first_up(f"{_spelled(settings.move_seconds)} for every move.")
+        return _("%(move)s for every move.") % {"move": _spelled(settings.move_seconds)}
     if settings.kind == ClockKind.MOVE:
-        return _first_up(
-            f"{_spelled(settings.move_seconds)} for every move, then "
-            f"{_spelled(settings.reserve_seconds)} each in reserve for the whole "
-            f"{'session' if money else 'match'}."
+        words = (
+            _("%(move)s for every move, then %(reserve)s each in reserve for the whole session.")
+            if money
+            else _("%(move)s for every move, then %(reserve)s each in reserve for the whole match.")
         )
+        return words % {
+            "move": _spelled(settings.move_seconds),
+            "reserve": _spelled(settings.reserve_seconds),
+        }
     if money:
-        reserve = f"A money session: {_spelled(settings.reserve_seconds)} more each game."
+        reserve = _("A money session: %(reserve)s more each game.") % {
+            "reserve": _spelled(settings.reserve_seconds)
+        }
     else:
         each = [
-            f"a {length}-point match: {_spelled(settings.reserve_seconds * length)} each"
+            ngettext(
+                "a %(length)s-point match: %(reserve)s each",
+                "a %(length)s-point match: %(reserve)s each",
+                length,
+            )
+            % {"length": length, "reserve": _spelled(settings.reserve_seconds * length)}
             for length in sorted(set(lengths))[:4]
         ]
         reserve = _first_up("; ".join(each)) + "." if each else ""
-    free = f"The first {_spelled(settings.delay_seconds)} of every move are free."
+    free = _("The first %(delay)s of every move are free.") % {
+        "delay": _spelled(settings.delay_seconds)
+    }
     return f"{reserve} {free}".strip()
 
 
@@ -134,38 +159,57 @@ def _first_up(words: str) -> str:
 def _spelled(seconds: int) -> str:
     """A duration in whole words: "14 minutes", "1 hour 30 minutes", "2 days"."""
     parts = []
-    for unit, size in (("day", DAY), ("hour", 3600), ("minute", 60), ("second", 1)):
+    for size in (DAY, 3600, 60, 1):
         count, seconds = divmod(seconds, size)
         if count:
-            parts.append(f"{count} {unit}{'' if count == 1 else 's'}")
-    return " ".join(parts) or "0 seconds"
+            parts.append(_spelled_unit(size, count))
+    return " ".join(parts) or _spelled_unit(1, 0)
+
+
+def _spelled_unit(size: int, count: int) -> str:
+    if size == DAY:
+        words = ngettext("%(count)s day", "%(count)s days", count)
+    elif size == 3600:
+        words = ngettext("%(count)s hour", "%(count)s hours", count)
+    elif size == 60:
+        words = ngettext("%(count)s minute", "%(count)s minutes", count)
+    else:
+        words = ngettext("%(count)s second", "%(count)s seconds", count)
+    return words % {"count": count}
 
 
 def _duration(seconds: int) -> str:
     if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{seconds // 3600} h"
+        return _("%(count)s h") % {"count": seconds // 3600}
     if seconds and seconds % 60 == 0:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
+        return _("%(count)s min") % {"count": seconds // 60}
+    return _("%(count)s s") % {"count": seconds}
 
 
 def check_clock(settings: ClockSettings) -> None:
     """Refuse a time control that cannot be played, saying why."""
     if settings.kind not in _CLOCK_KINDS:
-        raise DomainError(f"The clock must be one of {', '.join(ClockKind.values)}")
+        raise DomainError(
+            _("The clock must be one of %(kinds)s") % {"kinds": ", ".join(ClockKind.values)}
+        )
     if settings.timeout_loses not in _TIMEOUTS_LOSE:
-        raise DomainError('A timeout loses "match" or "game"')
+        raise DomainError(_('A timeout loses "match" or "game"'))
     if settings.kind == ClockKind.NONE:
         return
     if settings.kind == ClockKind.CORRESPONDENCE:
         if not MIN_CORRESPONDENCE_SECONDS <= settings.move_seconds <= MAX_CORRESPONDENCE_SECONDS:
-            raise DomainError("A correspondence move takes from an hour to 14 days")
+            raise DomainError(_("A correspondence move takes from an hour to 14 days"))
         return
     for seconds in (settings.move_seconds, settings.delay_seconds):
         if not 1 <= seconds <= MAX_MOVE_SECONDS:
-            raise DomainError(f"The move timer or delay must be 1 to {MAX_MOVE_SECONDS} seconds")
+            raise DomainError(
+                _("The move timer or delay must be 1 to %(most)s seconds")
+                % {"most": MAX_MOVE_SECONDS}
+            )
     if not 0 <= settings.reserve_seconds <= MAX_RESERVE_SECONDS:
-        raise DomainError(f"The reserve must be 0 to {MAX_RESERVE_SECONDS:,} seconds")
+        raise DomainError(
+            _("The reserve must be 0 to %(most)s seconds") % {"most": f"{MAX_RESERVE_SECONDS:,}"}
+        )
 
 
 def set_clock(match: Match, settings: ClockSettings) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.ledger import InsufficientFunds
 from accounts.models import Currency, User
@@ -77,13 +78,15 @@ def match_challenge(
     their standing and blocks are not asked (``match_replay``).
     """
     if opponent.pk == challenger.pk:
-        raise DomainError("You cannot challenge yourself; try pass and play instead")
+        raise DomainError(_("You cannot challenge yourself; try pass and play instead"))
     if not opponent.is_active:
-        raise DomainError(f"{opponent.username} cannot be challenged")
+        raise DomainError(_("%(name)s cannot be challenged") % {"name": opponent.username})
     if currency not in Currency.values:
-        raise DomainError(f"Currency must be one of {', '.join(Currency.values)}")
+        raise DomainError(
+            _("Currency must be one of %(currencies)s") % {"currencies": ", ".join(Currency.values)}
+        )
     if stake_cents < 0:
-        raise DomainError("The stake cannot be negative")
+        raise DomainError(_("The stake cannot be negative"))
     if not staff_ordered:
         require_may_play(challenger, currency=currency)
         require_opponent_may_play(opponent, currency=currency)
@@ -108,8 +111,8 @@ def match_challenge(
         found = engine_status()
         if not found.available:
             raise NotInstalled(
-                f"{opponent.profile.display_name} is played by the computer, which is "
-                f"unavailable here: {found.reason}."
+                _("%(name)s is played by the computer, which is unavailable here: %(reason)s.")
+                % {"name": opponent.profile.display_name, "reason": found.reason}
             )
         money.require_cover(match, seats=(1,), asker=challenger)
     match.engine_strength = computer
@@ -161,10 +164,12 @@ def _money_rules(
     max_cube: int | None,
 ) -> None:
     if match.stake_cents <= 0:
-        raise DomainError("A money session needs a stake per point of at least 0.01")
+        raise DomainError(_("A money session needs a stake per point of at least 0.01"))
     max_cube = money.DEFAULT_MAX_CUBE if max_cube is None else max_cube
     if not 0 <= automatic_doubles <= MAX_AUTOMATIC_DOUBLES:
-        raise DomainError(f"Allow 0 to {MAX_AUTOMATIC_DOUBLES} automatic doubles per game")
+        raise DomainError(
+            _("Allow 0 to %(most)s automatic doubles per game") % {"most": MAX_AUTOMATIC_DOUBLES}
+        )
     options = MatchOptions(
         jacoby=jacoby,
         beavers=beavers,
@@ -190,16 +195,20 @@ def require_opponent_may_play(opponent: User, *, currency: str) -> None:
     try:
         require_may_play(opponent, currency=currency)
     except Forbidden:
-        what = "for real money" if currency == Currency.REAL else "matches"
-        raise Forbidden(
-            f"{opponent.profile.display_name} cannot play {what} at the moment."
-        ) from None
+        words = (
+            _("%(name)s cannot play for real money at the moment.")
+            if currency == Currency.REAL
+            else _("%(name)s cannot play matches at the moment.")
+        )
+        raise Forbidden(words % {"name": opponent.profile.display_name}) from None
 
 
 def checked_length(length: int | None) -> int:
     """``length`` if a match may be played to it; refused with the range otherwise."""
     if length is None or not 1 <= length <= MAX_MATCH_LENGTH:
-        raise DomainError(f"A match is played to 1 to {MAX_MATCH_LENGTH} points")
+        raise DomainError(
+            _("A match is played to 1 to %(most)s points") % {"most": MAX_MATCH_LENGTH}
+        )
     return length
 
 
@@ -314,7 +323,7 @@ def match_accept(*, match_id: int, user: User, staff_ordered: bool = False) -> M
     """
     match = lock_match(match_id)
     if match.player_1_id != user.pk:
-        raise Forbidden("Only the player challenged can accept this invitation")
+        raise Forbidden(_("Only the player challenged can accept this invitation"))
     if match.status != MatchStatus.INVITED:
         raise Conflict(_answered_already(match))
     if not staff_ordered:
@@ -334,10 +343,10 @@ def match_accept(*, match_id: int, user: User, staff_ordered: bool = False) -> M
 
 def _answered_already(match: Match) -> str:
     if match.status == MatchStatus.DECLINED:
-        return "This challenge was declined."
+        return _("This challenge was declined.")
     if match.status == MatchStatus.CANCELLED:
-        return "This challenge was withdrawn by the challenger."
-    return "This challenge was already accepted: the match has started."
+        return _("This challenge was withdrawn by the challenger.")
+    return _("This challenge was already accepted: the match has started.")
 
 
 @transaction.atomic
@@ -346,9 +355,12 @@ def match_decline(*, match_id: int, user: User) -> Match:
     match = lock_match(match_id)
     seat = match.seat_of(user)
     if seat is None:
-        raise Forbidden("This invitation is not yours")
+        raise Forbidden(_("This invitation is not yours"))
     if match.status != MatchStatus.INVITED:
-        raise Conflict(f"This invitation is {match.get_status_display().lower()} already")
+        raise Conflict(
+            _("This invitation is %(state)s already")
+            % {"state": _(match.get_status_display()).lower()}
+        )
     match.status = MatchStatus.DECLINED if seat == 1 else MatchStatus.CANCELLED
     match.save(update_fields=["status"])
     events.publish_match(match, since=match.last_seq)

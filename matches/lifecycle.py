@@ -25,6 +25,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Profile, User
 from accounts.services import rating_record_match
@@ -367,10 +368,10 @@ def match_void(
     ``cause`` (say, ``{"dispute": 7}``) goes into the log. Expects the match row locked.
     """
     if match.is_money:
-        raise Conflict("A money session is settled game by game; adjust money instead.")
+        raise Conflict(_("A money session is settled game by game; adjust money instead."))
     if match.status not in (MatchStatus.FINISHED, MatchStatus.PLAYING, MatchStatus.SUSPENDED):
-        state = match.get_status_display().lower()
-        raise Conflict(f"This match is {state}; it cannot be voided.")
+        state = _(match.get_status_display()).lower()
+        raise Conflict(_("This match is %(state)s; it cannot be voided.") % {"state": state})
     since = match.last_seq
     if match.stake_cents:
         standing = money.standing_settlement(match)
@@ -433,7 +434,7 @@ def match_award(
     Expects the match row locked.
     """
     if match.status != MatchStatus.FINISHED:
-        raise Conflict("Only a finished match can be awarded to a player.")
+        raise Conflict(_("Only a finished match can be awarded to a player."))
     since = match.last_seq
     match.winner_seat = seat
     append_action(
@@ -454,7 +455,8 @@ def match_cancel(match: Match, *, cause: dict[str, object]) -> None:
     """
     if match.seen_0 or match.seen_1 or match.status != MatchStatus.PLAYING:
         raise Conflict(
-            f"Match #{match.pk} has started; it is not taken away from the players in it."
+            _("Match #%(number)s has started; it is not taken away from the players in it.")
+            % {"number": match.pk}
         )
     since = match.last_seq
     match.status = MatchStatus.CANCELLED

@@ -24,6 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
 from accounts.models import Currency, User
 
@@ -34,25 +35,27 @@ class MatchKind(models.TextChoices):
 
 
 class MatchStatus(models.TextChoices):
-    INVITED = "invited", "Invited"
-    DECLINED = "declined", "Declined"
-    CANCELLED = "cancelled", "Cancelled"
-    ABORTED = "aborted", "Aborted: nobody started it"
-    PLAYING = "playing", "Playing"
-    SUSPENDED = "suspended", "Suspended"
-    FINISHED = "finished", "Finished"
+    # Labels marked for translation and said in the reader's language where shown
+    # (``gettext(match.get_status_display())``); kept plain here for the typed choices.
+    INVITED = "invited", gettext_noop("Invited")
+    DECLINED = "declined", gettext_noop("Declined")
+    CANCELLED = "cancelled", gettext_noop("Cancelled")
+    ABORTED = "aborted", gettext_noop("Aborted: nobody started it")
+    PLAYING = "playing", gettext_noop("Playing")
+    SUSPENDED = "suspended", gettext_noop("Suspended")
+    FINISHED = "finished", gettext_noop("Finished")
 
 
 class ClockKind(models.TextChoices):
-    NONE = "none", "No clock"
-    MOVE = "move", "Move timer with a reserve"
-    DELAY = "delay", "Match clock with a delay per move"
-    CORRESPONDENCE = "days", "Correspondence: days per move"
+    NONE = "none", gettext_noop("No clock")
+    MOVE = "move", gettext_noop("Move timer with a reserve")
+    DELAY = "delay", gettext_noop("Match clock with a delay per move")
+    CORRESPONDENCE = "days", gettext_noop("Correspondence: days per move")
 
 
 class TimeoutLoses(models.TextChoices):
-    MATCH = "match", "The match"
-    GAME = "game", "The game"
+    MATCH = "match", gettext_noop("The match")
+    GAME = "game", gettext_noop("The game")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from backgammon.errors import BackgammonError
@@ -187,7 +188,7 @@ def play_check(*, match_id: int, user: User, play: str) -> None:
 def _seat(match: Match, user: User) -> int:
     seat = match.seat_of(user)
     if seat is None:
-        raise Forbidden("You are not playing in this match")
+        raise Forbidden(_("You are not playing in this match"))
     return seat
 
 
@@ -195,7 +196,10 @@ def _acting_seat(match: Match, state: GameState, seat: int, action: PlayerAction
     """The seat ``action`` is taken for (in pass and play, whoever is to act), refused
     unless the match is being played and it is that seat's turn (resigning excepted)."""
     if match.status != MatchStatus.PLAYING:
-        raise Conflict(f"The match is not being played: it is {match.get_status_display().lower()}")
+        raise Conflict(
+            _("The match is not being played: it is %(state)s")
+            % {"state": _(match.get_status_display()).lower()}
+        )
     to_act = seat_to_act(match, state)
     if match.pass_and_play and to_act is not None:
         seat = to_act
@@ -237,18 +241,24 @@ def _check_repeat(match: Match, user: User, seat: int, seq: int, digest: str) ->
         .first()
     )
     if earlier is None:
-        raise Conflict(f"seq {seq} is not after your last action ({last}): send {last + 1}")
+        raise Conflict(
+            _("seq %(seq)s is not after your last action (%(last)s): send %(next)s")
+            % {"seq": seq, "last": last, "next": last + 1}
+        )
     if earlier and earlier != digest:
-        raise Conflict(f"seq {seq} was used for a different action: send {last + 1}")
+        raise Conflict(
+            _("seq %(seq)s was used for a different action: send %(next)s")
+            % {"seq": seq, "next": last + 1}
+        )
 
 
 def _out_of_turn(match: Match, state: GameState, seat: int) -> str:
     if state.phase is Phase.OVER:
-        return "The game is over"
+        return _("The game is over")
     if match.match_cube_offered_by == seat:
-        return "Wait for your opponent to answer your match double"
+        return _("Wait for your opponent to answer your match double")
     if state.phase is Phase.DOUBLED:
-        return "Wait for your opponent to answer your double"
+        return _("Wait for your opponent to answer your double")
     if state.phase is Phase.RESIGNATION and state.resigned_by == seat:
-        return "Wait for your opponent to answer your resignation"
-    return "It is not your turn"
+        return _("Wait for your opponent to answer your resignation")
+    return _("It is not your turn")

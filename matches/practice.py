@@ -29,6 +29,7 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
 
 from accounts.models import Profile, User
@@ -85,7 +86,7 @@ def engine_user(strength: Strength) -> User:
         with override("en"):  # a name, the same to everyone
             display_name = f"GNU Backgammon ({STRENGTH_NAMES[strength]})"
         Profile.objects.create(user=user, display_name=display_name)
-        group, _ = Group.objects.get_or_create(name=ENGINE_GROUP)
+        group, _created = Group.objects.get_or_create(name=ENGINE_GROUP)
         user.groups.add(group)
     return user
 
@@ -95,12 +96,15 @@ def practice_create(*, user: User, length: int, strength: str) -> Match:
     """An unrated match without clock or stake against the engine at ``strength``."""
     found = engine_status()
     if not found.available:
-        raise NotInstalled(f"Practice against the computer is unavailable here: {found.reason}.")
+        raise NotInstalled(
+            _("Practice against the computer is unavailable here: %(reason)s.")
+            % {"reason": found.reason}
+        )
     try:
         level = Strength(strength)
     except ValueError:
         names = ", ".join(s.value for s in Strength)
-        raise DomainError(f"Choose a strength: {names}") from None
+        raise DomainError(_("Choose a strength: %(names)s") % {"names": names}) from None
     checked_length(length)
     match = Match.objects.create(
         kind=MatchKind.MATCH,
@@ -122,7 +126,7 @@ def engine_turn(*, match_id: int, now: datetime | None = None) -> int:
     that fails leaves its turn to be asked again, or voids the match (``now``: the time
     its silence is measured to)."""
     taken = 0
-    for _ in range(MAX_ENGINE_ACTIONS):
+    for _turn in range(MAX_ENGINE_ACTIONS):
         match = Match.objects.select_related("player_0__profile", "player_1__profile").get(
             pk=match_id
         )

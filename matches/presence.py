@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core import rows
@@ -54,8 +55,8 @@ def connection_open(
     if seat is None:
         if user is None and address and _watchers_from(address) >= WATCHERS_PER_ADDRESS:
             raise Conflict(
-                f"{WATCHERS_PER_ADDRESS} boards are open from your address already; "
-                "log in or close one"
+                _("%(count)s boards are open from your address already; log in or close one")
+                % {"count": WATCHERS_PER_ADDRESS}
             )
         MatchConnection.objects.create(
             match_id=match_id, user=user, channel=channel, address=address

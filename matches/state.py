@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.utils.translation import gettext as _
+
 from accounts.models import Profile, User
 from backgammon.board import Board
 from backgammon.cube import Cube, CubeRules, Offer
@@ -71,7 +73,7 @@ def lock_match(match_id: int, *, presence: bool = False, kind: Lock = Lock.MATCH
     if match is None:
         match = _locked(match_id, skip_locked=False)
     if match is None:
-        raise NotFound(f"There is no match {match_id}")
+        raise NotFound(_("There is no match %(number)s") % {"number": match_id})
     return match
 
 

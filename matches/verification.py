@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from matches import dice as fair_dice
 from matches.models import Action, ActionKind, Match, MatchStatus
 
@@ -40,14 +43,20 @@ class DiceReport:
     @property
     def summary(self) -> str:
         if not self.revealed:
-            return "The seed is revealed when the match ends; the commitment is shown now."
+            return _("The seed is revealed when the match ends; the commitment is shown now.")
         if not self.commitment_ok:
-            return "The seed does not match the commitment shown at the start."
-        rolls = "roll" if self.checked == 1 else "rolls"
+            return _("The seed does not match the commitment shown at the start.")
         if self.mismatches:
-            return f"{len(self.mismatches)} of {self.checked} {rolls} do not match the seed."
-        verb = "matches" if self.checked == 1 else "match"
-        return f"All rolls verified: {self.checked} {rolls} {verb} the seed."
+            return ngettext(
+                "%(wrong)s of %(checked)s roll does not match the seed.",
+                "%(wrong)s of %(checked)s rolls do not match the seed.",
+                self.checked,
+            ) % {"wrong": len(self.mismatches), "checked": self.checked}
+        return ngettext(
+            "All rolls verified: %(checked)s roll matches the seed.",
+            "All rolls verified: %(checked)s rolls match the seed.",
+            self.checked,
+        ) % {"checked": self.checked}
 
 
 def logged_rolls(match: Match) -> list[LoggedRoll]:
@@ -83,16 +92,24 @@ def verify_match_dice(match: Match, *, reveal: bool = False) -> DiceReport:
             openings_seen[roll.game] = index + 1
             throws = fair_dice.opening_throws(match.dice_seed, roll.game)
             expected = throws[index] if index < len(throws) else None
-            label = f"game {roll.game} opening throw {index + 1}"
+            label = _("game %(game)s opening throw %(throw)s") % {
+                "game": roll.game,
+                "throw": index + 1,
+            }
         else:
             expected = fair_dice.turn_dice(match.dice_seed, roll.game, roll.number)
-            label = f"game {roll.game} roll {roll.number}"
+            label = _("game %(game)s roll %(roll)s") % {"game": roll.game, "roll": roll.number}
         report.checked += 1
         logged = (int(roll.dice[0]), int(roll.dice[1])) if len(roll.dice) == 2 else None
         if logged != expected:
-            gives = f"{expected[0]}{expected[1]}" if expected else "no such throw"
+            gives = f"{expected[0]}{expected[1]}" if expected else _("no such throw")
             report.mismatches.append(
-                f"{label} (action {roll.seq}): the log says {roll.dice or 'nothing'}, "
-                f"the seed gives {gives}"
+                _("%(roll)s (action %(seq)s): the log says %(logged)s, the seed gives %(gives)s")
+                % {
+                    "roll": label,
+                    "seq": roll.seq,
+                    "logged": roll.dice or _("nothing"),
+                    "gives": gives,
+                }
             )
     return report

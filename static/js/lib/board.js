@@ -26,9 +26,17 @@
 //   flipped            the viewer's home board on the left (with the trays) instead of the
 //                      right: every place is mirrored, the writing and the dice are not
 
+import { _, format, ngettext } from "./i18n.js";
+
 /** A colour that stands apart from `colour` on the board, for the other player's checkers. */
 export function contrastingColour(colour) {
   return colour === "white" ? "black" : "white";
+}
+
+/** A checkers' colour as a name: "White" (pass and play names its sides so). */
+export function colourName(colour) {
+  const names = { white: _("White"), black: _("Black"), red: _("Red"), blue: _("Blue") };
+  return names[colour] || colour;
 }
 
 const W = 1040;
@@ -52,7 +60,6 @@ const BAR_STACK = 4;
 const SLAB_H = 14;
 const CUBE = 56;
 
-const LEVEL_WORDS = { single: "a single", gammon: "a gammon", backgammon: "a backgammon" };
 
 const PALETTE = {
   white: { light: "#ffffff", base: "#efe7d4", dark: "#cdbf9f", edge: "#9d8c6b", ring: "rgba(90,70,40,.28)", text: "#2a2419", pip: "#1d2521" },
@@ -90,8 +97,10 @@ function escapeText(text) {
   return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+/** Who holds a place's checkers, as its label says it: "2 checkers of Alice", or "empty". */
+function holding(count, who) {
+  if (!count) return _("empty");
+  return format(ngettext("%(count)s checker of %(name)s", "%(count)s checkers of %(name)s", count), { count, name: who });
 }
 
 function defs() {
@@ -215,9 +224,9 @@ function drawPoint(model, point) {
     body += `<circle class="landing" cx="${x}" cy="${stackY(top, landing)}" r="${R - 4}"/>`;
   }
   const who = count > 0 ? model.names.bottom : model.names.top;
-  let label = `Point ${point}: ${n ? `${plural(n, "checker")} of ${who}` : "empty"}`;
-  if (isSelected) label += ", picked up";
-  if (isDestination && model.showHints) label += ", you may move here";
+  let label = format(_("Point %(point)s: %(holding)s"), { point, holding: holding(n, who) });
+  if (isSelected) label += _(", picked up");
+  if (isDestination && model.showHints) label += _(", you may move here");
   return group(point, label, body, { clickable, destination: isDestination && model.showHints, extra: `data-count="${count}"` });
 }
 
@@ -246,7 +255,7 @@ function drawBar(model) {
     });
   }
   const clickable = model.interactive && mine > 0;
-  const label = `Bar: ${mine ? `${plural(mine, "checker")} of ${model.names.bottom}` : "empty"}${isSelected ? ", picked up" : ""}`;
+  const label = format(_("Bar: %(holding)s"), { holding: holding(mine, model.names.bottom) }) + (isSelected ? _(", picked up") : "");
   let out = group(25, label, body, { clickable, extra: `data-count="${mine}"` });
 
   const theirs = model.bar[1];
@@ -259,7 +268,8 @@ function drawBar(model) {
       label: last && theirs > BAR_STACK ? String(theirs) : "",
     });
   }
-  out += `<g class="spot" data-bar="opponent" data-count="${theirs}" aria-label="Bar: ${theirs ? `${plural(theirs, "checker")} of ${escapeText(model.names.top)}` : "empty"}">${opponent}</g>`;
+  const theirLabel = format(_("Bar: %(holding)s"), { holding: holding(theirs, model.names.top) });
+  out += `<g class="spot" data-bar="opponent" data-count="${theirs}" aria-label="${escapeText(theirLabel)}">${opponent}</g>`;
   return out;
 }
 
@@ -285,10 +295,11 @@ function drawTrays(model) {
     mine += `<text class="tray-count" x="${centre}" y="${BOTTOM - 14 - model.off[0] * (SLAB_H + 2)}" text-anchor="middle">${model.off[0]}</text>`;
   }
   if (model.pips) {
-    mine += `<text class="pip-label" x="${centre}" y="${MID + 34}" text-anchor="middle">PIPS</text>
+    mine += `<text class="pip-label" x="${centre}" y="${MID + 34}" text-anchor="middle">${escapeText(_("PIPS"))}</text>
       <text class="pip-count" x="${centre}" y="${MID + 58}" text-anchor="middle">${model.pips[0]}</text>`;
   }
-  const label = `Borne off: ${plural(model.off[0], "checker")} of ${model.names.bottom}${isDestination && model.showHints ? ", you may bear off here" : ""}`;
+  const borne = (count, who) => format(ngettext("Borne off: %(count)s checker of %(name)s", "Borne off: %(count)s checkers of %(name)s", count), { count, name: who });
+  const label = borne(model.off[0], model.names.bottom) + (isDestination && model.showHints ? _(", you may bear off here") : "");
   let out = group(0, label, mine, {
     clickable: model.interactive && model.selected !== null,
     destination: isDestination && model.showHints,
@@ -301,9 +312,9 @@ function drawTrays(model) {
   }
   if (model.pips) {
     theirs += `<text class="pip-count" x="${centre}" y="${MID - 40}" text-anchor="middle">${model.pips[1]}</text>
-      <text class="pip-label" x="${centre}" y="${MID - 22}" text-anchor="middle">PIPS</text>`;
+      <text class="pip-label" x="${centre}" y="${MID - 22}" text-anchor="middle">${escapeText(_("PIPS"))}</text>`;
   }
-  out += `<g class="spot" data-tray="opponent" data-count="${model.off[1]}" aria-label="Borne off: ${plural(model.off[1], "checker")} of ${escapeText(model.names.top)}">${theirs}</g>`;
+  out += `<g class="spot" data-tray="opponent" data-count="${model.off[1]}" aria-label="${escapeText(borne(model.off[1], model.names.top))}">${theirs}</g>`;
   return out;
 }
 
@@ -357,7 +368,7 @@ function drawDice(model) {
   const body = values
     .map((value, index) => die(colour, value, start + index * (size + gap), MID, size, Boolean(dice.used && dice.used[index])))
     .join("");
-  const spoken = `Dice: ${values.slice(0, 2).join(" and ")}`;
+  const spoken = format(_("Dice: %(first)s and %(second)s"), { first: values[0], second: values[1] });
   return `<g data-testid="dice" data-dice="${values.slice(0, 2).join(",")}" data-side="${dice.side}" role="img" aria-label="${spoken}">${body}</g>`;
 }
 
@@ -376,11 +387,15 @@ function drawCube(model) {
   const { cx, cy } = cubeCentre(model, cube);
   const shown = cube.value === 1 && cube.place === "centre" ? 64 : cube.value;
   const font = shown >= 100 ? 22 : 28;
-  const spoken = cube.offered
-    ? `Doubling cube offered at ${cube.value}`
-    : cube.place === "centre"
-      ? `Doubling cube in the middle at ${cube.value}`
-      : `Doubling cube at ${cube.value}, owned by ${cube.place === "bottom" ? model.names.bottom : model.names.top}`;
+  const owner = cube.place === "bottom" ? model.names.bottom : model.names.top;
+  const spoken = format(
+    cube.offered
+      ? _("Doubling cube offered at %(value)s")
+      : cube.place === "centre"
+        ? _("Doubling cube in the middle at %(value)s")
+        : _("Doubling cube at %(value)s, owned by %(name)s"),
+    { value: cube.value, name: owner },
+  );
   return `<g data-testid="cube" class="cube${cube.offered ? " cube-offered" : ""}" data-value="${cube.value}" data-place="${cube.place}" role="img" aria-label="${escapeText(spoken)}">
     <rect x="${cx - CUBE / 2}" y="${cy - CUBE / 2}" width="${CUBE}" height="${CUBE}" rx="9" fill="#f7f3ea" stroke="#b8a98a" stroke-width="2" filter="url(#lift)"/>
     <rect x="${cx - CUBE / 2 + 5}" y="${cy - CUBE / 2 + 5}" width="${CUBE - 10}" height="${CUBE - 10}" rx="6" fill="none" stroke="rgba(15,61,46,.25)" stroke-width="1.5"/>
@@ -399,14 +414,17 @@ function drawMatchCube(model) {
     else cy += (cube.place === "top" ? 1 : -1) * (CUBE + 8);
   }
   const owner = cube.place === "bottom" ? model.names.bottom : model.names.top;
-  const spoken = cube.offered
-    ? `Match cube offered at ${cube.value}`
-    : cube.place === "centre"
-      ? `Match cube in the middle at ${cube.value}`
-      : `Match cube at ${cube.value}, owned by ${owner}`;
+  const spoken = format(
+    cube.offered
+      ? _("Match cube offered at %(value)s")
+      : cube.place === "centre"
+        ? _("Match cube in the middle at %(value)s")
+        : _("Match cube at %(value)s, owned by %(name)s"),
+    { value: cube.value, name: owner },
+  );
   return `<g data-testid="match-cube" class="cube match-cube${cube.offered ? " cube-offered" : ""}" data-value="${cube.value}" data-place="${cube.place}" role="img" aria-label="${escapeText(spoken)}">
     <rect x="${cx - CUBE / 2}" y="${cy - CUBE / 2}" width="${CUBE}" height="${CUBE}" rx="9" fill="#f5c96a" stroke="#8a6414" stroke-width="2" filter="url(#lift)"/>
-    <text x="${cx}" y="${cy - 13}" text-anchor="middle" class="match-cube-label">MATCH</text>
+    <text x="${cx}" y="${cy - 13}" text-anchor="middle" class="match-cube-label">${escapeText(_("MATCH"))}</text>
     <text x="${cx}" y="${cy + 19}" text-anchor="middle" class="cube-value" font-size="26">${cube.value}</text>
   </g>`;
 }
@@ -417,10 +435,15 @@ function drawResignation(model) {
   const cx = halfCentre(model, offer.side);
   const width = 250;
   const left = cx - width / 2;
-  return `<g class="resign-flag" role="img" aria-label="Offers to resign ${escapeText(offer.level)}">
+  const words = {
+    single: [_("Offers to resign single"), _("Resigns a single")],
+    gammon: [_("Offers to resign gammon"), _("Resigns a gammon")],
+    backgammon: [_("Offers to resign backgammon"), _("Resigns a backgammon")],
+  }[offer.level] || [`Offers to resign ${offer.level}`, `Resigns ${offer.level}`];
+  return `<g class="resign-flag" role="img" aria-label="${escapeText(words[0])}">
     <rect x="${left}" y="${MID - 28}" width="${width}" height="56" rx="10" fill="#f7f3ea" stroke="#b8a98a" stroke-width="2" filter="url(#lift)"/>
     <path d="M${left + 24} ${MID + 15} V${MID - 15} M${left + 24} ${MID - 15} h24 l-7 8 l7 8 h-24" stroke="#1d2521" stroke-width="2.5" fill="#ffffff" stroke-linejoin="round"/>
-    <text x="${left + 62}" y="${MID + 7}" class="flag-text">Resigns ${escapeText(LEVEL_WORDS[offer.level] || offer.level)}</text>
+    <text x="${left + 62}" y="${MID + 7}" class="flag-text">${escapeText(words[1])}</text>
   </g>`;
 }
 
@@ -441,7 +464,7 @@ function complete(model) {
     bar: [0, 0],
     off: [0, 0],
     colours: { bottom: "white", top: "black" },
-    names: { bottom: "you", top: "your opponent" },
+    names: { bottom: _("you"), top: _("your opponent") },
     dice: null,
     cube: null,
     matchCube: null,

@@ -4,42 +4,54 @@
 // A clock here is {kind, move, delay, reserve} in seconds; kind is one of "none", "move",
 // "delay", "days" (matches.models.ClockKind).
 
-const UNITS = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+import { _, format, ngettext } from "./i18n.js";
+
+const UNITS = [
+  [86400, (count) => ngettext("%(count)s day", "%(count)s days", count)],
+  [3600, (count) => ngettext("%(count)s hour", "%(count)s hours", count)],
+  [60, (count) => ngettext("%(count)s minute", "%(count)s minutes", count)],
+  [1, (count) => ngettext("%(count)s second", "%(count)s seconds", count)],
+];
 
 export function spelled(seconds) {
   const parts = [];
   let rest = Math.max(0, Math.floor(seconds));
-  for (const [unit, size] of UNITS) {
+  for (const [size, unit] of UNITS) {
     const count = Math.floor(rest / size);
     rest -= count * size;
-    if (count) parts.push(`${count} ${unit}${count === 1 ? "" : "s"}`);
+    if (count) parts.push(format(unit(count), { count }));
   }
-  return parts.join(" ") || "0 seconds";
+  return parts.join(" ") || format(ngettext("%(count)s second", "%(count)s seconds", 0), { count: 0 });
 }
 
-const firstUp = (words) => words.slice(0, 1).toUpperCase() + words.slice(1);
-
 export function matchTimeWords(clock, { lengths = [], money = false } = {}) {
-  if (clock.kind === "none") return "No clock: take your time.";
-  if (clock.kind === "days") return firstUp(`${spelled(clock.move)} for every move.`);
+  if (clock.kind === "none") return _("No clock: take your time.");
+  if (clock.kind === "days") return format(_("%(move)s for every move."), { move: spelled(clock.move) });
   if (clock.kind === "move") {
-    return firstUp(
-      `${spelled(clock.move)} for every move, then ${spelled(clock.reserve)} each in reserve ` +
-        `for the whole ${money ? "session" : "match"}.`,
-    );
+    const words = money
+      ? _("%(move)s for every move, then %(reserve)s each in reserve for the whole session.")
+      : _("%(move)s for every move, then %(reserve)s each in reserve for the whole match.");
+    return format(words, { move: spelled(clock.move), reserve: spelled(clock.reserve) });
   }
   let reserve;
   if (money) {
-    reserve = `A money session: ${spelled(clock.reserve)} more each game.`;
+    reserve = format(_("A money session: %(reserve)s more each game."), { reserve: spelled(clock.reserve) });
   } else {
     const each = [...new Set(lengths)]
       .sort((a, b) => a - b)
       .slice(0, 4)
-      .map((length) => `a ${length}-point match: ${spelled(clock.reserve * length)} each`);
+      .map((length) =>
+        format(ngettext("a %(length)s-point match: %(reserve)s each", "a %(length)s-point match: %(reserve)s each", length), {
+          length,
+          reserve: spelled(clock.reserve * length),
+        }),
+      );
     reserve = each.length ? `${firstUp(each.join("; "))}.` : "";
   }
-  return `${reserve} The first ${spelled(clock.delay)} of every move are free.`.trim();
+  return `${reserve} ${format(_("The first %(delay)s of every move are free."), { delay: spelled(clock.delay) })}`.trim();
 }
+
+const firstUp = (words) => words.slice(0, 1).toUpperCase() + words.slice(1);
 
 // Keep the form's [data-clock-sentence] saying what read() describes: read(form) answers
 // {clock, lengths, money}, or null when the fields say nothing whole yet.

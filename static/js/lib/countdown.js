@@ -8,6 +8,8 @@
 // clock.server_now). `serverNow()` is this browser's clock moved by the difference, and
 // every countdown on every page counts on it.
 
+import { _, format } from "./i18n.js";
+
 let offsetMs = 0;
 
 /** The server said it is `moment` (an ISO date-time) now. */
@@ -46,22 +48,23 @@ export function clockText(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
+// Each unit as a count of it is written, in the page's language ("2 d", "2 g").
 const UNITS = [
-  ["d", 86400],
-  ["h", 3600],
-  ["min", 60],
-  ["s", 1],
+  [() => _("%(count)s d"), 86400],
+  [() => _("%(count)s h"), 3600],
+  [() => _("%(count)s min"), 60],
+  [() => _("%(count)s s"), 1],
 ];
 
 /** A longer wait in words, its two largest units: "2 d 3 h", "1 h 05 min", "3 min 05 s", "45 s". */
 export function spanText(ms) {
   let rest = Math.max(0, Math.ceil(ms / 1000));
   const parts = [];
-  for (const [name, size] of UNITS) {
+  for (const [unit, size] of UNITS) {
     const count = Math.floor(rest / size);
     rest -= count * size;
-    if (parts.length) parts.push(`${String(count).padStart(size < 3600 ? 2 : 1, "0")} ${name}`);
-    else if (count || size === 1) parts.push(`${count} ${name}`);
+    if (parts.length) parts.push(format(unit(), { count: String(count).padStart(size < 3600 ? 2 : 1, "0") }));
+    else if (count || size === 1) parts.push(format(unit(), { count }));
     if (parts.length === 2) break;
   }
   return parts.join(" ");

@@ -1,6 +1,8 @@
 // The challenge form's opponent box: as the player types, the players whose username or
 // display name starts with it (GET /api/opponents/?q=) fill the box's suggestion list, and a
 // hidden live region says how many were found. A username typed whole is sent as it is.
+import { format, ngettext, _ } from "../lib/i18n.js";
+
 const WAIT_MS = 200;
 
 function setUp(input) {
@@ -40,8 +42,8 @@ function setUp(input) {
     if (found) {
       const count = players.length;
       found.textContent = count
-        ? `${count} player${count === 1 ? "" : "s"} found`
-        : `Nobody's name starts with ${typed}`;
+        ? format(ngettext("%(count)s player found", "%(count)s players found", count), { count })
+        : format(_("Nobody's name starts with %(typed)s"), { typed });
     }
   }
 

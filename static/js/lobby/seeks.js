@@ -7,7 +7,10 @@
 // The list is fetched again (lib/live-fragment.js) when the socket comes back, as a change may
 // have been missed, and when a seek goes from a list that had more open seeks than it
 // showed (data-complete="no"), as the next older one may belong in it now.
+// A posted seek's row comes in the site's default language (its frame's `language`); a page
+// in another language fetches its list instead, in its own.
 // data-updated counts the frames applied, for the page and its tests.
+import { language } from "../lib/i18n.js";
 import { followLive } from "../lib/live-fragment.js";
 
 function holds(rule, viewer) {
@@ -72,6 +75,8 @@ function apply(root, frame) {
   const present = list.querySelector(`[data-seek="${frame.seek}"]`);
   if (frame.event === "posted") {
     if (typeof frame.row !== "string" || !Array.isArray(frame.rules)) return false;
+    // The row is written in the site's default language: a page in another fetches its list.
+    if (frame.language !== language()) return false;
     if (present || (viewer.blocked ?? []).includes(frame.creator)) return true;
     list.prepend(rowFor(frame, viewer, list.dataset.csrf ?? ""));
   } else {

@@ -5,6 +5,7 @@
 // Confirm and Undo belong to the turn being built on the board. While an action is on its
 // way (`busy`) the buttons wait for the answer, or for ten seconds if none comes.
 
+import { _ } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { errorToast, withoutError } from "./notices.js";
 import { lastPlayText } from "./move-list.js";
@@ -50,7 +51,7 @@ function askWhy(store, send, { play, fallback }) {
 
 /** How an error frame changes the store: a refusal asked for goes on the board, others in the toast. */
 export function withError(state, frame) {
-  const message = frame.message || "That did not work";
+  const message = frame.message || _("That did not work");
   if (state.asking !== null && frame.seq === state.asking) return { busy: false, asking: null, refusal: message };
   return { busy: false, asking: null, ...errorToast(message) };
 }
@@ -61,7 +62,7 @@ function sendAction(store, send, type, extra) {
   if (state.busy) return;
   const seq = nextSeq(state);
   if (!send({ type, seq, ...extra })) {
-    store.update(errorToast("Not connected: reconnecting…"));
+    store.update(errorToast(_("Not connected: reconnecting…")));
     return;
   }
   const cleared = type === "play" ? { hint: "" } : {};
@@ -153,6 +154,6 @@ function renderTurnButtons(page, state, waiting) {
 
 /** What to tell the player when no message of the moment is waiting. */
 function guidance(state) {
-  if (state.connection === "connecting") return "Connecting to the match…";
+  if (state.connection === "connecting") return _("Connecting to the match…");
   return isMoving(state) ? moveGuidance(state) : lastPlayText(state);
 }

@@ -5,6 +5,8 @@
 // person at the screen made every move.
 
 import { changed } from "../lib/store.js";
+import { _, format } from "../lib/i18n.js";
+import { rowText } from "./move-list.js";
 import { isPassAndPlay, isViewer, rowName } from "./seats.js";
 
 export function startAnnouncer(store, page) {
@@ -27,9 +29,16 @@ function spoken(state, row) {
   const who = rowName(state, row);
   // Play rows read "52: 13/8 13/11": say the dice as dice and the moves as moves.
   const play = row.kind === "play" && /^(\d)(\d): (.*)$/.exec(row.text);
-  if (play) return `${who} played ${movesSpoken(play[3])} with ${play[1]} and ${play[2]}`;
+  if (play) {
+    return format(_("%(name)s played %(moves)s with %(first)s and %(second)s"), {
+      name: who,
+      moves: movesSpoken(play[3]),
+      first: play[1],
+      second: play[2],
+    });
+  }
   // "Doubles => 2" reads out as "Doubles to 2".
-  const text = row.text.replace(" => ", " to ");
+  const text = rowText(row).replace(" => ", ` ${_("to")} `);
   return who ? `${who}: ${text}` : text;
 }
 
@@ -38,10 +47,10 @@ function movesSpoken(text) {
     .split(" ")
     .map((move) =>
       move
-        .replace(/\((\d)\)$/, (_, times) => ` ${times} times`)
-        .replace(/\*/g, " hitting")
-        .replace(/\/off/g, " off")
-        .replace(/\//g, " to "),
+        .replace(/\((\d)\)$/, (whole, times) => ` ${format(_("%(times)s times"), { times })}`)
+        .replace(/\*/g, ` ${_("hitting")}`)
+        .replace(/\/off/g, ` ${_("off")}`)
+        .replace(/\//g, ` ${_("to")} `),
     )
     .join(", ");
 }

@@ -6,6 +6,7 @@
 // the game scored and the level of the win (single, gammon, backgammon), as the server
 // scored it; the row before it says how the game ended.
 
+import { _, format, ngettext } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { isViewer, nameOf } from "./seats.js";
 
@@ -59,21 +60,32 @@ export function startBetweenGames(store, page) {
 function render(panel, state) {
   const { number, seat, points, ending, level } = state.between;
   const { snapshot } = state;
-  const winner = isViewer(state, seat) ? "You win" : `${nameOf(state, seat)} wins`;
   const loser = nameOf(state, 1 - seat);
-  panel.querySelector("[data-game]").textContent = `Game ${number}`;
-  panel.querySelector("[data-winner]").textContent = `${winner} ${points} point${points === 1 ? "" : "s"}`;
-  const won = { single: "a single game", gammon: "a gammon", backgammon: "a backgammon" }[level];
-  const how = {
-    played: won ? `${won.charAt(0).toUpperCase()}${won.slice(1)}, played out` : "Played out",
-    drop: `${loser} dropped the double`,
-    resignation: `${loser} resigned ${won || "the game"}`,
-    time: `${loser} ran out of time`,
-  }[ending];
-  panel.querySelector("[data-how]").textContent = how;
-  const length = snapshot.kind === "match" ? ` · match to ${snapshot.length}` : "";
-  const crawford = snapshot.crawford ? " · the Crawford game is next" : "";
-  panel.querySelector("[data-score]").textContent =
-    `${nameOf(state, 0)} ${snapshot.score[0]} – ${snapshot.score[1]} ${nameOf(state, 1)}${length}${crawford}`;
-  panel.querySelector("[data-next]").textContent = `Game ${snapshot.game.number}`;
+  panel.querySelector("[data-game]").textContent = format(_("Game %(number)s"), { number });
+  const winner = isViewer(state, seat)
+    ? ngettext("You win %(points)s point", "You win %(points)s points", points)
+    : ngettext("%(name)s wins %(points)s point", "%(name)s wins %(points)s points", points);
+  panel.querySelector("[data-winner]").textContent = format(winner, { name: nameOf(state, seat), points });
+  panel.querySelector("[data-how]").textContent = format(howItEnded(ending, level), { loser });
+  const parts = [`${nameOf(state, 0)} ${snapshot.score[0]} – ${snapshot.score[1]} ${nameOf(state, 1)}`];
+  if (snapshot.kind === "match") parts.push(format(ngettext("match to %(length)s", "match to %(length)s", snapshot.length), { length: snapshot.length }));
+  if (snapshot.crawford) parts.push(_("the Crawford game is next"));
+  panel.querySelector("[data-score]").textContent = parts.join(" · ");
+  panel.querySelector("[data-next]").textContent = format(_("Game %(number)s"), { number: snapshot.game.number });
+}
+
+/** How a game ended, as a sentence with the loser's name left blank (`%(loser)s`). */
+function howItEnded(ending, level) {
+  if (ending === "played") {
+    const played = { single: _("A single game, played out"), gammon: _("A gammon, played out"), backgammon: _("A backgammon, played out") };
+    return played[level] || _("Played out");
+  }
+  if (ending === "drop") return _("%(loser)s dropped the double");
+  if (ending === "time") return _("%(loser)s ran out of time");
+  const resigned = {
+    single: _("%(loser)s resigned a single game"),
+    gammon: _("%(loser)s resigned a gammon"),
+    backgammon: _("%(loser)s resigned a backgammon"),
+  };
+  return resigned[level] || _("%(loser)s resigned the game");
 }

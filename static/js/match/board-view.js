@@ -4,6 +4,7 @@
 // and the GNUBG ID of the position under it.
 
 import { renderBoard, startingPosition } from "../lib/board.js";
+import { _, format } from "../lib/i18n.js";
 import { diceToPlay, pipCounts } from "../lib/moves.js";
 import { changed } from "../lib/store.js";
 import { bottomSeat, colourOf, currentGame, nameOf, viewerSeat } from "./seats.js";
@@ -138,7 +139,7 @@ function boardModel(state) {
   const model = {
     ...(game ? (moving ? plan.board : game.board) : startingPosition()),
     colours: { bottom: colourOf(state, bottom), top: colourOf(state, 1 - bottom) },
-    names: { bottom: nameOf(state, bottom) || "the player below", top: nameOf(state, 1 - bottom) || "the player above" },
+    names: { bottom: nameOf(state, bottom) || _("the player below"), top: nameOf(state, 1 - bottom) || _("the player above") },
     pips: shownPips(state),
     interactive: moving && !state.busy,
     showHints: state.config.highlight,
@@ -189,16 +190,16 @@ function boardNotice(state) {
   switch (snapshot.status) {
     case "invited":
       // The one challenged is asked, not told to wait for themselves.
-      if (viewerSeat(state) === 1) return `${nameOf(state, 0)} challenges you`;
-      return `Waiting for ${nameOf(state, 1)} to accept`;
+      if (viewerSeat(state) === 1) return format(_("%(name)s challenges you"), { name: nameOf(state, 0) });
+      return format(_("Waiting for %(name)s to accept"), { name: nameOf(state, 1) });
     case "declined":
-      return "The challenge was declined";
+      return _("The challenge was declined");
     case "cancelled":
-      return currentGame(state) ? "Match voided" : "The challenge was withdrawn";
+      return currentGame(state) ? _("Match voided") : _("The challenge was withdrawn");
     case "suspended":
-      return "Match suspended";
+      return _("Match suspended");
     case "finished":
-      return snapshot.winner_seat === null ? "Session over" : `${nameOf(state, snapshot.winner_seat)} wins the match`;
+      return snapshot.winner_seat === null ? _("Session over") : format(_("%(name)s wins the match"), { name: nameOf(state, snapshot.winner_seat) });
     default:
       return null;
   }
@@ -217,7 +218,7 @@ function wireCopy() {
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(code.textContent);
-      button.textContent = "Copied";
+      button.textContent = _("Copied");
     } catch (error) {
       // Without clipboard access, select the ID so the player can copy it themselves.
       const range = document.createRange();
@@ -225,10 +226,10 @@ function wireCopy() {
       const selection = window.getSelection();
       selection.removeAllRanges();
       selection.addRange(range);
-      button.textContent = "Selected";
+      button.textContent = _("Selected");
     }
     setTimeout(() => {
-      button.textContent = "Copy";
+      button.textContent = _("Copy");
     }, 1600);
   });
 }

@@ -3,6 +3,7 @@
 // the reader muted or blocked), so this shows whatever it sends. Each line of someone
 // else has a "Report" button that sends it to staff (POST /api/chat/<id>/report/).
 
+import { _, format } from "../lib/i18n.js";
 import { errorToast } from "./notices.js";
 
 export const withChatHistory = (messages) => ({ chat: messages || [] });
@@ -26,7 +27,7 @@ export function startChat(store, page, send) {
     const text = input.value.trim();
     if (!text) return;
     if (send({ type: "chat", text })) input.value = "";
-    else store.update(errorToast("Not connected: reconnecting…"));
+    else store.update(errorToast(_("Not connected: reconnecting…")));
   });
 }
 
@@ -40,7 +41,7 @@ function render(log, chat, before, item) {
 
 /** Send the line to staff; the button then says it was, or the toast says why not. */
 async function report(store, page, button) {
-  if (!window.confirm("Report this message to staff? They will read it with the conversation around it.")) return;
+  if (!window.confirm(_("Report this message to staff? They will read it with the conversation around it."))) return;
   const token = page.querySelector("#chat-form [name=csrfmiddlewaretoken]");
   button.disabled = true;
   try {
@@ -52,15 +53,15 @@ async function report(store, page, button) {
     });
     const answer = await response.json().catch(() => ({}));
     if (response.ok || response.status === 409) {
-      button.textContent = "Reported";
+      button.textContent = _("Reported");
       button.title = answer.detail || "";
     } else {
       button.disabled = false;
     }
-    if (!response.ok) store.update(errorToast(answer.detail || "The report could not be sent; try again."));
+    if (!response.ok) store.update(errorToast(answer.detail || _("The report could not be sent; try again.")));
   } catch {
     button.disabled = false;
-    store.update(errorToast("The report could not be sent; try again."));
+    store.update(errorToast(_("The report could not be sent; try again.")));
   }
 }
 
@@ -84,8 +85,8 @@ function chatItem(message, username) {
     button.className = "btn btn-ghost btn-small chat-report";
     button.dataset.report = String(message.id);
     button.dataset.testid = "chat-report";
-    button.textContent = "Report";
-    button.setAttribute("aria-label", `Report ${message.name || message.author}'s message to staff`);
+    button.textContent = _("Report");
+    button.setAttribute("aria-label", format(_("Report %(name)s's message to staff"), { name: message.name || message.author }));
     li.append(" ", button);
   }
   return li;

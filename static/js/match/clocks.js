@@ -9,6 +9,7 @@
 // changes.
 
 import { clockText, msUntil, serverNow } from "../lib/countdown.js";
+import { _, format } from "../lib/i18n.js";
 import { isPassAndPlay, isViewer, nameOf } from "./seats.js";
 
 const TICK_MS = 250;
@@ -42,7 +43,7 @@ function renderClock(element, state, seat) {
   element.classList.toggle("is-reserve", Boolean(reading && reading.inReserve));
   if (!reading) {
     element.textContent = "";
-    element.setAttribute("aria-label", "No clock");
+    element.setAttribute("aria-label", _("No clock"));
     return;
   }
   const { html, spoken } = clockFace(reading);
@@ -53,16 +54,22 @@ function renderClock(element, state, seat) {
 function clockFace(reading) {
   const reserve = clockText(reading.reserve);
   if (reading.inReserve) {
-    return { html: `<span class="move-time">${reserve}</span><span class="reserve">reserve</span>`, spoken: `${reserve} left in reserve` };
+    return {
+      html: `<span class="move-time">${reserve}</span><span class="reserve">${_("reserve")}</span>`,
+      spoken: format(_("%(reserve)s left in reserve"), { reserve }),
+    };
   }
   if (reading.running) {
     const move = clockText(reading.move);
     return {
       html: `<span class="move-time">${move}</span><span class="reserve">+ ${reserve}</span>`,
-      spoken: `${move} to move, then ${reserve} in reserve`,
+      spoken: format(_("%(move)s to move, then %(reserve)s in reserve"), { move, reserve }),
     };
   }
-  return { html: `<span class="reserve">reserve ${reserve}</span>`, spoken: `${reserve} in reserve` };
+  return {
+    html: `<span class="reserve">${format(_("reserve %(reserve)s"), { reserve })}</span>`,
+    spoken: format(_("%(reserve)s in reserve"), { reserve }),
+  };
 }
 
 /** Who the match waits for to come back, and for how long; or why it stopped. */
@@ -70,15 +77,24 @@ function graceText(state) {
   const { snapshot, presence } = state;
   if (snapshot.status === "suspended") {
     const away = [0, 1].filter((seat) => !presence.connected[seat]);
-    const who = away.length ? away.map((seat) => nameOf(state, seat)).join(" and ") : "A player";
-    return `${who} did not come back in time. The match is suspended until staff or the engine settle it.`;
+    const names = away.map((seat) => nameOf(state, seat));
+    if (names.length === 2) {
+      return format(_("%(first)s and %(second)s did not come back in time. The match is suspended until staff or the engine settle it."), {
+        first: names[0],
+        second: names[1],
+      });
+    }
+    if (names.length === 1) {
+      return format(_("%(name)s did not come back in time. The match is suspended until staff or the engine settle it."), { name: names[0] });
+    }
+    return _("A player did not come back in time. The match is suspended until staff or the engine settle it.");
   }
   if (snapshot.status !== "playing" || isPassAndPlay(state)) return "";
   const waits = [];
   for (const seat of [0, 1]) {
     const ends = presence.grace_ends && presence.grace_ends[seat];
     if (presence.connected[seat] || !ends || isViewer(state, seat)) continue;
-    waits.push(`Waiting for ${nameOf(state, seat)} to reconnect (${clockText(msUntil(ends))})`);
+    waits.push(format(_("Waiting for %(name)s to reconnect (%(left)s)"), { name: nameOf(state, seat), left: clockText(msUntil(ends)) }));
   }
   return waits.join(" · ");
 }

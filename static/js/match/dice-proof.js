@@ -2,6 +2,7 @@
 // secret seed), shown from the first roll, and the seed itself once the match is over, when
 // the dice check can recompute every roll from it.
 
+import { _ } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 
 export function startDiceProof(store, page) {
@@ -9,8 +10,8 @@ export function startDiceProof(store, page) {
   store.subscribe((state, previous) => {
     if (!state.snapshot || !changed(state, previous, "snapshot")) return;
     const check = state.snapshot.dice_check || {};
-    card.querySelector("#dice-commitment").textContent = check.commitment || "made when the match starts";
-    card.querySelector("#dice-seed").textContent = check.seed || "revealed when the match ends";
+    card.querySelector("#dice-commitment").textContent = check.commitment || _("made when the match starts");
+    card.querySelector("#dice-seed").textContent = check.seed || _("revealed when the match ends");
     card.querySelector("#dice-seed").classList.toggle("muted", !check.seed);
   });
 }

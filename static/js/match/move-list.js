@@ -14,6 +14,7 @@
 //   pending  [{rows, seq}] pushed while the fetch is on its way, added when it is back
 //   stale    rows are missing: fetch again
 
+import { _, format, ngettext } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { isViewer, rowName } from "./seats.js";
 import { withGameResult } from "./between-games.js";
@@ -86,8 +87,10 @@ export function lastPlayText(state) {
     const row = rows[index];
     if (row.game !== game.number) return "";
     if (row.kind === "play" || row.kind === "pass") {
-      const did = row.kind === "play" ? `played ${row.text}` : "could not move";
-      return `${isViewer(state, row.seat) ? "You" : rowName(state, row)} ${did}`;
+      const you = isViewer(state, row.seat);
+      if (row.kind === "pass") return you ? _("You could not move") : format(_("%(name)s could not move"), { name: rowName(state, row) });
+      const words = you ? _("You played %(play)s") : _("%(name)s played %(play)s");
+      return format(words, { name: rowName(state, row), play: row.text });
     }
   }
   return "";
@@ -123,7 +126,10 @@ function showLinked(list) {
 function render(list, state) {
   const rows = state.moves.rows;
   if (!rows.length) {
-    list.innerHTML = '<p class="empty-note">No moves yet.</p>';
+    const empty = document.createElement("p");
+    empty.className = "empty-note";
+    empty.textContent = _("No moves yet.");
+    list.replaceChildren(empty);
     return;
   }
   const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
@@ -141,7 +147,7 @@ function gameSections(state, rows) {
     if (!ol || row.game !== game) {
       game = row.game;
       const heading = document.createElement("h3");
-      heading.textContent = row.game ? `Game ${row.game}` : "Match";
+      heading.textContent = row.game ? format(_("Game %(number)s"), { number: row.game }) : _("Match");
       ol = document.createElement("ol");
       nodes.push(heading, ol);
     }
@@ -159,7 +165,67 @@ function rowItem(state, row) {
   mover.textContent = rowName(state, row);
   const text = document.createElement("span");
   text.className = "text";
-  text.textContent = row.text;
+  text.textContent = rowText(row);
+  // A play is written in notation ("52: 13/8 13/11"), the same in every language.
+  if (row.kind === "play") text.setAttribute("translate", "no");
   li.append(mover, text);
   return li;
+}
+
+const LEVELS = { single: "single", gammon: "gammon", backgammon: "backgammon" };
+
+/**
+ * A row's text in the page's language. The server writes a row as a .mat file does
+ * (matches/move_list.py: "Doubles => 2", "Takes", "Wins 2 points"); a play is notation
+ * and stays as it is, every other kind is said again here from its kind and the figures
+ * of its text (the cube's value after "=>", the opening dice) or its result.
+ */
+export function rowText(row) {
+  const cube = (/=> (\d+)$/.exec(row.text) || [])[1];
+  switch (row.kind) {
+    case "play":
+      return row.text.replace("(no move)", _("(no move)"));
+    case "opening": {
+      const dice = (/(\d-\d)$/.exec(row.text) || [])[1];
+      return dice ? format(_("Opening roll %(dice)s"), { dice }) : _("Opening roll");
+    }
+    case "double":
+      return format(_("Doubles => %(cube)s"), { cube });
+    case "beaver":
+      return format(_("Beavers => %(cube)s"), { cube });
+    case "raccoon":
+      return format(_("Raccoons => %(cube)s"), { cube });
+    case "match_double":
+      return format(_("Doubles the match stake => %(cube)s"), { cube });
+    case "take":
+      return _("Takes");
+    case "drop":
+      return _("Drops");
+    case "match_take":
+      return _("Takes the match double");
+    case "match_drop":
+      return _("Drops the match double");
+    case "pass":
+      return _("Cannot move");
+    case "reject_resign":
+      return _("Rejects the resignation");
+    case "accept_resign":
+      return _("Accepts the resignation");
+    case "timeout":
+      return _("Time ran out");
+    case "resign":
+      return resignText(row);
+    case "game_over":
+      return row.result ? format(ngettext("Wins %(points)s point", "Wins %(points)s points", row.result.points), row.result) : row.text;
+    default:
+      return row.text;
+  }
+}
+
+function resignText(row) {
+  const level = row.text.replace(/^Resigns /, "");
+  if (level === LEVELS.single) return _("Resigns single");
+  if (level === LEVELS.gammon) return _("Resigns gammon");
+  if (level === LEVELS.backgammon) return _("Resigns backgammon");
+  return row.text;
 }

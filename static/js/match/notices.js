@@ -1,6 +1,7 @@
 // Notices: the toast under the board (an action the server refused) and the banner shown
 // while the connection is down.
 
+import { _ } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 
 const SHOWN_MS = 9000;
@@ -43,7 +44,7 @@ function showConnection(banner, text, connection) {
   banner.hidden = !["retrying", "refused", "ended"].includes(connection);
   banner.querySelector(".spinner").hidden = connection === "refused";
   text.textContent = {
-    refused: "This match is private or does not exist.",
-    ended: "Your session ended: loading the page again…",
-  }[connection] ?? "Reconnecting…";
+    refused: _("This match is private or does not exist."),
+    ended: _("Your session ended: loading the page again…"),
+  }[connection] ?? _("Reconnecting…");
 }

@@ -1,17 +1,18 @@
 // The result panel once the match is over: who won, the score and how the ratings moved.
 // The dice check and the .mat download are links beside it.
 
+import { _, format, ngettext } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { isViewer, nameOf } from "./seats.js";
 
 const FINISH_REASONS = {
-  played: "played out",
-  resigned: "by resignation",
-  timeout: "on time",
-  forfeit: "by forfeit",
-  adjudicated: "adjudicated by the engine",
-  session_ended: "the session ended",
-  match_dropped: "on a dropped match double",
+  played: _("played out"),
+  resigned: _("by resignation"),
+  timeout: _("on time"),
+  forfeit: _("by forfeit"),
+  adjudicated: _("adjudicated by the engine"),
+  session_ended: _("the session ended"),
+  match_dropped: _("on a dropped match double"),
 };
 
 /** The finished match in one line, for the strip over the board. */
@@ -20,13 +21,17 @@ export function finishedText(state) {
   const winner = snapshot.winner_seat;
   const reason = FINISH_REASONS[snapshot.finish_reason] || "";
   if (winner === null) {
-    return `The session is over${reason && snapshot.finish_reason !== "session_ended" ? `, ${reason}` : ""}`;
+    if (!reason || snapshot.finish_reason === "session_ended") return _("The session is over");
+    return format(_("The session is over, %(reason)s"), { reason });
   }
-  const who = isViewer(state, winner) ? "You win" : `${nameOf(state, winner)} wins`;
-  const score = `${snapshot.score[winner]}–${snapshot.score[1 - winner]}`;
+  const you = isViewer(state, winner);
+  const values = { name: nameOf(state, winner), reason, score: `${snapshot.score[winner]}–${snapshot.score[1 - winner]}` };
   // A match that ended before its length was reached: the score is where it stopped.
-  if (snapshot.score[winner] < snapshot.length && reason) return `${who} the match ${reason}, at ${score}`;
-  return `${who} the match ${score}${reason ? `, ${reason}` : ""}`;
+  if (snapshot.score[winner] < snapshot.length && reason) {
+    return format(you ? _("You win the match %(reason)s, at %(score)s") : _("%(name)s wins the match %(reason)s, at %(score)s"), values);
+  }
+  if (reason) return format(you ? _("You win the match %(score)s, %(reason)s") : _("%(name)s wins the match %(score)s, %(reason)s"), values);
+  return format(you ? _("You win the match %(score)s") : _("%(name)s wins the match %(score)s"), values);
 }
 
 export function startResult(store, page) {
@@ -42,11 +47,18 @@ function render(state) {
   const { snapshot } = state;
   const winner = snapshot.winner_seat;
   document.getElementById("result-title").textContent =
-    winner === null ? "The session is over" : isViewer(state, winner) ? "You won the match" : `${nameOf(state, winner)} wins the match`;
+    winner === null
+      ? _("The session is over")
+      : isViewer(state, winner)
+        ? _("You won the match")
+        : format(_("%(name)s wins the match"), { name: nameOf(state, winner) });
   const reason = FINISH_REASONS[snapshot.finish_reason];
   const score = `${nameOf(state, 0)} ${snapshot.score[0]} – ${snapshot.score[1]} ${nameOf(state, 1)}`;
-  const length = snapshot.kind === "match" ? ` in a ${snapshot.length}-point match` : "";
-  document.getElementById("result-score").textContent = `${score}${length}${reason ? `, ${reason}` : ""}`;
+  const played = snapshot.kind === "match" ? format(ngettext("%(score)s in a %(length)s-point match", "%(score)s in a %(length)s-point match", snapshot.length), {
+          score,
+          length: snapshot.length,
+        }) : score;
+  document.getElementById("result-score").textContent = `${played}${reason ? `, ${reason}` : ""}`;
   renderRatings(document.getElementById("rating-changes"), state);
 }
 
@@ -58,7 +70,7 @@ function renderRatings(list, state) {
   list.replaceChildren(
     ...changes.map((change) => {
       const item = document.createElement("li");
-      const who = isViewer(state, change.seat) ? "Your rating" : nameOf(state, change.seat);
+      const who = isViewer(state, change.seat) ? _("Your rating") : nameOf(state, change.seat);
       const delta = document.createElement("span");
       delta.className = `amount ${change.change >= 0 ? "amount-in" : "amount-out"}`;
       delta.textContent = `${change.change >= 0 ? "+" : "−"}${Math.abs(change.change).toFixed(2)}`;

@@ -4,6 +4,7 @@
 // The rows follow the board: the player drawn at the top first. Their clocks are filled
 // in by clocks.js.
 
+import { _, format, language, ngettext } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { bottomSeat, colourOf, currentGame, isPassAndPlay, isViewer, nameOf } from "./seats.js";
 import { shownPips } from "./board-view.js";
@@ -44,10 +45,10 @@ function renderRow(row, state, seat) {
   row.querySelector(".swatch").className = `swatch swatch-${colourOf(state, seat)}`;
   renderDot(row.querySelector(".dot"), state, presence, seat);
   row.querySelector(".who").textContent = nameOf(state, seat);
-  row.querySelector(".you-tag").textContent = isViewer(state, seat) ? "you" : "";
+  row.querySelector(".you-tag").textContent = isViewer(state, seat) ? _("you") : "";
   const points = row.querySelector(".points");
   points.textContent = String(snapshot.score[seat]);
-  points.setAttribute("aria-label", `${snapshot.score[seat]} points`);
+  points.setAttribute("aria-label", format(ngettext("%(points)s point", "%(points)s points", snapshot.score[seat]), { points: snapshot.score[seat] }));
   row.querySelector(".details").textContent = details(state, seat).join(" · ");
   row.querySelector(".clock").dataset.testid = `clock-${seat}`;
 }
@@ -58,7 +59,7 @@ function renderDot(dot, state, presence, seat) {
   // One screen holds both seats in pass and play: there is no second connection to show.
   dot.hidden = isPassAndPlay(state);
   dot.className = `dot${connected ? " is-on" : away ? " is-away" : ""}`;
-  dot.title = connected ? "Connected" : away ? "Disconnected" : "Not here";
+  dot.title = connected ? _("Connected") : away ? _("Disconnected") : _("Not here");
   dot.setAttribute("aria-label", dot.title);
 }
 
@@ -66,20 +67,20 @@ function details(state, seat) {
   const parts = [];
   if (!isPassAndPlay(state) && state.snapshot.ratings) parts.push(Number(state.snapshot.ratings[seat]).toFixed(1));
   const pips = shownPips(state);
-  if (pips) parts.push(`${pips[seat === bottomSeat(state) ? 0 : 1]} pips`);
+  if (pips) parts.push(format(_("%(pips)s pips"), { pips: pips[seat === bottomSeat(state) ? 0 : 1] }));
   return parts;
 }
 
 function renderMeta(page, state) {
   const game = currentGame(state);
   page.querySelector("#match-kind").textContent = stakesText(state);
-  page.querySelector("#game-number").textContent = game ? `Game ${game.number}` : "";
+  page.querySelector("#game-number").textContent = game ? format(_("Game %(number)s"), { number: game.number }) : "";
 }
 
 function renderSpectators(page, watching) {
   const element = page.querySelector('[data-testid="spectators"]');
-  element.textContent = `${watching} watching`;
-  element.title = `${watching} spectator${watching === 1 ? "" : "s"}`;
+  element.textContent = format(_("%(watching)s watching"), { watching });
+  element.title = format(ngettext("%(watching)s spectator", "%(watching)s spectators", watching), { watching });
 }
 
 function stakesText(state) {
@@ -88,16 +89,21 @@ function stakesText(state) {
   if (snapshot.swing) {
     // A swing tournament's game: played for chips, not money.
     const { cpp, stake, all_in: allIn } = snapshot.swing;
-    parts.push(`swing: ${cpp.toLocaleString("en-US")} chips a point`);
-    parts.push(allIn ? `all-in for ${stake.toLocaleString("en-US")}` : `up to ${stake.toLocaleString("en-US")} chips`);
-    if (snapshot.kind === "match") parts.push(`to ${snapshot.length}`, `match stake ×${snapshot.match_cube.value}`);
+    const chips = (count) => count.toLocaleString(language() === "en" ? "en-US" : language());
+    parts.push(format(_("swing: %(chips)s chips a point"), { chips: chips(cpp) }));
+    parts.push(format(allIn ? _("all-in for %(chips)s") : _("up to %(chips)s chips"), { chips: chips(stake) }));
+    if (snapshot.kind === "match") parts.push(lengthText(snapshot), matchStakeText(snapshot));
   } else if (snapshot.kind === "money") {
-    parts.push(`${money(snapshot.stake_cents || 0)} per point`, snapshot.currency);
+    parts.push(format(_("%(amount)s per point"), { amount: money(snapshot.stake_cents || 0) }), snapshot.currency);
   } else {
-    parts.push(`to ${snapshot.length}`);
-    if (snapshot.stake_cents) parts.push(`stake ${amount(snapshot.stake_cents, snapshot.currency)}`);
-    if (snapshot.match_cube) parts.push(`match stake ×${snapshot.match_cube.value}`);
+    parts.push(lengthText(snapshot));
+    if (snapshot.stake_cents) parts.push(format(_("stake %(amount)s"), { amount: amount(snapshot.stake_cents, snapshot.currency) }));
+    if (snapshot.match_cube) parts.push(matchStakeText(snapshot));
   }
-  parts.push(isPassAndPlay(state) ? "pass and play" : snapshot.rated ? "rated" : "unrated");
+  parts.push(isPassAndPlay(state) ? _("pass and play") : snapshot.rated ? _("rated") : _("unrated"));
   return parts.join(" · ");
 }
+
+const lengthText = (snapshot) => format(ngettext("to %(length)s", "to %(length)s", snapshot.length), { length: snapshot.length });
+
+const matchStakeText = (snapshot) => format(_("match stake ×%(value)s"), { value: snapshot.match_cube.value });

@@ -5,7 +5,7 @@
 // seats; the snapshot is then drawn for whoever must act, and the checkers' colours tell
 // the two sides apart.
 
-import { contrastingColour } from "../lib/board.js";
+import { colourName, contrastingColour } from "../lib/board.js";
 
 export const isPassAndPlay = ({ snapshot }) => Boolean(snapshot && snapshot.pass_and_play);
 
@@ -29,7 +29,7 @@ export function colourOf(state, seat) {
 
 export function nameOf(state, seat) {
   if (seat === null || seat === undefined || !state.snapshot) return "";
-  if (isPassAndPlay(state)) return capitalise(colourOf(state, seat));
+  if (isPassAndPlay(state)) return colourName(colourOf(state, seat));
   const { names, players } = state.snapshot;
   return (names && names[seat]) || players[seat];
 }
@@ -51,8 +51,4 @@ export function mustAct({ snapshot }) {
   return ["roll", "play", "take", "drop", "beaver", "raccoon", "accept_resign", "reject_resign", "match_take", "match_drop"].some(
     (action) => snapshot[`may_${action}`],
   );
-}
-
-function capitalise(word) {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }

@@ -4,12 +4,13 @@
 // turn it is also leads the window's title, so a player in another tab sees it is theirs,
 // and the board's own label.
 
+import { _, format, ngettext } from "../lib/i18n.js";
 import { changed } from "../lib/store.js";
 import { colourOf, currentGame, isPassAndPlay, isViewer, mustAct, nameOf, viewerSeat } from "./seats.js";
 import { finishedText } from "./result.js";
 
-const LEVEL_TEXT = { single: "a single game", gammon: "a gammon", backgammon: "a backgammon" };
 const ANSWERS = ["take", "drop", "beaver", "raccoon"];
+const ANSWER_WORDS = { take: _("take"), drop: _("drop"), beaver: _("beaver"), raccoon: _("raccoon") };
 const PAGE_TITLE = document.title;
 
 export function startStatus(store, page) {
@@ -22,7 +23,7 @@ export function startStatus(store, page) {
     const words = statusText(state);
     text.textContent = words;
     document.title = [titleText(state), PAGE_TITLE].filter(Boolean).join(" · ");
-    board.setAttribute("aria-label", `Backgammon board. ${words}`);
+    board.setAttribute("aria-label", format(_("Backgammon board. %(status)s"), { status: words }));
     const game = currentGame(state);
     const toAct = game ? game.turn_seat : null;
     swatch.hidden = !(snapshot.status === "playing" && toAct !== null);
@@ -39,35 +40,35 @@ export function startStatus(store, page) {
 function titleText(state) {
   const { snapshot } = state;
   if (snapshot.status === "finished") {
-    if (snapshot.winner_seat === null) return "Session over";
-    return isViewer(state, snapshot.winner_seat) ? "You won" : `${nameOf(state, snapshot.winner_seat)} won`;
+    if (snapshot.winner_seat === null) return _("Session over");
+    return isViewer(state, snapshot.winner_seat) ? _("You won") : format(_("%(name)s won"), { name: nameOf(state, snapshot.winner_seat) });
   }
   const game = currentGame(state);
   if (snapshot.status !== "playing" || !game || game.turn_seat === null) return "";
-  if (mustAct(state) && !isPassAndPlay(state)) return "Your turn";
-  return `${nameOf(state, game.turn_seat)}'s turn`;
+  if (mustAct(state) && !isPassAndPlay(state)) return _("Your turn");
+  return format(_("%(name)s's turn"), { name: nameOf(state, game.turn_seat) });
 }
 
 function statusText(state) {
   const { snapshot } = state;
   switch (snapshot.status) {
     case "invited":
-      if (viewerSeat(state) === 1) return `${nameOf(state, 0)} challenges you: accept or decline`;
-      return `Waiting for ${nameOf(state, 1)} to accept the challenge`;
+      if (viewerSeat(state) === 1) return format(_("%(name)s challenges you: accept or decline"), { name: nameOf(state, 0) });
+      return format(_("Waiting for %(name)s to accept the challenge"), { name: nameOf(state, 1) });
     case "declined":
-      return `${nameOf(state, 1)} declined the challenge`;
+      return format(_("%(name)s declined the challenge"), { name: nameOf(state, 1) });
     case "cancelled":
       // A match voided after play began (by staff, or a computer that could not move) has games.
-      return currentGame(state) ? "The match was voided: nothing is recorded" : "The challenge was withdrawn";
+      return currentGame(state) ? _("The match was voided: nothing is recorded") : _("The challenge was withdrawn");
     case "suspended":
-      return "The match is suspended";
+      return _("The match is suspended");
     case "finished":
       return finishedText(state);
     default:
       break;
   }
   const game = currentGame(state);
-  if (!game) return "The match is starting";
+  if (!game) return _("The match is starting");
   const cube = snapshot.match_cube;
   if (cube && cube.offered_by !== null) return matchDoubleText(state, cube);
   const phase = PHASES[game.phase];
@@ -76,59 +77,91 @@ function statusText(state) {
 
 /** A match double waiting for its answer, as the answerer, the doubler or an onlooker reads it. */
 function matchDoubleText(state, cube) {
-  const by = nameOf(state, cube.offered_by);
-  const offer = `doubles the match stake to ${cube.value * 2}`;
-  if (state.snapshot.may_match_take) return `${by} ${offer}: take or drop?`;
-  if (viewerSeat(state) === null) return `${by} ${offer}`;
-  const who = isPassAndPlay(state) ? by : "You";
-  return `${who} doubled the match stake to ${cube.value * 2}; ${nameOf(state, 1 - cube.offered_by)} is deciding`;
+  const values = { name: nameOf(state, cube.offered_by), value: cube.value * 2, other: nameOf(state, 1 - cube.offered_by) };
+  if (state.snapshot.may_match_take) return format(_("%(name)s doubles the match stake to %(value)s: take or drop?"), values);
+  if (viewerSeat(state) === null) return format(_("%(name)s doubles the match stake to %(value)s"), values);
+  if (isPassAndPlay(state)) return format(_("%(name)s doubled the match stake to %(value)s; %(other)s is deciding"), values);
+  return format(_("You doubled the match stake to %(value)s; %(other)s is deciding"), values);
 }
 
 const PHASES = {
   roll(state, game) {
     const { snapshot } = state;
-    if (!snapshot.may_roll) return `${nameOf(state, game.turn_seat)} to roll`;
-    const doubles = [snapshot.may_double && "double", snapshot.may_match_double && "double the match stake"];
-    const choices = ["roll the dice", ...doubles.filter(Boolean)];
-    const last = choices.pop();
-    return `${lead(state, game)}: ${choices.length ? `${choices.join(", ")} or ${last}` : last}`;
+    if (!snapshot.may_roll) return format(_("%(name)s to roll"), { name: nameOf(state, game.turn_seat) });
+    const doubles = [snapshot.may_double && _("double"), snapshot.may_match_double && _("double the match stake")];
+    return `${lead(state, game)}: ${either([_("roll the dice"), ...doubles.filter(Boolean)])}`;
   },
   move(state, game) {
     const dice = game.dice ? game.dice.join("-") : "";
-    if (!state.snapshot.may_play) return `${nameOf(state, game.turn_seat)} is playing ${dice}`;
-    return `${lead(state, game)}: play ${dice}`;
+    if (!state.snapshot.may_play) return format(_("%(name)s is playing %(dice)s"), { name: nameOf(state, game.turn_seat), dice });
+    return `${lead(state, game)}: ${format(_("play %(dice)s"), { dice })}`;
   },
   doubled(state, game) {
     const { cube } = game;
     const beaver = cube.offer === "beaver";
-    const offer = `${beaver ? "beavers" : "doubles"} to ${cube.offered_value}`;
-    const by = nameOf(state, cube.offered_by_seat);
-    if (mustAct(state)) return `${by} ${offer}: ${choices(state)}?`;
-    if (viewerSeat(state) === null) return `${by} ${offer}`;
-    const made = `${beaver ? "beavered" : "doubled"} to ${cube.offered_value}`;
-    return `${isPassAndPlay(state) ? by : "You"} ${made}; ${nameOf(state, game.turn_seat)} is deciding`;
+    const values = { name: nameOf(state, cube.offered_by_seat), value: cube.offered_value, other: nameOf(state, game.turn_seat) };
+    if (mustAct(state)) {
+      const offer = beaver ? _("%(name)s beavers to %(value)s: %(choices)s?") : _("%(name)s doubles to %(value)s: %(choices)s?");
+      return format(offer, { ...values, choices: choices(state) });
+    }
+    if (viewerSeat(state) === null) return format(beaver ? _("%(name)s beavers to %(value)s") : _("%(name)s doubles to %(value)s"), values);
+    if (isPassAndPlay(state)) {
+      return format(beaver ? _("%(name)s beavered to %(value)s; %(other)s is deciding") : _("%(name)s doubled to %(value)s; %(other)s is deciding"), values);
+    }
+    return format(beaver ? _("You beavered to %(value)s; %(other)s is deciding") : _("You doubled to %(value)s; %(other)s is deciding"), values);
   },
   resignation(state, game) {
     const offer = game.resignation;
     if (!offer) return "";
-    const level = LEVEL_TEXT[offer.level] || offer.level;
-    const by = nameOf(state, offer.by_seat);
-    if (viewerSeat(state) === null) return `${by} offers to resign ${level}`;
+    const values = { name: nameOf(state, offer.by_seat), other: nameOf(state, game.turn_seat), points: offer.points };
+    if (viewerSeat(state) === null) return format(resignOffered(offer.level), values);
     if (!mustAct(state)) {
-      return `${isPassAndPlay(state) ? by : "You"} offered to resign ${level}; ${nameOf(state, game.turn_seat)} is deciding`;
+      const made = isPassAndPlay(state) ? resignMade(offer.level) : resignMadeByYou(offer.level);
+      return format(made, values);
     }
-    const points = offer.points;
-    return `${by} offers to resign ${level} (${points} point${points === 1 ? "" : "s"})`;
+    return format(resignAsked(offer.level, offer.points), values);
   },
-  over: () => "Game over",
+  over: () => _("Game over"),
 };
 
+/** "%(name)s offers to resign a gammon", by the offer's level. */
+function resignOffered(level) {
+  if (level === "gammon") return _("%(name)s offers to resign a gammon");
+  if (level === "backgammon") return _("%(name)s offers to resign a backgammon");
+  return _("%(name)s offers to resign a single game");
+}
+
+function resignMade(level) {
+  if (level === "gammon") return _("%(name)s offered to resign a gammon; %(other)s is deciding");
+  if (level === "backgammon") return _("%(name)s offered to resign a backgammon; %(other)s is deciding");
+  return _("%(name)s offered to resign a single game; %(other)s is deciding");
+}
+
+function resignMadeByYou(level) {
+  if (level === "gammon") return _("You offered to resign a gammon; %(other)s is deciding");
+  if (level === "backgammon") return _("You offered to resign a backgammon; %(other)s is deciding");
+  return _("You offered to resign a single game; %(other)s is deciding");
+}
+
+function resignAsked(level, points) {
+  if (level === "gammon") return ngettext("%(name)s offers to resign a gammon (%(points)s point)", "%(name)s offers to resign a gammon (%(points)s points)", points);
+  if (level === "backgammon") {
+    return ngettext("%(name)s offers to resign a backgammon (%(points)s point)", "%(name)s offers to resign a backgammon (%(points)s points)", points);
+  }
+  return ngettext("%(name)s offers to resign a single game (%(points)s point)", "%(name)s offers to resign a single game (%(points)s points)", points);
+}
+
 function lead(state, game) {
-  return isPassAndPlay(state) ? `${nameOf(state, game.turn_seat)}'s turn` : "Your turn";
+  return isPassAndPlay(state) ? format(_("%(name)s's turn"), { name: nameOf(state, game.turn_seat) }) : _("Your turn");
+}
+
+/** Choices as one says them: "a", "a or b", "a, b or c". */
+function either(words) {
+  if (words.length < 2) return words.join("");
+  return format(_("%(some)s or %(last)s"), { some: words.slice(0, -1).join(", "), last: words[words.length - 1] });
 }
 
 /** The answers the viewer may give to the cube on offer, as "take, drop or beaver". */
 function choices({ snapshot }) {
-  const words = ANSWERS.filter((answer) => snapshot[`may_${answer}`]);
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words.join("");
+  return either(ANSWERS.filter((answer) => snapshot[`may_${answer}`]).map((answer) => ANSWER_WORDS[answer]));
 }

@@ -7,6 +7,7 @@
 // whenever the position, the dice or whose side is shown change; everything here returns
 // a patch for the store.
 
+import { _, format } from "../lib/i18n.js";
 import { Turn } from "../lib/moves.js";
 
 const NO_TURN = { key: "", plan: null, selected: null };
@@ -46,7 +47,7 @@ function picked(state, point) {
   const moved = plan.moved(selected, point);
   if (moved) return { turn: { ...state.turn, plan: moved, selected: null }, hint: "" };
   if (plan.movable().has(point)) return { turn: { ...state.turn, selected: point } };
-  return { hint: point === 0 ? "That checker cannot bear off with these dice" : `That checker cannot move to ${spotName(point)}` };
+  return { hint: cannotGo(point) };
 }
 
 /**
@@ -63,8 +64,15 @@ export function dropAttempt(state, point) {
   const moves = plan.steps.map((step) => [step.from, step.to]).concat([[selected, point]]);
   return {
     play: moves.map(([from, to]) => `${notation(from)}/${notation(to)}`).join(" "),
-    fallback: point === 0 ? "That checker cannot bear off with these dice" : `That checker cannot move to ${spotName(point)}`,
+    fallback: cannotGo(point),
   };
+}
+
+/** Why the picked-up checker cannot be put down on `point`. */
+function cannotGo(point) {
+  if (point === 0) return _("That checker cannot bear off with these dice");
+  if (point === 25) return _("That checker cannot move to the bar");
+  return format(_("That checker cannot move to point %(point)s"), { point });
 }
 
 function notation(point) {
@@ -79,16 +87,10 @@ function pickUp(state, point) {
 }
 
 function whyNotMovable(plan, point) {
-  if (plan.board.bar[0] > 0 && point !== 25) return "Enter your checker from the bar first";
-  if (point === 0 || point === 25 || plan.board.points[point - 1] <= 0) return "Pick up one of your checkers";
-  if (plan.left.length === 0) return "All dice are played: confirm or undo";
-  return `The checker on point ${point} cannot move`;
-}
-
-function spotName(point) {
-  if (point === 0) return "the tray";
-  if (point === 25) return "the bar";
-  return `point ${point}`;
+  if (plan.board.bar[0] > 0 && point !== 25) return _("Enter your checker from the bar first");
+  if (point === 0 || point === 25 || plan.board.points[point - 1] <= 0) return _("Pick up one of your checkers");
+  if (plan.left.length === 0) return _("All dice are played: confirm or undo");
+  return format(_("The checker on point %(point)s cannot move"), { point });
 }
 
 /** The patch that takes back every move of the turn. */
@@ -106,8 +108,8 @@ export function putBack(state) {
 export function moveGuidance(state) {
   const { plan, selected } = state.turn;
   if (plan.complete()) {
-    return plan.left.length ? "This play is complete: confirm it, or play on" : "Confirm your play, or undo it";
+    return plan.left.length ? _("This play is complete: confirm it, or play on") : _("Confirm your play, or undo it");
   }
-  if (selected !== null) return state.config.highlight ? "Pick a highlighted point" : "Pick the point to move to";
-  return "Pick up a checker to move it";
+  if (selected !== null) return state.config.highlight ? _("Pick a highlighted point") : _("Pick the point to move to");
+  return _("Pick up a checker to move it");
 }

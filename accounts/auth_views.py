@@ -19,7 +19,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, SetPasswordForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -78,6 +78,23 @@ class LogInView(auth_views.LoginView):
                 request, wait, _("Too many log-ins have been tried from your address.")
             )
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        """Logged in; a browser that has not chosen a language yet (a new device) takes the
+        one the player chose, as the pages after this one will speak it."""
+        answer = super().form_valid(form)
+        if settings.LANGUAGE_COOKIE_NAME not in self.request.COOKIES:
+            answer.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                form.get_user().profile.language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
+        return answer
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

@@ -17,7 +17,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from django.utils import timezone
+from django.test import Client
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from accounts import ledger
 from accounts.models import User
@@ -39,6 +41,7 @@ from tests.integration.tournaments.helpers import (
     players,
     register_all,
 )
+from tests.untranslated import untranslated
 from tournaments import scheduler, services
 from tournaments.models import Tournament
 
@@ -286,3 +289,46 @@ def every_page() -> Scene:
         ("staff-wallet", f"/wallet/{VIEWER}/"),
     ]
     return scene
+
+
+# Words the scene's rows carry besides names: the uploaded match's players and file, the
+# reason staff typed for a withdrawal.
+ROW_WORDS = ["Alice", "Bob", "crawford_3pt.mat", "A cash-out to the bank"]
+VISITOR_PAGES = ["/", "/login/", "/signup/", "/tournaments/", "/ratings/", "/password/reset/"]
+
+
+def _row_words() -> list[str]:
+    names = [
+        value
+        for user in User.objects.select_related("profile")
+        for value in (user.username, user.profile.display_name)
+    ]
+    with translation.override("it"):
+        month = date_format(timezone.now(), "M")
+    return [*names, *Tournament.objects.values_list("name", flat=True), *ROW_WORDS, month]
+
+
+def _left_on(client: Client, path: str, data: list[str]) -> list[str]:
+    english = client.get(path, HTTP_ACCEPT_LANGUAGE="en")
+    italian = client.get(path, HTTP_ACCEPT_LANGUAGE="it")
+    if english.status_code != 200 or italian.status_code != 200:
+        return [f"{path} answered {english.status_code} / {italian.status_code}"]
+    if 'lang="it"' not in italian.content.decode():
+        return [f"{path} is not served in Italian"]
+    left = untranslated(english.content.decode(), italian.content.decode(), data)
+    return [f"{path} {text}" for text in left]
+
+
+def left_in_english(scene: Scene) -> list[str]:
+    """Every page of ``scene``, as the viewer, staff and a visitor read it, served in English
+    and in Italian: the project's words the Italian page still writes in English."""
+    data = _row_words()
+    found: list[str] = []
+    for who, pages in ((VIEWER, scene.player_pages), ("sam", scene.staff_pages), ("", [])):
+        client = Client()
+        if who:
+            client.force_login(User.objects.get(username=who))
+        paths = [path for _name, path in pages] if who else VISITOR_PAGES
+        for path in paths:
+            found += _left_on(client, path, data)
+    return found

@@ -256,14 +256,14 @@ def _describe(action: Action, names: list[str]) -> str:
         roll = "".join(str(d) for d in detail.get("dice", []))
         return f"{who}{roll} {detail.get('play') or _('(no move)')}".strip()
     if action.kind in (ActionKind.OPENING, ActionKind.ROLL) and action.dice:
-        return f"{who}{action.get_kind_display()} {action.dice[0]}-{action.dice[1]}"
+        return f"{who}{_(action.get_kind_display())} {action.dice[0]}-{action.dice[1]}"
     if action.kind == ActionKind.MATCH_OVER and detail.get("dispute"):
         result = _("Result %(reason)s by dispute #%(dispute)s") % {
             "reason": detail.get("reason"),
             "dispute": detail["dispute"],
         }
         return f"{who}{result}"
-    return f"{who}{action.get_kind_display()}"
+    return f"{who}{_(action.get_kind_display())}"
 
 
 def _ledger(match: Match) -> list[dict[str, Any]]:

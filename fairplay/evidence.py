@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.money import money_text
+from matches.models import FinishReason
 
 # Facts and columns in the order a reader wants them; anything else follows, A to Z.
 ORDER = [
@@ -236,6 +237,8 @@ def _money(value: Any) -> str:
 def _text(key: str, value: Any) -> str:
     if value is None or value == [] or value == {}:
         return "–"
+    if key == "reason" and value in FinishReason.values:
+        return gettext(FinishReason(value).label)
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, float) and key == "chance":

@@ -89,13 +89,13 @@ class AbandonPolicy(models.TextChoices):
 
 
 class FinishReason(models.TextChoices):
-    PLAYED = "played", "Played out"
-    RESIGNED = "resigned", "Resigned"
-    TIMEOUT = "timeout", "Time ran out"
-    FORFEIT = "forfeit", "Forfeit"
-    ADJUDICATED = "adjudicated", "Adjudicated by the engine"
-    SESSION_ENDED = "session_ended", "Session ended"
-    MATCH_CUBE_DROPPED = "match_dropped", "Match cube dropped"
+    PLAYED = "played", gettext_noop("Played out")
+    RESIGNED = "resigned", gettext_noop("Resigned")
+    TIMEOUT = "timeout", gettext_noop("Time ran out")
+    FORFEIT = "forfeit", gettext_noop("Forfeit")
+    ADJUDICATED = "adjudicated", gettext_noop("Adjudicated by the engine")
+    SESSION_ENDED = "session_ended", gettext_noop("Session ended")
+    MATCH_CUBE_DROPPED = "match_dropped", gettext_noop("Match cube dropped")
 
 
 class Match(models.Model):
@@ -350,31 +350,31 @@ class Game(models.Model):
 
 
 class ActionKind(models.TextChoices):
-    START = "start", "Match started"
-    OPENING = "opening", "Opening roll"
-    ROLL = "roll", "Roll"
-    PLAY = "play", "Play"
-    PASS = "pass", "No legal play"
-    DOUBLE = "double", "Double"
-    TAKE = "take", "Take"
-    DROP = "drop", "Drop"
-    BEAVER = "beaver", "Beaver"
-    RACCOON = "raccoon", "Raccoon"
-    RESIGN = "resign", "Resignation offered"
-    ACCEPT_RESIGN = "accept_resign", "Resignation accepted"
-    REJECT_RESIGN = "reject_resign", "Resignation rejected"
-    GAME_OVER = "game_over", "Game over"
-    MATCH_OVER = "match_over", "Match over"
-    TIMEOUT = "timeout", "Timeout"
-    DISCONNECT = "disconnect", "Disconnected"
-    RECONNECT = "reconnect", "Reconnected"
-    SUSPEND = "suspend", "Suspended"
-    ADJUDICATION = "adjudication", "Adjudicated"
-    FORFEIT = "forfeit", "Forfeit"
-    CHAT = "chat", "Chat"
-    MATCH_DOUBLE = "match_double", "Match stake doubled"
-    MATCH_TAKE = "match_take", "Match double taken"
-    MATCH_DROP = "match_drop", "Match double dropped"
+    START = "start", gettext_noop("Match started")
+    OPENING = "opening", gettext_noop("Opening roll")
+    ROLL = "roll", gettext_noop("Roll")
+    PLAY = "play", gettext_noop("Play")
+    PASS = "pass", gettext_noop("No legal play")
+    DOUBLE = "double", gettext_noop("Double")
+    TAKE = "take", gettext_noop("Take")
+    DROP = "drop", gettext_noop("Drop")
+    BEAVER = "beaver", gettext_noop("Beaver")
+    RACCOON = "raccoon", gettext_noop("Raccoon")
+    RESIGN = "resign", gettext_noop("Resignation offered")
+    ACCEPT_RESIGN = "accept_resign", gettext_noop("Resignation accepted")
+    REJECT_RESIGN = "reject_resign", gettext_noop("Resignation rejected")
+    GAME_OVER = "game_over", gettext_noop("Game over")
+    MATCH_OVER = "match_over", gettext_noop("Match over")
+    TIMEOUT = "timeout", gettext_noop("Timeout")
+    DISCONNECT = "disconnect", gettext_noop("Disconnected")
+    RECONNECT = "reconnect", gettext_noop("Reconnected")
+    SUSPEND = "suspend", gettext_noop("Suspended")
+    ADJUDICATION = "adjudication", gettext_noop("Adjudicated")
+    FORFEIT = "forfeit", gettext_noop("Forfeit")
+    CHAT = "chat", gettext_noop("Chat")
+    MATCH_DOUBLE = "match_double", gettext_noop("Match stake doubled")
+    MATCH_TAKE = "match_take", gettext_noop("Match double taken")
+    MATCH_DROP = "match_drop", gettext_noop("Match double dropped")
 
 
 class Action(models.Model):

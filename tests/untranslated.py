@@ -26,6 +26,7 @@ SAME_IN_BOTH = frozenset(
         "XGID", "GNUBG", "AGPL", "match", "Sit", "Go", "ok", "email", "e-mail", "password",
         "rating", "Elo", "Kazaross", "XG2", "Jacoby", "beaver", "Holland", "UTC", "online",
         "offline", "AsyncAPI", "OpenAPI", "Swagger", "bot", "chat", "Italiano", "English", "staff",
+        "raccoon", "Post-Crawford", "equity", "Esc",
     )
 )  # fmt: skip
 SKIPPED_ELEMENTS = {"script", "style", "template", "code", "pre", "svg", "noscript"}
@@ -75,6 +76,19 @@ class _Texts(HTMLParser):
         text = " ".join(data.split())
         if text and not self._skipping:
             self.texts.append((self._open[-1][0] if self._open else "", text))
+
+
+def countries_named_alike() -> list[str]:
+    """The countries of the profile's list that Italian names as English does ("Canada"):
+    their names come translated with the list."""
+    from django.utils import translation
+    from django_countries import countries
+
+    names = {}
+    for language in ("en", "it"):
+        with translation.override(language):
+            names[language] = {code: str(name) for code, name in countries}
+    return [name for code, name in names["en"].items() if names["it"][code] == name]
 
 
 def texts(html: str) -> list[tuple[str, str]]:

@@ -25,8 +25,10 @@ from accounts import ledger
 from accounts.models import User
 from analysis.match_analysis import match_analysis
 from config.celery import app as celery_app
+from disputes.models import Dispute
 from fairplay.detectors import dumping
 from fairplay.models import Case
+from lobby.models import Notification
 from matches.models import AbandonPolicy, Match, MatchStatus
 from matches.tasks import sweep_deadlines
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
@@ -41,7 +43,7 @@ from tests.integration.tournaments.helpers import (
     players,
     register_all,
 )
-from tests.untranslated import untranslated
+from tests.untranslated import countries_named_alike, untranslated
 from tournaments import scheduler, services
 from tournaments.models import Tournament
 
@@ -305,7 +307,15 @@ def _row_words() -> list[str]:
     ]
     with translation.override("it"):
         month = date_format(timezone.now(), "M")
-    return [*names, *Tournament.objects.values_list("name", flat=True), *ROW_WORDS, month]
+    # What the rows hold as written: notices stored in their reader's language (English
+    # here), the words a player typed in a dispute, a fair-play case's summary for staff.
+    stored = [
+        *Notification.objects.values_list("text", flat=True),
+        *Dispute.objects.values_list("description", flat=True),
+        *Case.objects.values_list("summary", flat=True),
+    ]
+    tournaments = Tournament.objects.values_list("name", flat=True)
+    return [*names, *tournaments, *stored, *ROW_WORDS, month, *countries_named_alike()]
 
 
 def _left_on(client: Client, path: str, data: list[str]) -> list[str]:

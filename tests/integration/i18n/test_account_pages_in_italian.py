@@ -19,7 +19,6 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone, translation
 from django.utils.formats import date_format
-from django_countries import countries
 
 from accounts import ledger
 from accounts.ledger.approvals import adjustment_ask
@@ -37,7 +36,7 @@ from reviews.services import analysis_upload
 from tests.factories import UserFactory
 from tests.integration.disputes.helpers import finished_match
 from tests.integration.matches.helpers import api_for, start_match
-from tests.untranslated import untranslated
+from tests.untranslated import countries_named_alike, untranslated
 
 pytestmark = pytest.mark.django_db
 
@@ -186,18 +185,8 @@ def test_the_profile_reads_in_italian() -> None:
     english, italian = _both(_logged_in(alice), "/profile/")
 
     assert "Esci ovunque" in italian
-    data = [*_data(alice), "alice@example.com", *_months(), *_countries_named_alike()]
+    data = [*_data(alice), "alice@example.com", *_months(), *countries_named_alike()]
     assert untranslated(english, italian, data) == []
-
-
-def _countries_named_alike() -> list[str]:
-    """The countries of the profile's list that Italian names as English does ("Canada"):
-    their names come translated with the list."""
-    names = {}
-    for language in ("en", "it"):
-        with translation.override(language):
-            names[language] = {code: str(name) for code, name in countries}
-    return [name for code, name in names["en"].items() if names["it"][code] == name]
 
 
 def test_a_players_wallet_with_money_moved_reads_in_italian() -> None:

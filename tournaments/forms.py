@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.utils.formats import number_format
+from django.utils.formats import get_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -343,16 +343,21 @@ def _percents(text: str) -> tuple[int, ...]:
         if not percent.is_finite() or not 0 < percent <= 100:
             raise forms.ValidationError(
                 _("Each share is above 0%% and at most 100%%, not %(share)s.")
-                % {"share": number_format(percent)}
+                % {"share": _as_typed(percent)}
             )
         basis_points = percent * 100
         if basis_points != basis_points.to_integral_value():
             raise forms.ValidationError(
                 _("Give each share to at most two decimals, not %(share)s.")
-                % {"share": number_format(percent)}
+                % {"share": _as_typed(percent)}
             )
         shares.append(int(basis_points))
     return tuple(shares)
+
+
+def _as_typed(percent: Decimal) -> str:
+    """A share as the organizer typed it, with the page language's decimal mark."""
+    return str(percent).replace(".", str(get_format("DECIMAL_SEPARATOR")))
 
 
 def _lengths(text: str) -> tuple[int, ...]:

@@ -89,18 +89,20 @@ def _meta_html(slot: BracketSlot) -> str:
     status = slot.status
     if status in QUIET and not slot.late:
         return ""
-    badges = f'<span class="badge badge-late">{_e(_("late"))}</span>' if slot.late else ""
+    late, watch = _e(_("late")), _e(_("Watch →"))
+    badges = f'<span class="badge badge-late">{late}</span>' if slot.late else ""
     if status != "finished":
         badges += f'<span class="badge badge-{_slug(status)}">{_e(slot.status_words)}</span>'
     if status == "live":
-        badges += f'<span class="watch">{_e(_("Watch →"))}</span>'
+        badges += f'<span class="watch">{watch}</span>'
     return f'<span class="slot-meta">{badges}</span>'
 
 
 def _side_html(side: BracketSide, source: SideSource | None, score: int | None) -> str:
     state = " side-won" if side.won else " side-lost" if side.lost else ""
     if side.bye:
-        body = f'<span class="side-name bye">{_e(_("bye"))}</span>'
+        bye = _e(_("bye"))
+        body = f'<span class="side-name bye">{bye}</span>'
     elif side.pending:
         if source is not None and source.shown:
             body = (
@@ -111,12 +113,11 @@ def _side_html(side: BracketSide, source: SideSource | None, score: int | None) 
             title = f' title="{_e(source.words)}"' if source is not None else ""
             body = f'<span class="side-name pending"{title}>—</span>'
     else:
-        seed = (
-            f'<span class="side-seed" title="{_e(_("Seed %(seed)s") % {"seed": side.seed})}">'
-            f"{side.seed}</span>"
-            if side.seed
-            else ""
-        )
+        seed = ""
+        if side.seed:
+            title = _e(_("Seed %(seed)s") % {"seed": side.seed})
+            seed = f'<span class="side-seed" title="{title}">{side.seed}</span>'
+
         came_from = (
             f'<abbr class="side-from" title="{_e(source.words)}">{_e(source.short)}</abbr>'
             if source is not None and source.shown

@@ -93,4 +93,4 @@ async def test_a_result_is_rendered_once_however_many_watch(monkeypatch: Any) ->
         assert f'data-username="{result["winner"]}"' in frame["slots"]["main:1:0"]
         assert 'data-status="finished"' in frame["slots"]["main:0:0"]
         assert set(frame["translated"]["it"]) == {"main:0:0", "main:1:0"}
-        assert "Apri la scacchiera" in frame["translated"]["it"]["main:0:0"]
+        assert "Apri il tavoliere" in frame["translated"]["it"]["main:0:0"]

@@ -19,6 +19,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import LedgerEntry, User
 from accounts.money import money_text
@@ -249,6 +250,21 @@ def _action_row(action: Action, names: list[str]) -> dict[str, Any]:
     }
 
 
+# The kinds whose label is also a button's word elsewhere ("Take" a case, "Roll" the dice),
+# said as a log line says them.
+_LOGGED_AS = {
+    ActionKind.ROLL: pgettext_lazy("match log", "Roll"),
+    ActionKind.DOUBLE: pgettext_lazy("match log", "Double"),
+    ActionKind.TAKE: pgettext_lazy("match log", "Take"),
+    ActionKind.DROP: pgettext_lazy("match log", "Drop"),
+}
+
+
+def _kind(action: Action) -> str:
+    """What the log says ``action`` was, in the reader's language."""
+    return str(_LOGGED_AS.get(ActionKind(action.kind)) or _(action.get_kind_display()))
+
+
 def _describe(action: Action, names: list[str]) -> str:
     who = f"{names[action.seat]}: " if action.seat in (0, 1) else ""
     detail = action.detail
@@ -256,14 +272,14 @@ def _describe(action: Action, names: list[str]) -> str:
         roll = "".join(str(d) for d in detail.get("dice", []))
         return f"{who}{roll} {detail.get('play') or _('(no move)')}".strip()
     if action.kind in (ActionKind.OPENING, ActionKind.ROLL) and action.dice:
-        return f"{who}{_(action.get_kind_display())} {action.dice[0]}-{action.dice[1]}"
+        return f"{who}{_kind(action)} {action.dice[0]}-{action.dice[1]}"
     if action.kind == ActionKind.MATCH_OVER and detail.get("dispute"):
         result = _("Result %(reason)s by dispute #%(dispute)s") % {
             "reason": detail.get("reason"),
             "dispute": detail["dispute"],
         }
         return f"{who}{result}"
-    return f"{who}{_(action.get_kind_display())}"
+    return f"{who}{_kind(action)}"
 
 
 def _ledger(match: Match) -> list[dict[str, Any]]:

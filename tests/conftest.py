@@ -11,6 +11,7 @@ import pytest
 from channels.layers import channel_layers
 from django.db import connection
 from django.test.utils import override_settings
+from django.utils import translation
 
 from config.celery import app as celery_app
 from tests.workers import start_worker, stop_worker, wait_until_workers_idle
@@ -41,6 +42,15 @@ def fast_password_hashing() -> Iterator[None]:
 def fresh_channel_layer() -> None:
     """Each test runs its own event loop; a channel layer made under another is unusable."""
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _site_language_after_each_test() -> Iterator[None]:
+    """A request in Italian leaves Italian active in the test's thread (the locale
+    middleware sets it and nothing unsets it, as a server thread's next request would);
+    the next test starts in the site's language."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
@@ -138,7 +139,7 @@ def invalid(error: TournamentInvalid) -> Response:
 def player(username: str) -> User:
     found = User.objects.select_related("profile").filter(username=username).first()
     if found is None:
-        raise DomainError(f"There is no player called {username}.")
+        raise DomainError(_("There is no player called %(username)s.") % {"username": username})
     return found
 
 
@@ -159,7 +160,7 @@ class TournamentCreateApi(Api):
         state = self.query.get("state", "")
         if self.query.get("mine"):
             if viewer is None:
-                raise NotAuthenticated("Log in to list your tournaments.")
+                raise NotAuthenticated(_("Log in to list your tournaments."))
             found = selectors.tournaments_of(user=viewer)
             if state:
                 found = found.filter(state__in=selectors.LOBBY_FILTERS[state])

@@ -10,7 +10,8 @@ SENT: dict[str, dict[str, Any]] = {
         "description": (
             "The tournament changed: read GET /api/tournaments/<id>/bracket/ again. When "
             "only a few matches of a drawn bracket changed, `slots` carries their markup as "
-            "the bracket page draws them, by slot key (flight:round:position)."
+            "the bracket page draws them, by slot key (flight:round:position), in the site's "
+            "language; `translated` carries them in each other language, by its code."
         ),
         "properties": {
             "type": {"const": "changed"},
@@ -18,6 +19,14 @@ SENT: dict[str, dict[str, Any]] = {
                 "type": "object",
                 "additionalProperties": {"type": "string"},
                 "maxProperties": 64,
+            },
+            "translated": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    "maxProperties": 64,
+                },
             },
         },
         "required": ["type"],

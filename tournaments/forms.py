@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils.formats import get_format
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.money import amount_of, cents_of
 from matches.clock import match_time_words
@@ -19,6 +22,9 @@ from tournaments.settings.fields import DEFAULT_CONSOLATION_THROUGH, DEFAULT_LAS
 from tournaments.settings.general import TournamentSettings
 from tournaments.settings.setting import DOUBLE, KNOCKOUT, ROUND_ROBIN, SWISS
 from tournaments.swing.form import SwingFields, swing_initial, swing_settings
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # Where a service's complaint about a setting is shown on the form.
 FIELD_OF_SETTING = {
@@ -40,13 +46,25 @@ FLIGHT_LENGTH_FIELDS = {
 }
 
 
-def _lengths_field(label: str, help_text: str, formats: tuple[str, ...]) -> forms.CharField:
+def _lengths_field(
+    label: StrOrPromise, help_text: StrOrPromise, formats: tuple[str, ...]
+) -> forms.CharField:
     return forms.CharField(
         required=False,
         label=label,
         help_text=help_text,
-        widget=forms.TextInput(attrs=shown_for(*formats, placeholder="as the main flight")),
+        widget=_LengthsInput(attrs=shown_for(*formats)),
     )
+
+
+class _LengthsInput(forms.TextInput):
+    """A side flight's lengths, whose placeholder says what an empty field means in the
+    reader's language."""
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        return super().get_context(
+            name, value, {**(attrs or {}), "placeholder": _("as the main flight")}
+        )
 
 
 class TournamentForm(SwingFields):
@@ -70,36 +88,50 @@ class TournamentForm(SwingFields):
     round_lengths = forms.CharField(
         initial="5, 5, 7",
         label=fields.ROUND_LENGTHS.label,
-        help_text="Points, first round to final, e.g. 5, 5, 7, 9. A bigger field repeats the "
-        "first length.",
+        help_text=gettext_lazy(
+            "Points, first round to final, e.g. 5, 5, 7, 9. A bigger field repeats the first "
+            "length."
+        ),
         widget=forms.TextInput(attrs=shown_for(*fields.ROUND_LENGTHS.formats)),
     )
     losers_lengths = _lengths_field(
-        "Losers' flight match lengths", "Points per losers' round, e.g. 3.", (DOUBLE,)
+        gettext_lazy("Losers' flight match lengths"),
+        gettext_lazy("Points per losers' round, e.g. 3."),
+        (DOUBLE,),
     )
     consolation_lengths = _lengths_field(
-        "Consolation match lengths", "Points per consolation round, e.g. 3.", BRACKET_FORMATS
+        gettext_lazy("Consolation match lengths"),
+        gettext_lazy("Points per consolation round, e.g. 3."),
+        BRACKET_FORMATS,
     )
     last_chance_lengths = _lengths_field(
-        "Last chance match lengths", "Points per last-chance round.", (KNOCKOUT,)
+        gettext_lazy("Last chance match lengths"),
+        gettext_lazy("Points per last-chance round."),
+        (KNOCKOUT,),
     )
     final_lengths = _lengths_field(
-        "Final match lengths",
-        "Double elimination: the final between the flights' winners. Swiss or round robin: "
-        "the knockout after it, first round to final.",
+        gettext_lazy("Final match lengths"),
+        gettext_lazy(
+            "Double elimination: the final between the flights' winners. Swiss or round "
+            "robin: the knockout after it, first round to final."
+        ),
         (DOUBLE, SWISS, ROUND_ROBIN),
     )
     prizes = forms.CharField(
         required=False,
         label=fields.PRIZE_TABLE.label,
-        help_text="Best place first, e.g. 50, 30, 20; empty: the published table by the number "
-        "of players. Tied places split their shares.",
+        help_text=gettext_lazy(
+            "Best place first, e.g. 50, 30, 20; empty: the published table by the number of "
+            "players. Tied places split their shares."
+        ),
         widget=forms.TextInput(attrs=shown_for(*fields.PRIZE_TABLE.formats)),
     )
     consolation_prizes = forms.CharField(
         required=False,
-        label="Consolation prize shares (%)",
-        help_text="Of the same pool, e.g. 10, 5: with the main shares they add up to 100.",
+        label=gettext_lazy("Consolation prize shares (%)"),
+        help_text=gettext_lazy(
+            "Of the same pool, e.g. 10, 5: with the main shares they add up to 100."
+        ),
         widget=forms.TextInput(attrs=shown_for(*BRACKET_FORMATS)),
     )
     clock_kind = form_field(fields.CLOCK_KIND)
@@ -303,18 +335,29 @@ def _percents(text: str) -> tuple[int, ...]:
         percents = [Decimal(part) for part in text.replace(" ", "").split(",") if part]
     except ArithmeticError:
         raise forms.ValidationError(
-            "Write percentages separated by commas, e.g. 50, 30, 20."
+            _("Write percentages separated by commas, e.g. 50, 30, 20.")
         ) from None
     shares = []
     for percent in percents:
         # checked before it is multiplied out: "1e999999999" is a Decimal too
         if not percent.is_finite() or not 0 < percent <= 100:
-            raise forms.ValidationError(f"Each share is above 0% and at most 100%, not {percent}.")
+            raise forms.ValidationError(
+                _("Each share is above 0%% and at most 100%%, not %(share)s.")
+                % {"share": _as_typed(percent)}
+            )
         basis_points = percent * 100
         if basis_points != basis_points.to_integral_value():
-            raise forms.ValidationError(f"Give each share to at most two decimals, not {percent}.")
+            raise forms.ValidationError(
+                _("Give each share to at most two decimals, not %(share)s.")
+                % {"share": _as_typed(percent)}
+            )
         shares.append(int(basis_points))
     return tuple(shares)
+
+
+def _as_typed(percent: Decimal) -> str:
+    """A share as the organizer typed it, with the page language's decimal mark."""
+    return str(percent).replace(".", str(get_format("DECIMAL_SEPARATOR")))
 
 
 def _lengths(text: str) -> tuple[int, ...]:
@@ -322,10 +365,10 @@ def _lengths(text: str) -> tuple[int, ...]:
         lengths = tuple(int(part) for part in text.replace(" ", "").split(",") if part)
     except ValueError:
         raise forms.ValidationError(
-            "Write whole numbers of points separated by commas, e.g. 5, 5, 7."
+            _("Write whole numbers of points separated by commas, e.g. 5, 5, 7.")
         ) from None
     if not lengths:
-        raise forms.ValidationError("Give at least one match length: the length of the final.")
+        raise forms.ValidationError(_("Give at least one match length: the length of the final."))
     return lengths
 
 

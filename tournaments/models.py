@@ -24,6 +24,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Currency
 
@@ -32,13 +33,13 @@ SHOW_UP_SECONDS = 300
 
 
 class TournamentFormat(models.TextChoices):
-    KNOCKOUT = "knockout", "Knockout"
-    SIT_AND_GO = "sit_and_go", "Sit & Go"
-    SATELLITE = "satellite", "Satellite"
-    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin"
-    SWING = "swing", "Swing"
+    KNOCKOUT = "knockout", _("Knockout")
+    SIT_AND_GO = "sit_and_go", _("Sit & Go")
+    SATELLITE = "satellite", _("Satellite")
+    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    SWING = "swing", _("Swing")
 
 
 # The formats whose main flight is a bracket of single or double losses, which a
@@ -47,21 +48,21 @@ BRACKET_FORMATS = (TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATIO
 
 
 class TournamentState(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    REGISTRATION = "registration", "Registration open"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
-    CANCELLED = "cancelled", "Cancelled"
+    DRAFT = "draft", _("Draft")
+    REGISTRATION = "registration", _("Registration open")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class Seeding(models.TextChoices):
-    RATING = "rating", "By rating"
-    RANDOM = "random", "Random draw"
+    RATING = "rating", _("By rating")
+    RANDOM = "random", _("Random draw")
 
 
 class TournamentAbandonPolicy(models.TextChoices):
-    ENGINE = "engine", "Adjudicate with the engine"
-    FORFEIT = "forfeit", "The absent player forfeits"
+    ENGINE = "engine", _("Adjudicate with the engine")
+    FORFEIT = "forfeit", _("The absent player forfeits")
 
 
 class Tournament(models.Model):

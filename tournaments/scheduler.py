@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Profile
 from core import locks, rows
@@ -94,7 +95,7 @@ def locked_tournament(tournament_id: int) -> Tournament:
         )
         found = cursor.fetchone()
     if found is None:
-        raise NotFound(f"There is no tournament {tournament_id}.")
+        raise NotFound(gettext("There is no tournament %(number)s.") % {"number": tournament_id})
     tournament = columns.build(found)
     assert isinstance(tournament, Tournament)
     return tournament

@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.ledger import reads as ledger_reads
 from accounts.models import Standing, User
 from accounts.money import format_buy_in
 from core.rows import columns, prepared_cursor, table
 from matches.models import Match, MatchStatus
-from tournaments.formats.base import FormatError
+from tournaments.formats.base import Flight, FormatError
 from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, WHOLE_POOL, split_pool
 from tournaments.formats.side_flights import SIDE_FLIGHT_NAMES
 from tournaments.models import (
@@ -288,7 +290,7 @@ def _prize_lines(tournament: Tournament, entries: list[Entry], pool: int) -> lis
     except FormatError:
         return []
     parts = split_pool(pool, shares)
-    return [PrizeLine(_ordinal(place), cents) for place, cents in enumerate(parts, start=1)]
+    return [PrizeLine(ordinal(place), cents) for place, cents in enumerate(parts, start=1)]
 
 
 def _table_lines(table: dict[str, list[int]], entrants: int, pool: int) -> list[PrizeLine]:
@@ -296,28 +298,40 @@ def _table_lines(table: dict[str, list[int]], entrants: int, pool: int) -> list[
     share of the pool (a smaller field passes the unreached places' shares up)."""
     lines = []
     for flight, shares in table.items():
-        prefix = "" if flight == "main" else f"{flight.replace('_', ' ').capitalize()} "
         reached = shares[:entrants]
         for place, share in enumerate(reached, start=1):
-            lines.append(PrizeLine(f"{prefix}{_ordinal(place)}", pool * share // WHOLE_POOL))
+            lines.append(PrizeLine(_prize_place(flight, place), pool * share // WHOLE_POOL))
     return lines
+
+
+def _prize_place(flight: str, place: int) -> str:
+    """ "2nd", or "Consolation 2nd" for a place of a flight beside the main one."""
+    if flight == Flight.CONSOLATION:
+        return _("Consolation %(place)s") % {"place": ordinal(place)}
+    return ordinal(place)
 
 
 def _place(entry: Entry) -> str:
     if entry.place is None:
         return ""
     if entry.shared_to and entry.shared_to != entry.place:
-        return f"{_ordinal(entry.place)}–{_ordinal(entry.shared_to)}"
-    return _ordinal(entry.place)
+        return f"{ordinal(entry.place)}–{ordinal(entry.shared_to)}"
+    return ordinal(entry.place)
 
 
 def place_label(entry: Entry) -> str:
     return _place(entry)
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def ordinal(n: int) -> str:
+    """A place as the active language writes it: "1st", "22nd", "13th"; Italian "1º"."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return pgettext("a place", "%(place)sth") % {"place": n}
+    if n % 10 == 1:
+        return pgettext("a place", "%(place)sst") % {"place": n}
+    if n % 10 == 2:
+        return pgettext("a place", "%(place)snd") % {"place": n}
+    return pgettext("a place", "%(place)srd") % {"place": n}
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -55,15 +57,16 @@ class ByFlightField(serializers.Field[Any, Any, Any, Any]):
         if isinstance(data, list):
             return {Flight.MAIN.value: self._numbers("", data)}
         if not isinstance(data, dict):
-            raise serializers.ValidationError("Give a list, or a list per flight by its name.")
+            raise serializers.ValidationError(_("Give a list, or a list per flight by its name."))
         names = [flight.value for flight in self.flights]
         unknown = sorted(set(data) - set(names))
         if unknown:
             raise serializers.ValidationError(
-                f"There is no flight called {unknown[0]!r} here; use {', '.join(names)}."
+                _("There is no flight called %(name)s here; use %(flights)s.")
+                % {"name": repr(unknown[0]), "flights": ", ".join(names)}
             )
         if Flight.MAIN.value not in data:
-            raise serializers.ValidationError("Give the main flight's as well.")
+            raise serializers.ValidationError(_("Give the main flight's as well."))
         return {name: self._numbers(name, values) for name, values in data.items()}
 
     def _numbers(self, name: str, values: Any) -> list[int]:
@@ -72,14 +75,19 @@ class ByFlightField(serializers.Field[Any, Any, Any, Any]):
         low, high = self.setting.limits
         most = self.setting.items
         if not isinstance(values, list) or not 1 <= len(values) <= (most or 0):
-            raise serializers.ValidationError(f"{flight}give a list of 1 to {most}.")
+            refusal = _("give a list of 1 to %(most)s.") % {"most": most}
+            raise serializers.ValidationError(f"{flight}{refusal}")
         for value in values:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise serializers.ValidationError(f"{flight}{value!r} is not a whole number.")
+                refusal = _("%(value)s is not a whole number.") % {"value": repr(value)}
+                raise serializers.ValidationError(f"{flight}{refusal}")
             if not low <= value <= high:
-                raise serializers.ValidationError(
-                    f"{flight}each is {low} to {high:,}, not {value}."
-                )
+                refusal = _("each is %(low)s to %(high)s, not %(value)s.") % {
+                    "low": low,
+                    "high": number_format(high, force_grouping=True),
+                    "value": value,
+                }
+                raise serializers.ValidationError(f"{flight}{refusal}")
         return list(values)
 
     def to_representation(self, value: Any) -> Any:

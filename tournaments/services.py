@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts import ledger
 from accounts.models import User
@@ -35,6 +37,7 @@ from matches.lifecycle import match_stop
 from matches.models import Match, MatchStatus
 from matches.state import lock_match
 from tournaments import events, scheduler
+from tournaments.errors import format_refused
 from tournaments.formats.base import FormatError
 from tournaments.formats.sit_and_go import should_start
 from tournaments.models import (
@@ -55,6 +58,9 @@ from tournaments.settings.general import (
 )
 from tournaments.swing import services as swing
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 ORGANIZE_PERMISSION = "accounts.organize_tournaments"
 START_MATCHES_TASK = "tournaments.start_matches"
 
@@ -66,7 +72,7 @@ START_MATCHES_TASK = "tournaments.start_matches"
 def tournament_create(*, organizer: User, settings: TournamentSettings) -> Tournament:
     """A draft tournament with the organizer's settings; TournamentInvalid names bad fields."""
     if not organizer.has_perm(ORGANIZE_PERMISSION):
-        raise Forbidden("Only organizers can create tournaments.")
+        raise Forbidden(_("Only organizers can create tournaments."))
     values = check_settings(settings, organizer=organizer, tournament=None)
     tournament = Tournament.objects.create(
         organizer=organizer, draw_seed=secrets.randbits(62), **values
@@ -81,11 +87,11 @@ def tournament_create(*, organizer: User, settings: TournamentSettings) -> Tourn
 def tournament_edit(*, tournament_id: int, user: User, changes: dict[str, Any]) -> Tournament:
     """Change settings while the tournament is a draft or open for registration."""
     tournament = scheduler.locked_tournament(tournament_id)
-    _require_organizer(tournament, user, "edit")
+    _require_organizer(tournament, user, _("Only the organizer of %(name)s can edit it."))
     if tournament.state not in EDITABLE_STATES:
         raise Conflict(
-            f"{tournament.name} is {tournament.get_state_display().lower()}: "
-            "it can no longer be changed."
+            _("%(name)s is %(state)s: it can no longer be changed.")
+            % {"name": tournament.name, "state": tournament.get_state_display().lower()}
         )
     unknown = set(changes) - set(SETTING_FIELDS)
     if unknown:
@@ -104,7 +110,7 @@ def tournament_edit(*, tournament_id: int, user: User, changes: dict[str, Any]) 
 def tournament_open(*, tournament_id: int, user: User) -> Tournament:
     """Open registration for a draft."""
     tournament = scheduler.locked_tournament(tournament_id)
-    _require_organizer(tournament, user, "open")
+    _require_organizer(tournament, user, _("Only the organizer of %(name)s can open it."))
     _move(tournament, TournamentState.DRAFT, TournamentState.REGISTRATION, opened_at=timezone.now())
     return tournament
 
@@ -117,9 +123,9 @@ def tournament_start(*, tournament_id: int, user: User | None) -> Tournament:
     """
     tournament = scheduler.locked_tournament(tournament_id)
     if user is not None:
-        _require_organizer(tournament, user, "start")
+        _require_organizer(tournament, user, _("Only the organizer of %(name)s can start it."))
     if tournament.state != TournamentState.REGISTRATION:
-        raise Conflict(_not_now(tournament, "started"))
+        raise Conflict(_not_now(tournament, STARTED))
     _start(tournament)
     return tournament
 
@@ -135,12 +141,12 @@ def tournament_cancel(*, tournament_id: int, user: User) -> Tournament:
     """
     unlocked = Tournament.objects.filter(pk=tournament_id).first()
     if unlocked is not None:
-        _require_organizer(unlocked, user, "cancel")
+        _require_organizer(unlocked, user, _("Only the organizer of %(name)s can cancel it."))
     matches = [lock_match(match_id) for match_id in _match_ids_in_play(tournament_id)]
     tournament = scheduler.locked_tournament(tournament_id)
-    _require_organizer(tournament, user, "cancel")
+    _require_organizer(tournament, user, _("Only the organizer of %(name)s can cancel it."))
     if tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED):
-        raise Conflict(_not_now(tournament, "cancelled"))
+        raise Conflict(_not_now(tournament, CANCELLED))
     held = {match.pk for match in matches}
     matches += [
         lock_match(match_id, kind=Lock.NEXT_MATCH)
@@ -186,8 +192,12 @@ def _match_ids_in_play(tournament_id: int) -> list[int]:
 def entry_withdraw(*, tournament_id: int, user: User, player: User) -> Entry:
     """The organizer takes ``player`` out before play; their buy-in and fee are refunded."""
     tournament = scheduler.locked_tournament(tournament_id)
-    _require_organizer(tournament, user, "withdraw players from")
-    _require_before_play(tournament, "withdraw a player")
+    _require_organizer(
+        tournament, user, _("Only the organizer of %(name)s can withdraw players from it.")
+    )
+    _require_before_play(
+        tournament, _("%(name)s is %(state)s: you can withdraw a player only before play starts.")
+    )
     return _leave(tournament, _seat_of(tournament, player), fee_back=True)
 
 
@@ -222,13 +232,19 @@ def tournaments_lock_waited_in(*, player_ids: Collection[int]) -> list[Tournamen
 def entry_replace(*, tournament_id: int, user: User, player: User, replacement: User) -> Entry:
     """The organizer gives ``player``'s seat to ``replacement``: refund one, the other pays."""
     tournament = scheduler.locked_tournament(tournament_id)
-    _require_organizer(tournament, user, "replace players in")
-    _require_before_play(tournament, "replace a player")
+    _require_organizer(
+        tournament, user, _("Only the organizer of %(name)s can replace players in it.")
+    )
+    _require_before_play(
+        tournament, _("%(name)s is %(state)s: you can replace a player only before play starts.")
+    )
     leaving = _seat_of(tournament, player)
     try:
         require_may_register(replacement, currency=tournament.currency)
     except Forbidden:  # why is the player's to read, not the organizer's
-        raise Forbidden(f"{_name(replacement)} cannot enter tournaments at the moment.") from None
+        raise Forbidden(
+            _("%(player)s cannot enter tournaments at the moment.") % {"player": _name(replacement)}
+        ) from None
     _leave(tournament, leaving, fee_back=True)
     return _enter(tournament, replacement, seed=leaving.seed)
 
@@ -241,7 +257,7 @@ def entry_register(*, tournament_id: int, user: User) -> Entry:
     """Take a seat: pay the buy-in and fee (or use a ticket). A full Sit & Go starts now."""
     tournament = scheduler.locked_tournament(tournament_id)
     if tournament.state != TournamentState.REGISTRATION:
-        raise Conflict(_not_now(tournament, "joined"))
+        raise Conflict(_not_now(tournament, JOINED))
     checks = entry_checks(tournament, user)
     require_standing_may_register(user, checks.standing, currency=tournament.currency)
     entry = _enter(tournament, user, seed=None, checks=checks)
@@ -257,12 +273,12 @@ def entry_unregister(*, tournament_id: int, user: User) -> Entry:
     """Give up one's seat before the start; the buy-in comes back (the fee stays)."""
     tournament = scheduler.locked_tournament(tournament_id)
     if tournament.state != TournamentState.REGISTRATION:
-        raise Conflict(_not_now(tournament, "left"))
+        raise Conflict(_not_now(tournament, LEFT))
     entry = Entry.objects.filter(
         tournament=tournament, user=user, status=EntryStatus.REGISTERED
     ).first()
     if entry is None:
-        raise Conflict(f"You are not entered in {tournament.name}.")
+        raise Conflict(_("You are not entered in %(name)s.") % {"name": tournament.name})
     return _leave(tournament, entry)
 
 
@@ -271,21 +287,21 @@ def entry_check_in(*, tournament_id: int, user: User) -> Entry:
     """Confirm one will play, inside the check-in window before the start."""
     tournament = scheduler.locked_tournament(tournament_id)
     if tournament.state != TournamentState.REGISTRATION:
-        raise Conflict(_not_now(tournament, "checked into"))
+        raise Conflict(_not_now(tournament, CHECKED_INTO))
     opens = check_in_opens(tournament)
     if opens is None:
-        raise Conflict(f"{tournament.name} needs no check-in.")
+        raise Conflict(_("%(name)s needs no check-in.") % {"name": tournament.name})
     now = timezone.now()
     if now < opens:
         raise Conflict(
-            f"Check-in opens at {opens:%H:%M} UTC, {tournament.check_in_minutes} "
-            "minutes before the start."
+            _("Check-in opens at %(time)s UTC, %(minutes)s minutes before the start.")
+            % {"time": f"{opens:%H:%M}", "minutes": tournament.check_in_minutes}
         )
     entry = Entry.objects.filter(
         tournament=tournament, user=user, status=EntryStatus.REGISTERED
     ).first()
     if entry is None:
-        raise Conflict(f"You are not entered in {tournament.name}.")
+        raise Conflict(_("You are not entered in %(name)s.") % {"name": tournament.name})
     Entry.objects.filter(pk=entry.pk, checked_in_at__isnull=True).update(checked_in_at=now)
     entry.refresh_from_db()
     events.publish_tournament(tournament.pk, state=tournament.state)
@@ -305,9 +321,9 @@ def ticket_use(*, ticket_id: int) -> Entry:
     target = scheduler.locked_tournament(ticket.target_id)
     ticket = locks.select(Lock.TICKET, Ticket.objects.all(), ticket_id).get(pk=ticket_id)
     if ticket.entry_id is not None:
-        raise Conflict("This ticket has been used already.")
+        raise Conflict(_("This ticket has been used already."))
     if target.state != TournamentState.REGISTRATION:
-        raise Conflict(_not_now(target, "joined"))
+        raise Conflict(_not_now(target, JOINED))
     holder = User.objects.get(pk=ticket.holder_id)
     require_may_register(holder, currency=target.currency)
     entry = _enter(target, holder, seed=None, ticket=ticket)
@@ -333,7 +349,8 @@ def _start(tournament: Tournament) -> None:
     )
     if len(entries) < 2:
         raise Conflict(
-            f"{tournament.name} needs at least 2 players to start; it has {len(entries)}."
+            _("%(name)s needs at least 2 players to start; it has %(count)s.")
+            % {"name": tournament.name, "count": len(entries)}
         )
     if tournament.format == TournamentFormat.SWING:
         swing.seat_players(tournament, entries, timezone.now())
@@ -341,7 +358,7 @@ def _start(tournament: Tournament) -> None:
         try:
             scheduler.draw_bracket(tournament, entries)
         except FormatError as refusal:
-            raise DomainError(str(refusal)) from None
+            raise DomainError(format_refused(refusal)) from None
     _move(
         tournament,
         TournamentState.REGISTRATION,
@@ -367,10 +384,16 @@ def _enter(
     if checks is None:
         checks = entry_checks(tournament, user)
     if checks.entered:
-        raise Conflict(f"{_name(user)} is already entered in {tournament.name}.")
+        raise Conflict(
+            _("%(player)s is already entered in %(name)s.")
+            % {"player": _name(user), "name": tournament.name}
+        )
     capacity = tournament.capacity
     if capacity is not None and (checks.seated or 0) >= capacity:
-        raise ledger.TournamentFull(f"{tournament.name} is full: all {capacity} seats are taken.")
+        raise ledger.TournamentFull(
+            _("%(name)s is full: all %(seats)s seats are taken.")
+            % {"name": tournament.name, "seats": capacity}
+        )
     if ticket is None and checks.ticket_id is not None:
         ticket = (
             locks.select(Lock.TICKET, Ticket.objects.all(), checks.ticket_id, of=("self",))
@@ -398,7 +421,7 @@ def _enter(
             entry=entry, used_at=timezone.now()
         )
         if written != 1:
-            raise Conflict("This ticket has been used already.")
+            raise Conflict(_("This ticket has been used already."))
     if entry.paid_cents + entry.fee_cents:
         ledger.tournament_buy_in(
             user=user,
@@ -420,7 +443,7 @@ def _leave(tournament: Tournament, entry: Entry, *, fee_back: bool = False) -> E
         status=EntryStatus.WITHDRAWN, withdrawn_at=timezone.now()
     )
     if left != 1:
-        raise Conflict("This seat has been given up already.")
+        raise Conflict(_("This seat has been given up already."))
     fee = entry.fee_cents if fee_back else 0
     if entry.paid_cents or fee:
         ledger.refund(
@@ -440,7 +463,10 @@ def _seat_of(tournament: Tournament, player: User) -> Entry:
         tournament=tournament, user=player, status=EntryStatus.REGISTERED
     ).first()
     if entry is None:
-        raise Conflict(f"{_name(player)} is not entered in {tournament.name}.")
+        raise Conflict(
+            _("%(player)s is not entered in %(name)s.")
+            % {"player": _name(player), "name": tournament.name}
+        )
     return entry
 
 
@@ -448,7 +474,7 @@ def _move(tournament: Tournament, old: str, new: str, **fields: Any) -> None:
     """Compare-and-set the state: ``old`` to ``new``, or a Conflict saying what it is now."""
     moved = Tournament.objects.filter(pk=tournament.pk, state=old).update(state=new, **fields)
     if moved != 1:
-        raise Conflict(_not_now(tournament, "changed"))
+        raise Conflict(_not_now(tournament, CHANGED))
     tournament.state = new
     for name, value in fields.items():
         setattr(tournament, name, value)
@@ -460,29 +486,42 @@ def may_organize(tournament: Tournament, user: User) -> bool:
     return user.pk == tournament.organizer_id or user.is_superuser
 
 
-def _require_organizer(tournament: Tournament, user: User, doing: str) -> None:
+def _require_organizer(tournament: Tournament, user: User, refusal: str) -> None:
+    """``refusal`` names the tournament as ``%(name)s``."""
     if not may_organize(tournament, user):
-        raise Forbidden(f"Only the organizer of {tournament.name} can {doing} it.")
+        raise Forbidden(refusal % {"name": tournament.name})
 
 
-def _require_before_play(tournament: Tournament, doing: str) -> None:
+def _require_before_play(tournament: Tournament, refusal: str) -> None:
+    """``refusal`` names the tournament and its state as ``%(name)s`` and ``%(state)s``."""
     if tournament.state not in EDITABLE_STATES:
         raise Conflict(
-            f"{tournament.name} is {tournament.get_state_display().lower()}: "
-            f"you can {doing} only before play starts."
+            refusal % {"name": tournament.name, "state": tournament.get_state_display().lower()}
         )
 
 
-def _not_now(tournament: Tournament, doing: str) -> str:
-    state = TournamentState(tournament.state)
-    why = {
-        TournamentState.DRAFT: "is still a draft",
-        TournamentState.REGISTRATION: "is open for registration",
-        TournamentState.RUNNING: "is already running",
-        TournamentState.FINISHED: "has finished",
-        TournamentState.CANCELLED: "has been cancelled",
-    }[state]
-    return f"{tournament.name} {why}, so it cannot be {doing} now."
+# What a player or organizer asked for that the tournament's state forbids, each naming the
+# tournament (``%(name)s``) and saying why (``%(why)s``, from ``WHY_NOT_NOW``).
+STARTED = gettext_lazy("%(name)s %(why)s, so it cannot be started now.")
+CANCELLED = gettext_lazy("%(name)s %(why)s, so it cannot be cancelled now.")
+JOINED = gettext_lazy("%(name)s %(why)s, so it cannot be joined now.")
+LEFT = gettext_lazy("%(name)s %(why)s, so it cannot be left now.")
+CHECKED_INTO = gettext_lazy("%(name)s %(why)s, so it cannot be checked into now.")
+CHANGED = gettext_lazy("%(name)s %(why)s, so it cannot be changed now.")
+WHY_NOT_NOW = {
+    TournamentState.DRAFT: pgettext_lazy("a tournament's state, as why", "is still a draft"),
+    TournamentState.REGISTRATION: pgettext_lazy(
+        "a tournament's state, as why", "is open for registration"
+    ),
+    TournamentState.RUNNING: pgettext_lazy("a tournament's state, as why", "is already running"),
+    TournamentState.FINISHED: pgettext_lazy("a tournament's state, as why", "has finished"),
+    TournamentState.CANCELLED: pgettext_lazy("a tournament's state, as why", "has been cancelled"),
+}
+
+
+def _not_now(tournament: Tournament, refusal: StrPromise) -> str:
+    why = WHY_NOT_NOW[TournamentState(tournament.state)]
+    return str(refusal) % {"name": tournament.name, "why": why}
 
 
 def _name(user: User) -> str:

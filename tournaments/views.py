@@ -9,6 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST
 
@@ -27,7 +29,11 @@ from tournaments.models import Tournament, TournamentFormat, TournamentState
 from tournaments.settings.general import check_settings
 from tournaments.swing import reads as swing_reads
 
-SHOW_CHOICES = [("open", "Open"), ("running", "Running"), ("finished", "Finished")]
+SHOW_CHOICES = [
+    ("open", pgettext_lazy("tournaments to show", "Open")),
+    ("running", pgettext_lazy("tournaments to show", "Running")),
+    ("finished", pgettext_lazy("tournaments to show", "Finished")),
+]
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -62,7 +68,7 @@ def mine(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     user = request_user(request)
     if not user.has_perm(services.ORGANIZE_PERMISSION):
-        messages.error(request, "Only organizers can create tournaments.")
+        messages.error(request, _("Only organizers can create tournaments."))
         return redirect("tournaments")
     # An empty POST is still a form sent (every field missing), not a form to show.
     form = TournamentForm(request.POST if request.method == "POST" else None)
@@ -72,7 +78,10 @@ def create(request: HttpRequest) -> HttpResponse:
         except TournamentInvalid as error:
             form.show_errors(error.errors)
         else:
-            messages.success(request, f"{tournament.name} is saved as a draft. Open it to players.")
+            messages.success(
+                request,
+                _("%(name)s is saved as a draft. Open it to players.") % {"name": tournament.name},
+            )
             return redirect("tournament", tournament_id=tournament.pk)
     status = 400 if request.method == "POST" else 200
     return render(
@@ -102,7 +111,7 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
             messages.error(request, str(error))
             return redirect("tournament", tournament_id=tournament.pk)
         else:
-            messages.success(request, "Settings saved.")
+            messages.success(request, _("Settings saved."))
             return redirect("tournament", tournament_id=tournament.pk)
     status = 400 if request.method == "POST" else 200
     return render(
@@ -174,7 +183,7 @@ def _rounds_asked(text: str) -> set[tuple[str, int]]:
     """``main:0,losers:2`` as {("main", 0), ("losers", 2)}; ValueError saying what is wrong."""
     asked = set()
     for part in filter(None, text.split(",")):
-        flight, _, number = part.partition(":")
+        flight, _colon, number = part.partition(":")
         if flight not in bracket.FLIGHT_ORDER or not number.isdigit() or len(number) > 3:
             raise ValueError(f"rounds: {part[:40]!r} is not a flight and a round (main:0)")
         asked.add((flight, int(number)))
@@ -238,14 +247,14 @@ def swing_shown(tournament: Tournament) -> dict[str, object]:
 def _player(username: str) -> User:
     found = User.objects.select_related("profile").filter(username=username).first()
     if found is None:
-        raise DomainError(f"There is no player called {username}.")
+        raise DomainError(_("There is no player called %(username)s.") % {"username": username})
     return found
 
 
 def _withdraw(user: User, tournament_id: int, form: PlayerForm) -> str:
     player = _player(form.cleaned_data["username"])
     services.entry_withdraw(tournament_id=tournament_id, user=user, player=player)
-    return f"{player.profile.display_name} is withdrawn and refunded."
+    return _("%(player)s is withdrawn and refunded.") % {"player": player.profile.display_name}
 
 
 def _replace(user: User, tournament_id: int, form: PlayerForm) -> str:
@@ -254,7 +263,10 @@ def _replace(user: User, tournament_id: int, form: PlayerForm) -> str:
     services.entry_replace(
         tournament_id=tournament_id, user=user, player=player, replacement=replacement
     )
-    return f"{replacement.profile.display_name} takes {player.profile.display_name}'s seat."
+    return _("%(replacement)s takes %(player)s's seat.") % {
+        "replacement": replacement.profile.display_name,
+        "player": player.profile.display_name,
+    }
 
 
 ACTIONS: dict[str, Callable[[User, int], object]] = {
@@ -266,13 +278,14 @@ ACTIONS: dict[str, Callable[[User, int], object]] = {
     "check-in": lambda user, t: services.entry_check_in(tournament_id=t, user=user),
 }
 DONE = {
-    "open": "Registration is open.",
-    "start": "The tournament has started: the first matches are on.",
-    "cancel": "The tournament is cancelled: every buy-in and fee is refunded and every "
-    "player told.",
-    "register": "You are in. Good luck!",
-    "unregister": "You have left the tournament; your buy-in is back in your wallet.",
-    "check-in": "You are checked in.",
+    "open": gettext_lazy("Registration is open."),
+    "start": gettext_lazy("The tournament has started: the first matches are on."),
+    "cancel": gettext_lazy(
+        "The tournament is cancelled: every buy-in and fee is refunded and every player told."
+    ),
+    "register": gettext_lazy("You are in. Good luck!"),
+    "unregister": gettext_lazy("You have left the tournament; your buy-in is back in your wallet."),
+    "check-in": gettext_lazy("You are checked in."),
 }
 
 
@@ -284,7 +297,7 @@ def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
     user = request_user(request)
     tournament = _visible(user, tournament_id)
     if not services.may_organize(tournament, user):
-        raise PermissionDenied("Only the organizer can cancel this tournament.")
+        raise PermissionDenied(_("Only the organizer can cancel this tournament."))
     if tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED):
         return redirect("tournament", tournament_id=tournament_id)
     return render(
@@ -306,7 +319,7 @@ def act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
         elif action in ("withdraw", "replace"):
             form = PlayerForm(request.POST)
             if not form.is_valid():
-                raise DomainError("Say which player.")
+                raise DomainError(_("Say which player."))
             done = (_withdraw if action == "withdraw" else _replace)(user, tournament_id, form)
             messages.success(request, done)
         else:

@@ -15,6 +15,7 @@ from html import escape
 
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tournaments.bracket.reads import BracketSide, BracketSlot, Cell, SideSource
 
@@ -62,9 +63,10 @@ def slot_html(cell: Cell, *, many: bool) -> str:
     )
     if slot.match_id:
         late = " slot-late" if slot.late else ""
+        title = _e(_("Open the board"))
         head = (
             f'<a class="slot slot-{_slug(status)}{late}"'
-            f' href="{_match_url_prefix()}{slot.match_id}/"{common} title="Open the board">'
+            f' href="{_match_url_prefix()}{slot.match_id}/"{common} title="{title}">'
         )
         tail = "</a>"
     else:
@@ -87,18 +89,20 @@ def _meta_html(slot: BracketSlot) -> str:
     status = slot.status
     if status in QUIET and not slot.late:
         return ""
-    badges = '<span class="badge badge-late">late</span>' if slot.late else ""
+    late, watch = _e(_("late")), _e(_("Watch →"))
+    badges = f'<span class="badge badge-late">{late}</span>' if slot.late else ""
     if status != "finished":
-        badges += f'<span class="badge badge-{_slug(status)}">{_e(status)}</span>'
+        badges += f'<span class="badge badge-{_slug(status)}">{_e(slot.status_words)}</span>'
     if status == "live":
-        badges += '<span class="watch">Watch →</span>'
+        badges += f'<span class="watch">{watch}</span>'
     return f'<span class="slot-meta">{badges}</span>'
 
 
 def _side_html(side: BracketSide, source: SideSource | None, score: int | None) -> str:
     state = " side-won" if side.won else " side-lost" if side.lost else ""
     if side.bye:
-        body = '<span class="side-name bye">bye</span>'
+        bye = _e(_("bye"))
+        body = f'<span class="side-name bye">{bye}</span>'
     elif side.pending:
         if source is not None and source.shown:
             body = (
@@ -109,11 +113,11 @@ def _side_html(side: BracketSide, source: SideSource | None, score: int | None) 
             title = f' title="{_e(source.words)}"' if source is not None else ""
             body = f'<span class="side-name pending"{title}>—</span>'
     else:
-        seed = (
-            f'<span class="side-seed" title="Seed {side.seed}">{side.seed}</span>'
-            if side.seed
-            else ""
-        )
+        seed = ""
+        if side.seed:
+            title = _e(_("Seed %(seed)s") % {"seed": side.seed})
+            seed = f'<span class="side-seed" title="{title}">{side.seed}</span>'
+
         came_from = (
             f'<abbr class="side-from" title="{_e(source.words)}">{_e(source.short)}</abbr>'
             if source is not None and source.shown

@@ -10,6 +10,9 @@ or the current round changed, more than ``MAX_SLOTS`` slots at once, a Swiss's s
 a swing's chips, a tournament not drawn yet) the frame is the plain ``{"type": "changed"}``
 and each page fetches what it shows again, as before.
 
+The slots are written in the site's language, and once more in each other language the
+site speaks (``"translated": {"it": {key: html}}``); a page takes those of its own.
+
 Frames of one tournament are built one at a time (a PostgreSQL advisory lock held from the
 read to the send), so a frame never reaches the watchers after one built from a later
 read.
@@ -22,8 +25,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import translation
 
 from core import locks
 from core.live import frame_text
@@ -31,7 +36,7 @@ from core.locks import Lock
 from core.outages import outage_of
 from tournaments.bracket.html import slot_html
 from tournaments.bracket.page import current_round
-from tournaments.bracket.reads import Cell, bracket, flights
+from tournaments.bracket.reads import Cell, FlightLayout, bracket, flights
 from tournaments.models import Tournament, TournamentFormat, TournamentState
 from tournaments.reads.rounds import ROUND_BY_ROUND
 
@@ -56,7 +61,13 @@ def one_at_a_time(tournament_id: int) -> Iterator[None]:
 
 def changed_frame(tournament_id: int) -> str | None:
     """The frame, as text, that tells every watcher of the tournament what changed; None
-    when nothing the bracket shows did."""
+    when nothing the bracket shows did. Its digests and slots are the site language's,
+    whoever's request or task asked for it."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _changed_frame(tournament_id)
+
+
+def _changed_frame(tournament_id: int) -> str | None:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if (
         tournament is None
@@ -65,13 +76,7 @@ def changed_frame(tournament_id: int) -> str | None:
     ):
         return PLAIN
     layouts = flights(bracket(tournament), tournament.format)
-    cells: dict[str, Cell] = {
-        cell.key: cell
-        for layout in layouts
-        for column in layout.columns
-        for cell in column.cells
-        if cell.slot is not None
-    }
+    cells = _cells(layouts)
     digests = {key: _digest(cell) for key, cell in cells.items()}
     # The start's moment too: digests kept for another database's tournament of this id
     # (a test run's, a restored copy's) never pass for this one's.
@@ -95,8 +100,27 @@ def changed_frame(tournament_id: int) -> str | None:
     frame: dict[str, Any] = {
         "type": "changed",
         "slots": {key: slot_html(cells[key], many=many) for key in changed},
+        "translated": {},
     }
+    for language, _name in settings.LANGUAGES:
+        if language == settings.LANGUAGE_CODE:
+            continue
+        with translation.override(language):
+            theirs = _cells(flights(bracket(tournament), tournament.format))
+            frame["translated"][language] = {
+                key: slot_html(theirs[key], many=many) for key in changed
+            }
     return frame_text(frame)
+
+
+def _cells(layouts: list[FlightLayout]) -> dict[str, Cell]:
+    return {
+        cell.key: cell
+        for layout in layouts
+        for column in layout.columns
+        for cell in column.cells
+        if cell.slot is not None
+    }
 
 
 def _digest(value: object) -> bytes:

@@ -13,6 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from matches.models import FinishReason, Match, MatchStatus
 from matches.selectors import LIVE_WITHIN
@@ -56,6 +58,11 @@ class BracketSlot:
     def key(self) -> PairingKey:
         return PairingKey(Flight(self.flight), self.round, self.position)
 
+    @property
+    def status_words(self) -> str:
+        """The status as the page shows it, in the active language."""
+        return status_words(self.status)
+
 
 @dataclass(frozen=True)
 class BracketRound:
@@ -74,6 +81,25 @@ SLOT_STATUS = {
     MatchStatus.SUSPENDED: "suspended",
     MatchStatus.FINISHED: "finished",
 }
+
+
+# Each status as the page says it; the status itself is a code the scripts and styles read.
+STATUS_WORDS = {
+    "waiting": gettext_lazy("waiting"),
+    "bye": gettext_lazy("bye"),
+    "waiting for players": gettext_lazy("waiting for players"),
+    "live": gettext_lazy("live"),
+    "in play": gettext_lazy("in play"),
+    "suspended": gettext_lazy("suspended"),
+    "adjudicated": gettext_lazy("adjudicated"),
+    "forfeit": gettext_lazy("forfeit"),
+    "finished": gettext_lazy("finished"),
+    "not played": gettext_lazy("not played"),
+}
+
+
+def status_words(status: str) -> str:
+    return str(STATUS_WORDS.get(status, status))
 
 
 @dataclass(frozen=True)
@@ -278,18 +304,22 @@ SHOWN_ORDER = [Flight.MAIN, Flight.LOSERS, Flight.FINAL, Flight.CONSOLATION, Fli
 def _flight_names(format_: str) -> dict[str, tuple[str, str]]:
     """Each flight's heading and the code its slots are labelled with ("W R1 M3")."""
     if format_ == TournamentFormat.DOUBLE_ELIMINATION:
-        main, final = ("Winners' flight", "W"), ("Final", "GF")
+        main = (_("Winners' flight"), pgettext("bracket code: winners' flight", "W"))
+        final = (_("Final"), pgettext("bracket code: grand final", "GF"))
     elif format_ == TournamentFormat.SWISS:
-        main, final = ("Swiss rounds", "R"), ("Top cut", "KO")
+        main = (_("Swiss rounds"), pgettext("bracket code: rounds", "R"))
+        final = (_("Top cut"), pgettext("bracket code: knockout", "KO"))
     elif format_ == TournamentFormat.ROUND_ROBIN:
-        main, final = ("Round robin", "R"), ("Knockout stage", "KO")
+        main = (_("Round robin"), pgettext("bracket code: rounds", "R"))
+        final = (_("Knockout stage"), pgettext("bracket code: knockout", "KO"))
     else:
-        main, final = ("Main flight", "M"), ("Final", "F")
+        main = (_("Main flight"), pgettext("bracket code: main flight", "M"))
+        final = (_("Final"), pgettext("bracket code: final", "F"))
     return {
         Flight.MAIN: main,
-        Flight.LOSERS: ("Losers' flight", "L"),
-        Flight.CONSOLATION: ("Consolation", "C"),
-        Flight.LAST_CHANCE: ("Last chance", "LC"),
+        Flight.LOSERS: (_("Losers' flight"), pgettext("bracket code: losers' flight", "L")),
+        Flight.CONSOLATION: (_("Consolation"), pgettext("bracket code: consolation", "C")),
+        Flight.LAST_CHANCE: (_("Last chance"), pgettext("bracket code: last chance", "LC")),
         Flight.FINAL: final,
     }
 
@@ -398,14 +428,15 @@ class _Reading:
             self.source(slot.bottom_from, slot.flight),
         )
         ways = [
-            f"{which} goes to {match_words(self.by_key[s.flight, s.round], s.position)}"
+            (_("winner goes to %(match)s") if which == "winner" else _("loser goes to %(match)s"))
+            % {"match": match_words(self.by_key[s.flight, s.round], s.position)}
             for which, s in goes_to
         ]
         here = match_words(self.by_key[slot.flight, slot.round], slot.position)
         return Cell(
             slot,
             key_text(slot.key),
-            f"M{slot.position + 1}",
+            _match_code(slot.position),
             top,
             bottom,
             line_in=any(side is not None and not side.shown for side in (top, bottom)),
@@ -414,20 +445,35 @@ class _Reading:
         )
 
     def code(self, flight: str, round_: int) -> str:
-        return f"{self.names[flight][1]} R{round_ + 1}"
+        return pgettext("bracket code: a flight's round", "%(flight)s R%(number)s") % {
+            "flight": self.names[flight][1],
+            "number": round_ + 1,
+        }
 
     def source(self, side: WinnerOf | LoserOf | None, flight: str) -> SideSource | None:
         if side is None:
             return None
         which, key = _which(side), side.key
         feeding = self.by_key.get((key.flight.value, key.round))
-        where = match_words(feeding, key.position) if feeding else f"round {key.round + 1}"
-        short = (
-            f"{which[0].upper()} of {self.code(key.flight.value, key.round)} M{key.position + 1}"
+        where = (
+            match_words(feeding, key.position)
+            if feeding
+            else _("round %(number)s") % {"number": key.round + 1}
         )
-        words = f"{which.capitalize()} of {where}"
+        match = f"{self.code(key.flight.value, key.round)} {_match_code(key.position)}"
+        if which == "winner":
+            short = pgettext("bracket code: the winner of a match", "W of %(match)s")
+            words = _("Winner of %(match)s")
+        else:
+            short = pgettext("bracket code: the loser of a match", "L of %(match)s")
+            words = _("Loser of %(match)s")
+        short, words = short % {"match": match}, words % {"match": where}
         shown = which == "loser" or key.flight != flight
         return SideSource(source_text(side), short, words, shown)
+
+
+def _match_code(position: int) -> str:
+    return pgettext("bracket code: a round's match", "M%(number)s") % {"number": position + 1}
 
 
 def _which(side: WinnerOf | LoserOf) -> str:

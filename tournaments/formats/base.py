@@ -33,9 +33,44 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from accounts.money import money_text
+
+
+def gettext_noop(text: str) -> str:
+    """Marks a sentence for the translators' catalog and leaves it as it is: a format
+    refuses in English, and the app translates ``FormatError.sentence`` where it shows it
+    (``tournaments.errors.format_refused``), as the formats know no language."""
+    return text
+
+
+@dataclass(frozen=True)
+class Cents:
+    """An amount of money in a refusal, written as the reader's language writes it."""
+
+    cents: int
+
+    def __str__(self) -> str:
+        return money_text(self.cents)
+
 
 class FormatError(Exception):
-    """An organizer asked for a tournament that cannot be run; the message says why."""
+    """An organizer asked for a tournament that cannot be run; the message says why.
+
+    ``sentence`` is the message with its named blanks (``%(count)s``), ``values`` fill them:
+    ``str()`` gives it in English, ``tournaments.errors.format_refused`` in the reader's
+    language."""
+
+    def __init__(self, sentence: str, **values: object) -> None:
+        self.sentence = sentence
+        self.values = values
+        english = {name: _english(value) for name, value in values.items()}
+        super().__init__(sentence % english if values else sentence)
+
+
+def _english(value: object) -> object:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return value
 
 
 class DrawInvariantError(RuntimeError):
@@ -237,7 +272,10 @@ def check_match_lengths(match_lengths: Sequence[int], *, required_for: str | Non
         raise FormatError(f"Give at least one match length for {required_for}.")
     for length in match_lengths:
         if length < 1:
-            raise FormatError(f"A match must be at least 1 point long, not {length}.")
+            raise FormatError(
+                gettext_noop("A match must be at least 1 point long, not %(length)s."),
+                length=length,
+            )
 
 
 def placings_by_group(groups: Iterable[Sequence[int]], *, after: int = 0) -> tuple[Placing, ...]:

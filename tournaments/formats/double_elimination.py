@@ -81,6 +81,7 @@ from tournaments.formats.base import (
     build_draw,
     call_off,
     check_match_lengths,
+    gettext_noop,
     placings_by_group,
     record_results,
 )
@@ -124,8 +125,10 @@ class DoubleElimination:
         lengths = self.options.round_lengths
         if Flight.MAIN not in lengths:
             raise FormatError(
-                "Give the match lengths of the winners' flight; the losers' flight and the "
-                "grand final follow them unless given their own."
+                gettext_noop(
+                    "Give the match lengths of the winners' flight; the losers' flight and the "
+                    "grand final follow them unless given their own."
+                )
             )
         for flight, flight_lengths in lengths.items():
             if flight not in FLIGHT_NAMES:
@@ -138,8 +141,11 @@ class DoubleElimination:
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
         if len(entrants) < MIN_ENTRANTS:
             raise FormatError(
-                f"A double elimination needs at least {MIN_ENTRANTS} entrants; "
-                f"it has {len(entrants)}."
+                gettext_noop(
+                    "A double elimination needs at least %(least)s entrants; it has %(count)s."
+                ),
+                least=MIN_ENTRANTS,
+                count=len(entrants),
             )
         if len({entrant.id for entrant in entrants}) != len(entrants):
             raise DrawInvariantError("An entrant is registered twice")

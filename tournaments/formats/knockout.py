@@ -43,6 +43,7 @@ from tournaments.formats.base import (
     WinnerOf,
     build_draw,
     check_match_lengths,
+    gettext_noop,
     placings_by_group,
     play_out,
     record_results,
@@ -67,7 +68,10 @@ class KnockoutOptions:
 def bracket_size(entrant_count: int) -> int:
     """The smallest power of two holding ``entrant_count`` entrants."""
     if entrant_count < 2:
-        raise FormatError(f"A knockout needs at least 2 entrants; it has {entrant_count}.")
+        raise FormatError(
+            gettext_noop("A knockout needs at least 2 entrants; it has %(count)s."),
+            count=entrant_count,
+        )
     return 1 << (entrant_count - 1).bit_length()
 
 
@@ -181,7 +185,9 @@ class Knockout:
 
     def __post_init__(self) -> None:
         if not self.options.match_lengths:
-            raise FormatError("Give at least one match length: the length of the final.")
+            raise FormatError(
+                gettext_noop("Give at least one match length: the length of the final.")
+            )
         check_match_lengths(self.options.match_lengths)
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:

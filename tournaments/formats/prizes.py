@@ -23,7 +23,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.formats.base import DrawInvariantError, Flight, FormatError, Placing
+from tournaments.formats.base import DrawInvariantError, Flight, FormatError, Placing, gettext_noop
 
 WHOLE_POOL = 10_000
 
@@ -57,8 +57,11 @@ class PrizeTable:
         reached = [band for band in self.bands if band.min_players <= players]
         if not reached:
             raise FormatError(
-                f"The prize table starts at {self.bands[0].min_players} players; "
-                f"it has no payout for {players}."
+                gettext_noop(
+                    "The prize table starts at %(least)s players; it has no payout for %(count)s."
+                ),
+                least=self.bands[0].min_players,
+                count=players,
             )
         return reached[-1].shares
 
@@ -75,7 +78,9 @@ def _check_shares(band: PayoutBand) -> None:
         raise FormatError(f"A place cannot pay more than the place above it ({percent}%).")
     if len(band.shares) > band.min_players:
         raise FormatError(
-            f"{len(band.shares)} paid places cannot be filled by {band.min_players} players."
+            gettext_noop("%(places)s paid places cannot be filled by %(count)s players."),
+            places=len(band.shares),
+            count=band.min_players,
         )
 
 

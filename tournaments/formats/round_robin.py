@@ -59,6 +59,7 @@ from tournaments.formats.base import (
     build_draw,
     check_match_lengths,
     entrant_of,
+    gettext_noop,
     placings_by_group,
     record_results,
 )
@@ -100,18 +101,28 @@ class RoundRobin:
         check_match_lengths(self.options.knockout_match_lengths)
         size, through = self.options.group_size, self.options.advance_per_group
         if size is not None and size < 2:
-            raise FormatError(f"A group needs room for at least 2 players, not {size}.")
+            raise FormatError(
+                gettext_noop("A group needs room for at least 2 players, not %(size)s."), size=size
+            )
         if size is not None and through is None:
-            raise FormatError("Say how many players of each group go through to the knockout.")
+            raise FormatError(
+                gettext_noop("Say how many players of each group go through to the knockout.")
+            )
         if through is not None and through < 1:
-            raise FormatError(f"At least 1 player per group must go through, not {through}.")
+            raise FormatError(
+                gettext_noop("At least 1 player per group must go through, not %(through)s."),
+                through=through,
+            )
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
         count = len(entrants)
         if len({entrant.id for entrant in entrants}) != count:
             raise DrawInvariantError("An entrant is registered twice")
         if count < 2:
-            raise FormatError(f"A round robin needs at least 2 entrants; it has {count}.")
+            raise FormatError(
+                gettext_noop("A round robin needs at least 2 entrants; it has %(count)s."),
+                count=count,
+            )
         seeds = [entrant.id for entrant in seed_order(entrants, Seeding.RATING, rng)]
         groups = _snake(seeds, self._group_count(count))
         self._check_knockout(groups)
@@ -214,11 +225,17 @@ class RoundRobin:
         smallest = min(len(group) for group in groups)
         if through >= smallest:
             raise FormatError(
-                f"{through} players per group go through, but the smallest group has only "
-                f"{smallest}: fewer must go through, or the groups must be bigger."
+                gettext_noop(
+                    "%(through)s players per group go through, but the smallest group has only "
+                    "%(smallest)s: fewer must go through, or the groups must be bigger."
+                ),
+                through=through,
+                smallest=smallest,
             )
         if through * len(groups) < 2:
-            raise FormatError("The knockout needs at least 2 players: let 2 go through.")
+            raise FormatError(
+                gettext_noop("The knockout needs at least 2 players: let 2 go through.")
+            )
 
 
 def _snake(seeds: Sequence[int], group_count: int) -> list[list[int]]:

@@ -27,8 +27,8 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from accounts.money import money_text
 from tournaments.formats.base import (
+    Cents,
     Draw,
     DrawInvariantError,
     Entrant,
@@ -36,6 +36,7 @@ from tournaments.formats.base import (
     Pairing,
     Placing,
     Result,
+    gettext_noop,
 )
 from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding
 from tournaments.formats.prizes import Prize, ticket_prizes
@@ -60,15 +61,22 @@ class SatellitePlan:
 def plan_satellite(*, prize_pool_cents: int, target: TargetTournament) -> SatellitePlan:
     """Tickets and cash remainder for a pool; refuses a pool that does not buy one ticket."""
     if target.buy_in_cents <= 0:
-        raise FormatError(f"{target.name} has no buy-in, so a seat in it cannot be a prize.")
+        raise FormatError(
+            gettext_noop("%(target)s has no buy-in, so a seat in it cannot be a prize."),
+            target=target.name,
+        )
     if prize_pool_cents < 0:
-        raise FormatError("The prize pool cannot be negative.")
+        raise FormatError(gettext_noop("The prize pool cannot be negative."))
     tickets, remainder = divmod(prize_pool_cents, target.buy_in_cents)
     if tickets == 0:
         raise FormatError(
-            f"The prize pool of {money_text(prize_pool_cents)} does not cover one seat in "
-            f"{target.name} (buy-in {money_text(target.buy_in_cents)}). "
-            "Raise the buy-in or the number of players."
+            gettext_noop(
+                "The prize pool of %(pool)s does not cover one seat in %(target)s (buy-in "
+                "%(buy_in)s). Raise the buy-in or the number of players."
+            ),
+            pool=Cents(prize_pool_cents),
+            target=target.name,
+            buy_in=Cents(target.buy_in_cents),
         )
     return SatellitePlan(tickets, remainder)
 
@@ -102,8 +110,13 @@ class Satellite:
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
         if self.plan.tickets >= len(entrants):
             raise FormatError(
-                f"The prize pool buys {self.plan.tickets} seats in {self.options.target.name} "
-                f"for {len(entrants)} players: every player would win a seat without playing."
+                gettext_noop(
+                    "The prize pool buys %(tickets)s seats in %(target)s for %(count)s players: "
+                    "every player would win a seat without playing."
+                ),
+                tickets=self.plan.tickets,
+                target=self.options.target.name,
+                count=len(entrants),
             )
         return self.knockout.initial_draw(entrants, rng)
 

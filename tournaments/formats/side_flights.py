@@ -77,6 +77,7 @@ from tournaments.formats.base import (
     WinnerOf,
     build_draw,
     check_match_lengths,
+    gettext_noop,
     placings_by_group,
 )
 from tournaments.formats.double_elimination import DoubleElimination, drop_mask
@@ -112,27 +113,39 @@ class WithSideFlights:
         through = self.options.consolation_through_round
         reenters_at = self.options.last_chance_reenters_at
         if through is None and reenters_at is None:
-            raise FormatError("Choose a consolation or a last chance to run beside the main draw.")
+            raise FormatError(
+                gettext_noop("Choose a consolation or a last chance to run beside the main draw.")
+            )
         if through is not None and reenters_at is not None:
             raise FormatError(
-                "A player knocked out early can play the consolation or the last chance, not "
-                "both: choose one."
+                gettext_noop(
+                    "A player knocked out early can play the consolation or the last chance, "
+                    "not both: choose one."
+                )
             )
         if through is not None and through < 0:
             raise FormatError(
-                f"The consolation takes the losers of the first round on; round {through + 1} "
-                "does not exist."
+                gettext_noop(
+                    "The consolation takes the losers of the first round on; round %(round)s "
+                    "does not exist."
+                ),
+                round=through + 1,
             )
         if reenters_at is not None:
             if isinstance(self.main, DoubleElimination):
                 raise FormatError(
-                    "A last chance re-enters a knockout; a double elimination already gives "
-                    "every player a second chance."
+                    gettext_noop(
+                        "A last chance re-enters a knockout; a double elimination already gives "
+                        "every player a second chance."
+                    )
                 )
             if reenters_at < 2 or reenters_at & (reenters_at - 1):
                 raise FormatError(
-                    "The last chance winner re-enters a round of 2, 4, 8, ... players, "
-                    f"not {reenters_at}."
+                    gettext_noop(
+                        "The last chance winner re-enters a round of 2, 4, 8, ... players, "
+                        "not %(left)s."
+                    ),
+                    left=reenters_at,
                 )
         for flight, lengths in self.options.round_lengths.items():
             if flight not in SIDE_FLIGHT_NAMES:
@@ -210,9 +223,14 @@ class WithSideFlights:
         """The main flight with its reserved section, and the last chance that fills it."""
         if len(entrants) < reenters_at + 1:
             raise FormatError(
-                f"A last chance whose winner re-enters the main flight with {reenters_at} "
-                f"players left needs at least {reenters_at + 1} entrants, so that two can "
-                f"lose before then; it has {len(entrants)}."
+                gettext_noop(
+                    "A last chance whose winner re-enters the main flight with %(left)s "
+                    "players left needs at least %(least)s entrants, so that two can lose "
+                    "before then; it has %(count)s."
+                ),
+                left=reenters_at,
+                least=reenters_at + 1,
+                count=len(entrants),
             )
         if len({entrant.id for entrant in entrants}) != len(entrants):
             raise DrawInvariantError("An entrant is registered twice")

@@ -25,6 +25,7 @@ from tournaments.formats.base import (
     Pairing,
     Placing,
     Result,
+    gettext_noop,
 )
 from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding
 from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE, Prize, PrizeTable, cash_prizes
@@ -61,7 +62,10 @@ class SitAndGo:
         seats = self.options.seats
         if not MIN_SEATS <= seats <= MAX_SEATS:
             raise FormatError(
-                f"A Sit & Go has {MIN_SEATS} to {MAX_SEATS} seats; {seats} were asked for."
+                gettext_noop("A Sit & Go has %(low)s to %(high)s seats; %(seats)s were asked for."),
+                low=MIN_SEATS,
+                high=MAX_SEATS,
+                seats=seats,
             )
         self.options.prize_table.shares_for(seats)
         knockout = Knockout(KnockoutOptions(self.options.match_lengths, self.options.seating))

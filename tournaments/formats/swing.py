@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from tournaments.formats.base import FormatError
+from tournaments.formats.base import FormatError, gettext_noop
 
 # The gnubg position and match IDs hold the cube's value as a power of two up to 2^15.
 LARGEST_CUBE = 1 << 15
@@ -62,15 +62,19 @@ class CppSchedule:
 
     def __post_init__(self) -> None:
         if not self.levels or len(self.levels) > MAX_LEVELS:
-            raise FormatError(f"Give 1 to {MAX_LEVELS} CPP levels.")
+            raise FormatError(gettext_noop("Give 1 to %(most)s CPP levels."), most=MAX_LEVELS)
         if any(not 1 <= level <= MAX_CPP for level in self.levels):
-            raise FormatError(f"Every CPP level is 1 to {MAX_CPP:,} chips a point.")
+            raise FormatError(
+                gettext_noop("Every CPP level is 1 to %(most)s chips a point."), most=MAX_CPP
+            )
         if any(b < a for a, b in zip(self.levels, self.levels[1:], strict=False)):
-            raise FormatError("The CPP levels rise: list them from the smallest.")
+            raise FormatError(gettext_noop("The CPP levels rise: list them from the smallest."))
         if not 0 <= self.step <= MAX_CPP:
-            raise FormatError(f"The CPP step is 0 to {MAX_CPP:,} chips a point.")
+            raise FormatError(
+                gettext_noop("The CPP step is 0 to %(most)s chips a point."), most=MAX_CPP
+            )
         if self.raise_on is CppRaise.MINUTES and not self.minutes:
-            raise FormatError("Say every how many minutes the CPP rises.")
+            raise FormatError(gettext_noop("Say every how many minutes the CPP rises."))
 
     def cpp(self, level: int) -> int:
         """The CPP at ``level`` (counted from 0), at most ``MAX_CPP``."""

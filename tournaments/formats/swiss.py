@@ -69,6 +69,7 @@ from tournaments.formats.base import (
     build_draw,
     check_match_lengths,
     entrant_of,
+    gettext_noop,
     record_results,
 )
 from tournaments.formats.knockout import Seeding, seed_order
@@ -106,13 +107,19 @@ class Swiss:
 
     def __post_init__(self) -> None:
         if self.options.rounds < 1:
-            raise FormatError(f"A Swiss needs at least 1 round, not {self.options.rounds}.")
+            raise FormatError(
+                gettext_noop("A Swiss needs at least 1 round, not %(rounds)s."),
+                rounds=self.options.rounds,
+            )
         check_match_lengths(self.options.match_lengths, required_for="the Swiss rounds")
         check_match_lengths(self.options.top_cut_match_lengths)
         cut = self.options.top_cut
         if cut is not None and (cut < 2 or cut & (cut - 1)):
             raise FormatError(
-                f"The top cut must be a power of two, at least 2 (2, 4, 8, ...), not {cut}."
+                gettext_noop(
+                    "The top cut must be a power of two, at least 2 (2, 4, 8, ...), not %(cut)s."
+                ),
+                cut=cut,
             )
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
@@ -120,15 +127,28 @@ class Swiss:
         if len({entrant.id for entrant in entrants}) != count:
             raise DrawInvariantError("An entrant is registered twice")
         if count < 2:
-            raise FormatError(f"A Swiss needs at least 2 entrants; it has {count}.")
+            raise FormatError(
+                gettext_noop("A Swiss needs at least 2 entrants; it has %(count)s."), count=count
+            )
         if self.options.rounds > count - 1:
             raise FormatError(
-                f"{count} entrants can play at most {count - 1} rounds without meeting twice; "
-                f"{self.options.rounds} were asked for."
+                gettext_noop(
+                    "%(count)s entrants can play at most %(most)s rounds without meeting twice; "
+                    "%(rounds)s were asked for."
+                ),
+                count=count,
+                most=count - 1,
+                rounds=self.options.rounds,
             )
         cut = self.options.top_cut
         if cut is not None and cut > count:
-            raise FormatError(f"A top cut of {cut} needs at least {cut} entrants; {count} came.")
+            raise FormatError(
+                gettext_noop(
+                    "A top cut of %(cut)s needs at least %(cut)s entrants; %(count)s came."
+                ),
+                cut=cut,
+                count=count,
+            )
         seeds = [entrant.id for entrant in seed_order(entrants, Seeding.RATING, rng)]
         pairs, bye = _pair_by_score(
             seeds, dict.fromkeys(seeds, 0), {e: set() for e in seeds}, set()

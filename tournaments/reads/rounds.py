@@ -12,6 +12,7 @@ flight has on the draw's rows.
 from __future__ import annotations
 
 from django.db.models import Count, Max, Q
+from django.utils.translation import gettext as _
 
 from tournaments.formats.base import Flight
 from tournaments.models import Pairing, TournamentFormat
@@ -22,33 +23,65 @@ ROUND_BY_ROUND = (TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN)
 def knockout_round_name(number: int, total: int) -> str:
     """ "Final", "Semi-finals", "Quarter-finals", else "Round of 16" and so on."""
     left = total - number
-    named = {1: "Final", 2: "Semi-finals", 3: "Quarter-finals"}
-    return named.get(left, f"Round of {2**left}")
+    named = {
+        1: _("Final"),
+        2: _("Semi-finals"),
+        3: _("Quarter-finals"),
+        4: _("Round of 16"),
+        5: _("Round of 32"),
+    }
+    return named.get(left) or _("Round of %(players)s") % {"players": 2**left}
+
+
+def _winners_round_name(number: int, total: int) -> str:
+    """A double elimination's winners' round: "Winners' semi-finals"."""
+    left = total - number
+    named = {
+        1: _("Winners' final"),
+        2: _("Winners' semi-finals"),
+        3: _("Winners' quarter-finals"),
+        4: _("Winners' round of 16"),
+        5: _("Winners' round of 32"),
+    }
+    return named.get(left) or _("Winners' round of %(players)s") % {"players": 2**left}
+
+
+def _side_round_name(flight: Flight, number: int, total: int) -> str:
+    """A losers', consolation or last-chance round, by number up to its final."""
+    if number == total - 1:
+        return {
+            Flight.LOSERS: _("Losers' final"),
+            Flight.CONSOLATION: _("Consolation final"),
+            Flight.LAST_CHANCE: _("Last chance final"),
+        }[flight]
+    numbered = {
+        Flight.LOSERS: _("Losers' round %(number)s"),
+        Flight.CONSOLATION: _("Consolation round %(number)s"),
+        Flight.LAST_CHANCE: _("Last chance round %(number)s"),
+    }[flight]
+    return numbered % {"number": number + 1}
 
 
 def round_name(format_: str, flight: str, number: int, total: int) -> str:
-    """Round ``number`` (from 0) of ``total`` in ``flight`` of a tournament of ``format_``."""
+    """Round ``number`` (from 0) of ``total`` in ``flight`` of a tournament of ``format_``,
+    in the active language."""
     if flight == Flight.MAIN and format_ in ROUND_BY_ROUND:
-        return f"Round {number + 1}"
+        return _("Round %(number)s") % {"number": number + 1}
     if flight == Flight.FINAL and format_ == TournamentFormat.DOUBLE_ELIMINATION:
-        return "Grand final" if number == 0 else "Reset final"
+        return _("Grand final") if number == 0 else _("Reset final")
+    if flight == Flight.MAIN and format_ == TournamentFormat.DOUBLE_ELIMINATION:
+        return _winners_round_name(number, total)
     if flight in (Flight.MAIN, Flight.FINAL):
-        knockout = knockout_round_name(number, total)
-        if flight == Flight.MAIN and format_ == TournamentFormat.DOUBLE_ELIMINATION:
-            return f"Winners' {knockout[0].lower()}{knockout[1:]}"
-        return knockout
-    label = {
-        Flight.LOSERS: "Losers'",
-        Flight.CONSOLATION: "Consolation",
-        Flight.LAST_CHANCE: "Last chance",
-    }[Flight(flight)]
-    return f"{label} final" if number == total - 1 else f"{label} round {number + 1}"
+        return knockout_round_name(number, total)
+    return _side_round_name(Flight(flight), number, total)
 
 
 def slot_words(name: str, *, matches: int, position: int) -> str:
     """A match in its round: "Winners' semi-finals, match 2", or "Grand final" alone for a
     round of one match."""
-    return name if matches == 1 else f"{name}, match {position + 1}"
+    if matches == 1:
+        return name
+    return _("%(round)s, match %(number)s") % {"round": name, "number": position + 1}
 
 
 def pairing_words(pairing: Pairing, format_: str) -> str:

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from accounts.models import User
 from matches.models import Match
 from tournaments import draw_rows
@@ -132,13 +134,22 @@ def _by_place(placings: Sequence[Placing], draw: Draw) -> list[StandingRow]:
 
 # Each tiebreak's short heading and what it counts, for the table's header.
 TIEBREAK_WORDS = {
-    Tiebreak.BUCHHOLZ: ("Bu", "Buchholz: the sum of the opponents' points"),
-    Tiebreak.MEDIAN_BUCHHOLZ: (
-        "MBu",
-        "Median Buchholz: the opponents' points without the highest and the lowest",
+    Tiebreak.BUCHHOLZ: (
+        pgettext_lazy("tiebreak heading: Buchholz", "Bu"),
+        gettext_lazy("Buchholz: the sum of the opponents' points"),
     ),
-    Tiebreak.SONNEBORN_BERGER: ("SB", "Sonneborn-Berger: the sum of the points of those beaten"),
-    Tiebreak.POINTS_MARGIN: ("+/−", "Points margin: points scored less points conceded"),
+    Tiebreak.MEDIAN_BUCHHOLZ: (
+        pgettext_lazy("tiebreak heading: median Buchholz", "MBu"),
+        gettext_lazy("Median Buchholz: the opponents' points without the highest and the lowest"),
+    ),
+    Tiebreak.SONNEBORN_BERGER: (
+        pgettext_lazy("tiebreak heading: Sonneborn-Berger", "SB"),
+        gettext_lazy("Sonneborn-Berger: the sum of the points of those beaten"),
+    ),
+    Tiebreak.POINTS_MARGIN: (
+        "+/−",
+        gettext_lazy("Points margin: points scored less points conceded"),
+    ),
 }
 
 
@@ -166,7 +177,10 @@ def standings_tables(rows: list[dict[str, Any]]) -> list[StandingsTable]:
     return [
         StandingsTable(
             group_letter(group) if len(by_group) > 1 and group is not None else "",
-            [(name, *TIEBREAK_WORDS[Tiebreak(name)]) for name in grouped[0]["tiebreaks"]],
+            [
+                (name, *(str(words) for words in TIEBREAK_WORDS[Tiebreak(name)]))
+                for name in grouped[0]["tiebreaks"]
+            ],
             grouped,
         )
         for group, grouped in by_group.items()

@@ -12,7 +12,7 @@ and the format as optional, with its default, or as null when it has none.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from rest_framework import serializers
@@ -20,6 +20,9 @@ from rest_framework import serializers
 from accounts.money import amount_of
 from core.api import JsonBooleanField
 from tournaments.settings.setting import FORMATS, Kind, Setting
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def shown_for(*formats: str, **attrs: str) -> dict[str, str]:
@@ -32,7 +35,7 @@ def powers_of_two(setting: Setting) -> list[int]:
     return [2**n for n in range(1, high.bit_length()) if setting.allows(2**n)]
 
 
-def _words(setting: Setting, help_text: str) -> dict[str, Any]:
+def _words(setting: Setting, help_text: StrOrPromise) -> dict[str, Any]:
     words: dict[str, Any] = {}
     if setting.label:
         words["label"] = setting.label

@@ -18,6 +18,10 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+
 from tournaments.formats.base import Flight
 from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.models import TournamentFormat
@@ -27,12 +31,13 @@ from tournaments.settings.swing import SWING_DEFAULTS, swing_values
 
 ClockCheck = Callable[[dict[str, Any] | None, Refuse], dict[str, Any]]
 
+# A flight as a refusal names it ("Pay 1 to 256 places of the %(flight)s.").
 FLIGHT_WORDS = {
-    Flight.MAIN: "main flight",
-    Flight.LOSERS: "losers' flight",
-    Flight.CONSOLATION: "consolation",
-    Flight.LAST_CHANCE: "last chance",
-    Flight.FINAL: "final",
+    Flight.MAIN: pgettext_lazy("a flight, in a sentence", "main flight"),
+    Flight.LOSERS: pgettext_lazy("a flight, in a sentence", "losers' flight"),
+    Flight.CONSOLATION: pgettext_lazy("a flight, in a sentence", "consolation"),
+    Flight.LAST_CHANCE: pgettext_lazy("a flight, in a sentence", "last chance"),
+    Flight.FINAL: pgettext_lazy("a flight, in a sentence", "final"),
 }
 
 
@@ -105,35 +110,50 @@ def _check_rounds(values: dict[str, Any], max_entrants: int | None, refuse: Refu
     if format_ == TournamentFormat.SWISS:
         rounds = values["rounds"]
         if rounds is None:
-            refuse("rounds", "Say how many rounds the Swiss has.")
+            refuse("rounds", _("Say how many rounds the Swiss has."))
         elif not fields.ROUNDS.allows(rounds):
             low, high = fields.ROUNDS.limits
-            refuse("rounds", f"A Swiss has {low} to {high} rounds, not {rounds}.")
+            refuse(
+                "rounds",
+                _("A Swiss has %(low)s to %(high)s rounds, not %(rounds)s.")
+                % {"low": low, "high": high, "rounds": rounds},
+            )
         elif max_entrants is not None and rounds > max_entrants - 1:
             refuse(
                 "rounds",
-                f"{max_entrants} players can play at most {max_entrants - 1} rounds without "
-                "meeting twice.",
+                _("%(players)s players can play at most %(most)s rounds without meeting twice.")
+                % {"players": max_entrants, "most": max_entrants - 1},
             )
         cut = values["top_cut"]
         if cut is not None and not fields.TOP_CUT.allows(cut):
-            refuse("top_cut", f"The top cut is 2, 4, 8, 16, ... players, not {cut}.")
+            refuse(
+                "top_cut", _("The top cut is 2, 4, 8, 16, ... players, not %(cut)s.") % {"cut": cut}
+            )
         elif cut is not None and max_entrants is not None and cut > max_entrants:
-            refuse("top_cut", f"A top cut of {cut} needs at least {cut} players.")
+            refuse(
+                "top_cut", _("A top cut of %(cut)s needs at least %(cut)s players.") % {"cut": cut}
+            )
     if format_ == TournamentFormat.ROUND_ROBIN:
         size, through = values["group_size"], values["advance_per_group"]
         if size is not None and not fields.GROUP_SIZE.allows(size):
             low, high = fields.GROUP_SIZE.limits
-            refuse("group_size", f"A group has {low} to {high} players, not {size}.")
+            refuse(
+                "group_size",
+                _("A group has %(low)s to %(high)s players, not %(size)s.")
+                % {"low": low, "high": high, "size": size},
+            )
         elif size is not None and through is None:
-            refuse("advance_per_group", "Say how many of each group go through to the knockout.")
+            refuse("advance_per_group", _("Say how many of each group go through to the knockout."))
         elif through is not None and size is not None and not 1 <= through < size:
             refuse(
                 "advance_per_group",
-                f"1 to {size - 1} of each group of {size} can go through, not {through}.",
+                _("1 to %(most)s of each group of %(size)s can go through, not %(through)s.")
+                % {"most": size - 1, "size": size, "through": through},
             )
         elif through is not None and size is None:
-            refuse("group_size", "A knockout after the round robin needs groups: give their size.")
+            refuse(
+                "group_size", _("A knockout after the round robin needs groups: give their size.")
+            )
 
 
 def _check_side_flights(values: dict[str, Any], max_entrants: int | None, refuse: Refuse) -> None:
@@ -142,27 +162,36 @@ def _check_side_flights(values: dict[str, Any], max_entrants: int | None, refuse
         low, high = fields.CONSOLATION_THROUGH_ROUND.limits
         refuse(
             "consolation_through_round",
-            f"The consolation takes the losers of rounds 1 to {through}: give a round from "
-            f"{low} to {high}.",
+            _(
+                "The consolation takes the losers of rounds 1 to %(through)s: give a round from "
+                "%(low)s to %(high)s."
+            )
+            % {"through": through, "low": low, "high": high},
         )
     if reenters_at is None:
         return
     if through is not None:
         refuse(
             "last_chance_reenters_at",
-            "A player knocked out early plays the consolation or the last chance: choose one.",
+            _("A player knocked out early plays the consolation or the last chance: choose one."),
         )
     if not fields.LAST_CHANCE_REENTERS_AT.allows(reenters_at):
         refuse(
             "last_chance_reenters_at",
-            f"The last chance's winner comes back when 2, 4, 8, ... players are left, not "
-            f"{reenters_at}.",
+            _(
+                "The last chance's winner comes back when 2, 4, 8, ... players are left, not "
+                "%(left)s."
+            )
+            % {"left": reenters_at},
         )
     elif max_entrants is not None and max_entrants < reenters_at + 1:
         refuse(
             "last_chance_reenters_at",
-            f"Coming back with {reenters_at} players left needs at least {reenters_at + 1} "
-            "players; allow more, or come back later.",
+            _(
+                "Coming back with %(left)s players left needs at least %(least)s players; allow "
+                "more, or come back later."
+            )
+            % {"left": reenters_at, "least": reenters_at + 1},
         )
 
 
@@ -175,13 +204,18 @@ def _flight_lengths(
         if flight is None:
             continue
         if not lengths:
-            refuse("round_lengths", f"Give at least one match length for the {_words(flight)}.")
+            refuse(
+                "round_lengths",
+                _("Give at least one match length for the %(flight)s.")
+                % {"flight": _words(flight)},
+            )
         wrong = next((n for n in lengths if not fields.ROUND_LENGTHS.allows(n)), None)
         if wrong is not None:
             low, high = fields.ROUND_LENGTHS.limits
             refuse(
                 "round_lengths",
-                f"Each match of the {_words(flight)} is {low} to {high} points, not {wrong}.",
+                _("Each match of the %(flight)s is %(low)s to %(high)s points, not %(wrong)s.")
+                % {"flight": _words(flight), "low": low, "high": high, "wrong": wrong},
             )
         stored[flight.value] = list(lengths)
     return stored
@@ -203,7 +237,11 @@ def _flight_clocks(
 
 def _clock_refusal(flight: Flight, refuse: Refuse) -> Refuse:
     def refuse_for_flight(field: str, message: str) -> None:
-        refuse("flight_clocks", f"The {_words(flight)}'s clock: {message}")
+        refuse(
+            "flight_clocks",
+            _("The %(flight)s's clock: %(refusal)s")
+            % {"flight": _words(flight), "refusal": message},
+        )
 
     return refuse_for_flight
 
@@ -215,32 +253,52 @@ def _prize_table(
     if not table:
         return {}
     if settings.format == TournamentFormat.SATELLITE:
-        refuse("prize_table", "A satellite's prizes are seats in its target, not a table.")
+        refuse("prize_table", _("A satellite's prizes are seats in its target, not a table."))
         return {}
     paid = prize_flights(flights)
     stored: dict[str, list[int]] = {}
     for name, shares in table.items():
         flight = _flight(name, paid, "prize_table", refuse)
         if flight is None:
-            refuse("prize_table", f"This tournament has no {name.replace('_', ' ')} to pay.")
+            refuse(
+                "prize_table",
+                _("This tournament has no %(flight)s to pay.") % {"flight": name.replace("_", " ")},
+            )
             continue
         if not shares or len(shares) > (most := fields.PRIZE_TABLE.items or 0):
-            refuse("prize_table", f"Pay 1 to {most} places of the {_words(flight)}.")
+            refuse(
+                "prize_table",
+                _("Pay 1 to %(most)s places of the %(flight)s.")
+                % {"most": most, "flight": _words(flight)},
+            )
         elif any(share <= 0 for share in shares):
-            refuse("prize_table", f"Every paid place of the {_words(flight)} gets more than 0%.")
+            refuse(
+                "prize_table",
+                _("Every paid place of the %(flight)s gets more than 0%%.")
+                % {"flight": _words(flight)},
+            )
         elif any(later > earlier for earlier, later in itertools.pairwise(shares)):
             refuse(
                 "prize_table",
-                f"A place of the {_words(flight)} cannot pay more than the place above it.",
+                _("A place of the %(flight)s cannot pay more than the place above it.")
+                % {"flight": _words(flight)},
             )
         elif flight is Flight.MAIN and max_entrants is not None and len(shares) > max_entrants:
-            refuse("prize_table", f"{len(shares)} paid places need at least as many players.")
+            refuse(
+                "prize_table",
+                _("%(places)s paid places need at least as many players.")
+                % {"places": len(shares)},
+            )
         stored[flight.value] = list(shares)
     if Flight.MAIN.value not in table:
-        refuse("prize_table", "Give the main flight's shares: its winner is the champion.")
+        refuse("prize_table", _("Give the main flight's shares: its winner is the champion."))
     total = sum(sum(shares) for shares in table.values())
     if total != WHOLE_POOL:
-        refuse("prize_table", f"The shares add up to {total / 100:g}% of the pool, not 100%.")
+        refuse(
+            "prize_table",
+            _("The shares add up to %(total)s%% of the pool, not 100%%.")
+            % {"total": number_format(total / 100 if total % 100 else total // 100)},
+        )
     return stored
 
 
@@ -251,10 +309,14 @@ def _flight(name: str, flights: Sequence[Flight], field: str, refuse: Refuse) ->
     try:
         flight = Flight(name)
     except ValueError:
-        refuse(field, f"There is no flight called {name!r}; this tournament has {known}.")
+        refuse(
+            field,
+            _("There is no flight called %(name)s; this tournament has %(known)s.")
+            % {"name": repr(name), "known": known},
+        )
         return None
     return flight if flight in flights else None
 
 
 def _words(flight: Flight) -> str:
-    return FLIGHT_WORDS[flight]
+    return str(FLIGHT_WORDS[flight])

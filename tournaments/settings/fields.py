@@ -16,6 +16,11 @@ others (it then has its default).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, cast
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+
 from accounts.models import MAX_AMOUNT_CENTS, Currency
 from matches.clock import MAX_CORRESPONDENCE_SECONDS, MAX_RESERVE_SECONDS
 from matches.creation import MAX_MATCH_LENGTH
@@ -36,6 +41,9 @@ from tournaments.settings.setting import (
     formats_but,
 )
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 MAX_ID = 2**63 - 1
 # Where a side flight joins when the organizer switches it on without saying: the
 # consolation takes the losers of main rounds 1 and 2; the last chance's winner comes back
@@ -43,19 +51,29 @@ MAX_ID = 2**63 - 1
 DEFAULT_CONSOLATION_THROUGH = 2
 DEFAULT_LAST_CHANCE_REENTRY = 8
 
+
+def _filled(text: StrPromise, **values: Any) -> StrPromise:
+    """A sentence with named blanks, translated and filled in when it is read, so the form
+    and the API's refusal speak the reader's language."""
+    return cast("StrPromise", lazy(lambda: str(text) % values, str)())
+
+
 # ---------------------------------------------------------------- every tournament
 
-NAME = Setting("name", Kind.TEXT, low=1, high=120, required=True)
+NAME = Setting("name", Kind.TEXT, low=1, high=120, required=True, label=_("Name"))
 FORMAT = Setting(
     "format",
     Kind.CHOICE,
     choices=tuple(TournamentFormat.choices),
     required=True,
     initial=TournamentFormat.KNOCKOUT,
-    help="Knockout: one loss and out. Double elimination: out at the second loss. "
-    "Swiss: a set number of rounds, players with equal scores meet. Round robin: everyone "
-    "meets everyone. Swing: everyone starts with the same chips, the stakes rise, the last "
-    "player holding chips wins.",
+    label=_("Format"),
+    help=_(
+        "Knockout: one loss and out. Double elimination: out at the second loss. "
+        "Swiss: a set number of rounds, players with equal scores meet. Round robin: everyone "
+        "meets everyone. Swing: everyone starts with the same chips, the stakes rise, the last "
+        "player holding chips wins."
+    ),
 )
 SEATS = Setting(
     "seats",
@@ -63,8 +81,15 @@ SEATS = Setting(
     low=MIN_SEATS,
     high=MAX_SEATS,
     formats=(TournamentFormat.SIT_AND_GO, SWING),
-    help=f"Sit & Go: {MIN_SEATS} to {MAX_SEATS} seats (8 if left empty). Swing: seats to "
-    "start when full, or empty to start by hand.",
+    label=_("Seats"),
+    help=_filled(
+        _(
+            "Sit & Go: %(low)s to %(high)s seats (8 if left empty). Swing: seats to start "
+            "when full, or empty to start by hand."
+        ),
+        low=MIN_SEATS,
+        high=MAX_SEATS,
+    ),
     api_help="A Sit & Go's seats: it starts when they are all taken (8 if not given).",
 )
 MAX_ENTRANTS = Setting(
@@ -73,8 +98,8 @@ MAX_ENTRANTS = Setting(
     low=2,
     high=8192,
     formats=formats_but(TournamentFormat.SIT_AND_GO),
-    label="Maximum players",
-    help="Leave empty for no limit.",
+    label=_("Maximum players"),
+    help=_("Leave empty for no limit."),
 )
 BUY_IN_CENTS = Setting(
     "buy_in_cents",
@@ -84,8 +109,8 @@ BUY_IN_CENTS = Setting(
     default=0,
     initial=1000,
     form_name="buy_in",
-    label="Buy-in",
-    help="Goes to the prize pool.",
+    label=_("Buy-in"),
+    help=_("Goes to the prize pool."),
 )
 FEE_CENTS = Setting(
     "fee_cents",
@@ -95,16 +120,24 @@ FEE_CENTS = Setting(
     default=0,
     initial=65,
     form_name="fee",
-    help="Kept by the house.",
+    label=_("Fee"),
+    help=_("Kept by the house."),
 )
 CURRENCY = Setting(
     "currency",
     Kind.CHOICE,
     choices=tuple(Currency.choices),
     default=Currency.FUN,
-    refusal=f"Use one of {', '.join(Currency.values)}.",
+    label=_("Currency"),
+    refusal=_filled(_("Use one of %(currencies)s."), currencies=", ".join(Currency.values)),
 )
-SEEDING = Setting("seeding", Kind.CHOICE, choices=tuple(Seeding.choices), default=Seeding.RATING)
+SEEDING = Setting(
+    "seeding",
+    Kind.CHOICE,
+    choices=tuple(Seeding.choices),
+    default=Seeding.RATING,
+    label=_("Seeding"),
+)
 ROUND_LENGTHS = Setting(
     "round_lengths",
     Kind.BY_FLIGHT,
@@ -112,14 +145,14 @@ ROUND_LENGTHS = Setting(
     high=MAX_MATCH_LENGTH,
     items=16,
     formats=formats_but(SWING),
-    label="Match length per round",
+    label=_("Match length per round"),
 )
 CLOCK_KIND = Setting(
     "clock_kind",
     Kind.CHOICE,
     choices=tuple(ClockKind.choices),
     default=DEFAULT_CLOCK.kind,
-    label="Clock",
+    label=_("Clock"),
     in_api=False,  # the API takes the whole clock (``matches.api.ClockSerializer``)
 )
 MOVE_SECONDS = Setting(
@@ -128,9 +161,11 @@ MOVE_SECONDS = Setting(
     low=1,
     high=MAX_CORRESPONDENCE_SECONDS,
     default=DEFAULT_CLOCK.move_seconds,
-    label="Seconds per move",
-    help="Per move: a delay clock's first seconds of every move cost nothing (a delay, not an "
-    "increment); a move timer's are the move's own time; correspondence: 86400 a day.",
+    label=_("Seconds per move"),
+    help=_(
+        "Per move: a delay clock's first seconds of every move cost nothing (a delay, not an "
+        "increment); a move timer's are the move's own time; correspondence: 86400 a day."
+    ),
     in_api=False,
 )
 RESERVE_SECONDS = Setting(
@@ -139,9 +174,11 @@ RESERVE_SECONDS = Setting(
     low=0,
     high=MAX_RESERVE_SECONDS,
     default=DEFAULT_CLOCK.reserve_seconds,
-    label="Reserve seconds per point",
-    help="Per point of the match with a delay clock (120 gives a 7-point match 14 minutes "
-    "each); for the whole match with a move timer.",
+    label=_("Reserve seconds per point"),
+    help=_(
+        "Per point of the match with a delay clock (120 gives a 7-point match 14 minutes "
+        "each); for the whole match with a move timer."
+    ),
     in_api=False,
 )
 ABANDON_POLICY = Setting(
@@ -149,7 +186,7 @@ ABANDON_POLICY = Setting(
     Kind.CHOICE,
     choices=tuple(TournamentAbandonPolicy.choices),
     default=TournamentAbandonPolicy.ENGINE,
-    label="When a player abandons",
+    label=_("When a player abandons"),
 )
 SHOW_UP_SECONDS = Setting(
     "show_up_seconds",
@@ -157,33 +194,33 @@ SHOW_UP_SECONDS = Setting(
     low=30,
     high=3600,
     default=models.SHOW_UP_SECONDS,
-    label="Show-up time (seconds)",
-    help="A player not at the board forfeits.",
-    refusal="Give players 30 seconds to an hour to reach the board.",
+    label=_("Show-up time (seconds)"),
+    help=_("A player not at the board forfeits."),
+    refusal=_("Give players 30 seconds to an hour to reach the board."),
 )
 ROUND_MINUTES = Setting(
     "round_minutes",
     Kind.WHOLE,
     low=1,
     high=14 * 24 * 60,
-    label="Round deadline (minutes)",
-    help="Matches not finished this long after they start are marked late.",
-    refusal="A round deadline is 1 minute to 14 days, or leave it empty.",
+    label=_("Round deadline (minutes)"),
+    help=_("Matches not finished this long after they start are marked late."),
+    refusal=_("A round deadline is 1 minute to 14 days, or leave it empty."),
 )
 STARTS_AT = Setting(
     "starts_at",
     Kind.MOMENT,
-    label="Starts at (UTC)",
-    help="Leave empty to start it by hand; a Sit & Go starts when full.",
+    label=_("Starts at (UTC)"),
+    help=_("Leave empty to start it by hand; a Sit & Go starts when full."),
 )
 CHECK_IN_MINUTES = Setting(
     "check_in_minutes",
     Kind.WHOLE,
     low=1,
     high=24 * 60,
-    label="Check-in window (minutes)",
-    help="Entrants confirm in this window before the start; the others are refunded.",
-    refusal="Check-in lasts 1 minute to 24 hours.",
+    label=_("Check-in window (minutes)"),
+    help=_("Entrants confirm in this window before the start; the others are refunded."),
+    refusal=_("Check-in lasts 1 minute to 24 hours."),
 )
 TARGET = Setting(
     "target",
@@ -191,8 +228,8 @@ TARGET = Setting(
     low=1,
     high=MAX_ID,
     formats=(TournamentFormat.SATELLITE,),
-    label="Satellite target",
-    help="Satellite: the tournament whose seats are the prizes.",
+    label=_("Satellite target"),
+    help=_("Satellite: the tournament whose seats are the prizes."),
     api_help="Satellite: the target tournament's id.",
 )
 
@@ -204,7 +241,7 @@ ROUNDS = Setting(
     low=1,
     high=30,
     formats=(SWISS,),
-    label="Swiss rounds",
+    label=_("Swiss rounds"),
     api_help="Swiss: the number of rounds.",
 )
 TOP_CUT = Setting(
@@ -213,8 +250,8 @@ TOP_CUT = Setting(
     low=2,
     high=MAX_ENTRANTS.high,
     formats=(SWISS,),
-    label="Top cut",
-    help="The best 2, 4, 8, ... play a knockout after the Swiss; empty: none.",
+    label=_("Top cut"),
+    help=_("The best 2, 4, 8, ... play a knockout after the Swiss; empty: none."),
     api_help="Swiss: the best this many (2, 4, 8, ...) play a knockout after it "
     '(its lengths: round_lengths\' "final").',
 )
@@ -224,8 +261,8 @@ GROUP_SIZE = Setting(
     low=2,
     high=64,
     formats=(ROUND_ROBIN,),
-    label="Players per group",
-    help="Empty: one table, everyone meets everyone.",
+    label=_("Players per group"),
+    help=_("Empty: one table, everyone meets everyone."),
     api_help="Round robin: players per group; none: everyone meets everyone.",
 )
 ADVANCE_PER_GROUP = Setting(
@@ -234,8 +271,8 @@ ADVANCE_PER_GROUP = Setting(
     low=1,
     high=GROUP_SIZE.high,
     formats=(ROUND_ROBIN,),
-    label="Through from each group",
-    help="The best of each group play a knockout.",
+    label=_("Through from each group"),
+    help=_("The best of each group play a knockout."),
     api_help='Round robin with groups: the best this many of each play a knockout ("final").',
 )
 GRAND_FINAL_RESET = Setting(
@@ -243,7 +280,7 @@ GRAND_FINAL_RESET = Setting(
     Kind.FLAG,
     default=True,
     formats=(DOUBLE,),
-    label="Reset final: a second final if the losers' flight winner wins the first",
+    label=_("Reset final: a second final if the losers' flight winner wins the first"),
     api_help="Double elimination: a second final when the losers' flight winner wins "
     "the first (default true).",
 )
@@ -251,7 +288,7 @@ CONSOLATION = Setting(
     "consolation",
     Kind.FLAG,
     formats=BRACKET_FORMATS,
-    label="Progressive consolation for those knocked out early",
+    label=_("Progressive consolation for those knocked out early"),
     in_api=False,  # the API's says "none" or "progressive" (``tournaments.serializers``)
 )
 CONSOLATION_THROUGH_ROUND = Setting(
@@ -261,8 +298,8 @@ CONSOLATION_THROUGH_ROUND = Setting(
     high=16,
     initial=DEFAULT_CONSOLATION_THROUGH,
     formats=BRACKET_FORMATS,
-    label="Consolation takes the losers of rounds 1 to",
-    help="Beside a double elimination: those knocked out in losers' rounds 1 to this.",
+    label=_("Consolation takes the losers of rounds 1 to"),
+    help=_("Beside a double elimination: those knocked out in losers' rounds 1 to this."),
     api_help="The consolation takes those knocked out in rounds 1 to this one "
     f"(default {DEFAULT_CONSOLATION_THROUGH}).",
 )
@@ -270,7 +307,7 @@ LAST_CHANCE = Setting(
     "last_chance",
     Kind.FLAG,
     formats=(KNOCKOUT,),
-    label="Last chance: its winner comes back into the main flight",
+    label=_("Last chance: its winner comes back into the main flight"),
     api_help="Knockout: a one-loss flight for the players knocked out early whose winner "
     "comes back into the main flight.",
 )
@@ -281,8 +318,8 @@ LAST_CHANCE_REENTERS_AT = Setting(
     high=MAX_ENTRANTS.high,
     initial=DEFAULT_LAST_CHANCE_REENTRY,
     formats=(KNOCKOUT,),
-    label="The last chance's winner comes back with this many left",
-    help="2, 4, 8, ...: 8 is the quarter-finals.",
+    label=_("The last chance's winner comes back with this many left"),
+    help=_("2, 4, 8, ...: 8 is the quarter-finals."),
     api_help="The last chance's winner comes back when this many (2, 4, 8, ...) are left "
     f"in the main flight (default {DEFAULT_LAST_CHANCE_REENTRY}).",
 )
@@ -293,7 +330,7 @@ PRIZE_TABLE = Setting(
     high=WHOLE_POOL,
     items=256,
     formats=formats_but(TournamentFormat.SATELLITE),
-    label="Prize shares (%)",
+    label=_("Prize shares (%)"),
 )
 
 # The settings only some formats take, which the others leave at their default.
@@ -316,7 +353,7 @@ STARTING_CHIPS = Setting(
     high=1_000_000_000,
     initial=1000,
     formats=(SWING,),
-    label="Starting chips",
+    label=_("Starting chips"),
     api_help="Swing: the chips each player starts with.",
 )
 CPP_LEVELS = Setting(
@@ -327,9 +364,11 @@ CPP_LEVELS = Setting(
     items=MAX_LEVELS,
     initial=(10, 20, 30),
     formats=(SWING,),
-    label="Chips per point (CPP) levels",
-    help="Rising, e.g. 10, 20, 30; a game plays for points × cube × the CPP of the "
-    "level when it starts.",
+    label=_("Chips per point (CPP) levels"),
+    help=_(
+        "Rising, e.g. 10, 20, 30; a game plays for points × cube × the CPP of the "
+        "level when it starts."
+    ),
     api_help="Swing: the chips per point (CPP) at each level, rising: [10, 15, 20, ...]. "
     "Or give cpp_start and cpp_step.",
 )
@@ -349,21 +388,21 @@ CPP_STEP = Setting(
     high=MAX_CPP,
     initial=10,
     formats=(SWING,),
-    label="Then each level adds",
-    help="After the listed levels; 0 keeps the last one.",
+    label=_("Then each level adds"),
+    help=_("After the listed levels; 0 keeps the last one."),
     api_help="Swing: how much each level after the listed ones (or after cpp_start) adds.",
 )
 CPP_RAISE = Setting(
     "cpp_raise",
     Kind.CHOICE,
     choices=(
-        (CppRaise.GAME.value, "After every game"),
-        (CppRaise.MINUTES.value, "Every N minutes"),
-        (CppRaise.KNOCKOUT.value, "At every knockout"),
+        (CppRaise.GAME.value, _("After every game")),
+        (CppRaise.MINUTES.value, _("Every N minutes")),
+        (CppRaise.KNOCKOUT.value, _("At every knockout")),
     ),
     initial=CppRaise.GAME.value,
     formats=(SWING,),
-    label="The CPP rises",
+    label=_("The CPP rises"),
     api_help="Swing: the CPP rises after every game (default), every cpp_raise_minutes, "
     "or every time a player is knocked out.",
 )
@@ -373,16 +412,16 @@ CPP_RAISE_MINUTES = Setting(
     low=1,
     high=24 * 60,
     formats=(SWING,),
-    label="Minutes per level",
-    help="When it rises every N minutes.",
+    label=_("Minutes per level"),
+    help=_("When it rises every N minutes."),
 )
 JACOBY = Setting(
     "jacoby",
     Kind.FLAG,
     default=True,
     formats=(SWING,),
-    label="Jacoby rule",
-    help="Gammons count only once the cube has been turned.",
+    label=_("Jacoby rule"),
+    help=_("Gammons count only once the cube has been turned."),
     api_help="Swing: gammons count only once the cube is turned (default).",
 )
 BEAVERS = Setting(
@@ -390,7 +429,7 @@ BEAVERS = Setting(
     Kind.FLAG,
     default=False,
     formats=(SWING,),
-    label="Beavers",
+    label=_("Beavers"),
     api_help="Swing: beavers allowed.",
 )
 SWING_MATCH_LENGTH = Setting(
@@ -400,9 +439,11 @@ SWING_MATCH_LENGTH = Setting(
     high=MAX_MATCH_LENGTH,
     default=0,
     formats=(SWING,),
-    label="Match swing: points per match",
-    help="0 plays single games; N plays a match to N (no Crawford game) with a match "
-    "cube beside the game cube.",
+    label=_("Match swing: points per match"),
+    help=_(
+        "0 plays single games; N plays a match to N (no Crawford game) with a match "
+        "cube beside the game cube."
+    ),
     api_help="Match swing: each pairing plays a match to this many points, no Crawford "
     "game, with a match cube; 0 (default): single games.",
 )

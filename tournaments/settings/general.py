@@ -15,12 +15,14 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import DomainError
 from matches.clock import check_clock
 from matches.models import ClockSettings
-from tournaments.errors import TournamentInvalid
+from tournaments.errors import TournamentInvalid, format_refused
 from tournaments.formats.base import FormatError
 from tournaments.formats.satellite import TargetTournament, plan_satellite
 from tournaments.models import Tournament, TournamentFormat, TournamentState
@@ -133,7 +135,7 @@ def check_settings(
         settings = dataclasses.replace(settings, seats=DEFAULT_SIT_AND_GO_SEATS)
     name = settings.name.strip()
     if not name:
-        refuse("name", "Give the tournament a name.")
+        refuse("name", _("Give the tournament a name."))
     _check_choices(settings, refuse)
     _check_money(settings, refuse)
     _check_lengths(settings.round_lengths, refuse)
@@ -175,32 +177,36 @@ def check_settings(
 
 def _check_choices(settings: TournamentSettings, refuse: Refuse) -> None:
     if settings.format not in fields.FORMAT.values:
-        named = ", ".join(label for _, label in fields.FORMAT.choices)
-        refuse("format", f"Choose one of: {named}.")
+        named = ", ".join(str(label) for _value, label in fields.FORMAT.choices)
+        refuse("format", _("Choose one of: %(formats)s.") % {"formats": named})
     if settings.currency not in fields.CURRENCY.values:
-        refuse("currency", fields.CURRENCY.refusal)
+        refuse("currency", str(fields.CURRENCY.refusal))
     if settings.seeding not in fields.SEEDING.values:
-        refuse("seeding", "Seed by rating or by a random draw.")
+        refuse("seeding", _("Seed by rating or by a random draw."))
     if settings.abandon_policy not in fields.ABANDON_POLICY.values:
-        refuse("abandon_policy", "Choose the engine or a forfeit.")
+        refuse("abandon_policy", _("Choose the engine or a forfeit."))
 
 
 def _check_money(settings: TournamentSettings, refuse: Refuse) -> None:
     if settings.buy_in_cents < 0:
-        refuse("buy_in_cents", "The buy-in cannot be negative.")
+        refuse("buy_in_cents", _("The buy-in cannot be negative."))
     if settings.fee_cents < 0:
-        refuse("fee_cents", "The fee cannot be negative.")
+        refuse("fee_cents", _("The fee cannot be negative."))
     if settings.buy_in_cents == 0 and settings.fee_cents > 0:
-        refuse("fee_cents", "A free tournament cannot charge a fee.")
+        refuse("fee_cents", _("A free tournament cannot charge a fee."))
 
 
 def _check_lengths(lengths: tuple[int, ...], refuse: Refuse) -> None:
     if not lengths:
-        refuse("round_lengths", "Give at least one match length: the length of the final.")
+        refuse("round_lengths", _("Give at least one match length: the length of the final."))
     low, high = fields.ROUND_LENGTHS.limits
     wrong = next((n for n in lengths if not fields.ROUND_LENGTHS.allows(n)), None)
     if wrong is not None:
-        refuse("round_lengths", f"Each match is {low} to {high} points, not {wrong}.")
+        refuse(
+            "round_lengths",
+            _("Each match is %(low)s to %(high)s points, not %(wrong)s.")
+            % {"low": low, "high": high, "wrong": wrong},
+        )
 
 
 def _check_field(settings: TournamentSettings, refuse: Refuse) -> tuple[int | None, int | None]:
@@ -208,14 +214,25 @@ def _check_field(settings: TournamentSettings, refuse: Refuse) -> tuple[int | No
     if _takes_seats(settings):
         seats = settings.seats
         if seats is None or not fields.SEATS.allows(seats):
-            what = "A Sit & Go" if settings.format == TournamentFormat.SIT_AND_GO else "A swing"
             low, high = fields.SEATS.limits
-            refuse("seats", f"{what} that starts when full has {low} to {high} seats.")
+            refuse(
+                "seats",
+                (
+                    _("A Sit & Go that starts when full has %(low)s to %(high)s seats.")
+                    if settings.format == TournamentFormat.SIT_AND_GO
+                    else _("A swing that starts when full has %(low)s to %(high)s seats.")
+                )
+                % {"low": low, "high": high},
+            )
         return seats, seats
     max_entrants = settings.max_entrants
     if max_entrants is not None and not fields.MAX_ENTRANTS.allows(max_entrants):
         low, high = fields.MAX_ENTRANTS.limits
-        refuse("max_entrants", f"Allow {low} to {high:,} players, or leave it empty.")
+        refuse(
+            "max_entrants",
+            _("Allow %(low)s to %(high)s players, or leave it empty.")
+            % {"low": low, "high": number_format(high, force_grouping=True)},
+        )
     return None, max_entrants
 
 
@@ -230,19 +247,19 @@ def _check_times(
     settings: TournamentSettings, tournament: Tournament | None, refuse: Refuse
 ) -> None:
     if not fields.SHOW_UP_SECONDS.allows(settings.show_up_seconds):
-        refuse("show_up_seconds", fields.SHOW_UP_SECONDS.refusal)
+        refuse("show_up_seconds", str(fields.SHOW_UP_SECONDS.refusal))
     if settings.round_minutes is not None and not fields.ROUND_MINUTES.allows(
         settings.round_minutes
     ):
-        refuse("round_minutes", fields.ROUND_MINUTES.refusal)
+        refuse("round_minutes", str(fields.ROUND_MINUTES.refusal))
     if settings.check_in_minutes is not None:
         if settings.starts_at is None:
-            refuse("check_in_minutes", "A check-in needs a start time.")
+            refuse("check_in_minutes", _("A check-in needs a start time."))
         elif not fields.CHECK_IN_MINUTES.allows(settings.check_in_minutes):
-            refuse("check_in_minutes", fields.CHECK_IN_MINUTES.refusal)
+            refuse("check_in_minutes", str(fields.CHECK_IN_MINUTES.refusal))
     moved_start = tournament is None or tournament.starts_at != settings.starts_at
     if settings.starts_at is not None and settings.starts_at <= timezone.now() and moved_start:
-        refuse("starts_at", "Pick a start time in the future.")
+        refuse("starts_at", _("Pick a start time in the future."))
 
 
 def _check_paid(
@@ -257,10 +274,10 @@ def _check_paid(
         return
     for field in ("format", "currency", "buy_in_cents", "fee_cents"):
         if getattr(settings, field) != getattr(tournament, field):
-            refuse(field, "Players have paid already: this cannot change now.")
+            refuse(field, _("Players have paid already: this cannot change now."))
     if max_entrants is not None and max_entrants < seated:
         field = "seats" if _takes_seats(settings) else "max_entrants"
-        refuse(field, f"{seated} players are entered already.")
+        refuse(field, _("%(seated)s players are entered already.") % {"seated": seated})
 
 
 def _check_clock(clock: dict[str, Any] | None, refuse: Refuse) -> dict[str, Any]:
@@ -269,7 +286,7 @@ def _check_clock(clock: dict[str, Any] | None, refuse: Refuse) -> dict[str, Any]
         settings = ClockSettings.from_json(clock)
         check_clock(settings)
     except (DomainError, TypeError) as refusal:
-        refuse("clock", str(refusal) if isinstance(refusal, DomainError) else "Unknown setting.")
+        refuse("clock", str(refusal) if isinstance(refusal, DomainError) else _("Unknown setting."))
         return dict(clock or {})
     return dataclasses.asdict(settings)
 
@@ -282,23 +299,35 @@ def _check_target(
     refuse: Refuse,
 ) -> None:
     if settings.target_id is None:
-        refuse("target", "Choose the tournament whose seats this satellite gives away.")
+        refuse("target", _("Choose the tournament whose seats this satellite gives away."))
         return
     target = Tournament.objects.filter(pk=settings.target_id).first()
     if target is None or (tournament is not None and target.pk == tournament.pk):
-        refuse("target", "There is no such tournament to win seats in.")
+        refuse("target", _("There is no such tournament to win seats in."))
         return
     if target.organizer_id != organizer.pk and not organizer.is_superuser:
-        refuse("target", f"{target.name} is not yours: a satellite gives seats in your own.")
+        refuse(
+            "target",
+            _("%(name)s is not yours: a satellite gives seats in your own.")
+            % {"name": target.name},
+        )
         return
     if target.state not in EDITABLE_STATES:
-        refuse("target", f"{target.name} is {target.get_state_display().lower()}.")
+        refuse(
+            "target",
+            _("%(name)s is %(state)s.")
+            % {"name": target.name, "state": target.get_state_display().lower()},
+        )
     if target.format == TournamentFormat.SATELLITE:
-        refuse("target", "A satellite cannot give seats in another satellite.")
+        refuse("target", _("A satellite cannot give seats in another satellite."))
     if target.currency != settings.currency:
-        refuse("currency", f"{target.name} is played in {target.currency}; use the same currency.")
+        refuse(
+            "currency",
+            _("%(name)s is played in %(currency)s; use the same currency.")
+            % {"name": target.name, "currency": target.currency},
+        )
     if max_entrants is None:
-        refuse("max_entrants", "A satellite needs a maximum number of players.")
+        refuse("max_entrants", _("A satellite needs a maximum number of players."))
         return
     try:
         plan_satellite(
@@ -306,7 +335,7 @@ def _check_target(
             target=TargetTournament(target.name, target.buy_in_cents),
         )
     except FormatError as refusal:
-        refuse("buy_in_cents", str(refusal))
+        refuse("buy_in_cents", format_refused(refusal))
 
 
 # Where the pure format's refusal is shown, by format.
@@ -333,4 +362,4 @@ def _check_format(
     try:
         tournament_format(probe, pool_cents=0)
     except FormatError as refusal:
-        refuse(FORMAT_FIELD.get(settings.format, "round_lengths"), str(refusal))
+        refuse(FORMAT_FIELD.get(settings.format, "round_lengths"), format_refused(refusal))

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tournaments.models import TournamentFormat
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Kind(StrEnum):
@@ -41,13 +44,13 @@ class Setting:
 
     name: str
     kind: Kind
-    label: str = ""  # the form's; empty: made from the name
-    help: str = ""  # the form's words beside the field
+    label: StrOrPromise = ""  # the form's, in the reader's language
+    help: StrOrPromise = ""  # the form's words beside the field
     api_help: str = ""  # the API's (and its schema's) words, said for every format
     low: int | None = None
     high: int | None = None
     items: int | None = None  # NUMBERS and BY_FLIGHT: how many at most
-    choices: tuple[tuple[str, str], ...] = ()
+    choices: tuple[tuple[str, StrOrPromise], ...] = ()
     default: Any = None
     initial: Any = None  # the blank form's proposal; None: the default
     required: bool = False
@@ -57,7 +60,7 @@ class Setting:
     in_api: bool = True
     # what the check says of a value outside the limits, where words say them ("an
     # hour"); a CHOICE's is the API's too (empty: DRF's words)
-    refusal: str = ""
+    refusal: StrOrPromise = ""
 
     @property
     def field(self) -> str:

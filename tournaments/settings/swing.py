@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from tournaments.errors import format_refused
 from tournaments.formats.base import FormatError
 from tournaments.formats.swing import CppRaise, CppSchedule
 from tournaments.settings import fields
@@ -34,40 +38,56 @@ def swing_values(settings: Any, refuse: Refuse) -> dict[str, Any]:
     """The model fields of a swing's settings, every problem refused by field."""
     chips = settings.starting_chips
     if chips is None:
-        refuse("starting_chips", "Say how many chips each player starts with.")
+        refuse("starting_chips", _("Say how many chips each player starts with."))
     elif not fields.STARTING_CHIPS.allows(chips):
         low, high = fields.STARTING_CHIPS.limits
-        refuse("starting_chips", f"Start each player with {low} to {high:,} chips.")
+        refuse(
+            "starting_chips",
+            _("Start each player with %(low)s to %(high)s chips.")
+            % {"low": low, "high": number_format(high, force_grouping=True)},
+        )
     levels = _levels(settings, refuse)
     raise_on = settings.cpp_raise or CppRaise.GAME
     if raise_on not in fields.CPP_RAISE.values:
-        refuse("cpp_raise", "The CPP rises after each game, every N minutes, or at each knockout.")
+        refuse(
+            "cpp_raise", _("The CPP rises after each game, every N minutes, or at each knockout.")
+        )
         raise_on = CppRaise.GAME
     minutes = settings.cpp_raise_minutes if raise_on == CppRaise.MINUTES else None
     if raise_on == CppRaise.MINUTES and (
         minutes is None or not fields.CPP_RAISE_MINUTES.allows(minutes)
     ):
         low, high = fields.CPP_RAISE_MINUTES.limits
-        refuse("cpp_raise_minutes", f"Raise the CPP every {low} to {high} minutes.")
+        refuse(
+            "cpp_raise_minutes",
+            _("Raise the CPP every %(low)s to %(high)s minutes.") % {"low": low, "high": high},
+        )
     length = settings.swing_match_length or 0
     if not fields.SWING_MATCH_LENGTH.allows(length):
-        _, high = fields.SWING_MATCH_LENGTH.limits
+        high = fields.SWING_MATCH_LENGTH.limits[1]
         refuse(
             "swing_match_length",
-            f"Play single games (0) or matches of 1 to {high} points, not {length}.",
+            _("Play single games (0) or matches of 1 to %(high)s points, not %(length)s.")
+            % {"high": high, "length": length},
         )
     step = settings.cpp_step or 0
     if levels and chips is not None and levels[0] > chips:
         refuse(
             "cpp_levels",
-            f"The first CPP ({levels[0]:,}) is more than the starting chips ({chips:,}): every "
-            "game would be all-in.",
+            _(
+                "The first CPP (%(cpp)s) is more than the starting chips (%(chips)s): every game "
+                "would be all-in."
+            )
+            % {
+                "cpp": number_format(levels[0], force_grouping=True),
+                "chips": number_format(chips, force_grouping=True),
+            },
         )
     if levels:
         try:
             CppSchedule(tuple(levels), step)  # the levels themselves; the raise is checked above
         except FormatError as refusal:
-            refuse("cpp_levels", str(refusal))
+            refuse("cpp_levels", format_refused(refusal))
     return {
         "starting_chips": chips,
         "cpp_levels": levels,
@@ -83,20 +103,20 @@ def swing_values(settings: Any, refuse: Refuse) -> dict[str, Any]:
 def _levels(settings: Any, refuse: Refuse) -> list[int]:
     levels, start, step = list(settings.cpp_levels or ()), settings.cpp_start, settings.cpp_step
     if step is not None and step < fields.CPP_STEP.limits[0]:
-        refuse("cpp_step", "The CPP step cannot be negative.")
+        refuse("cpp_step", _("The CPP step cannot be negative."))
     if levels and start is not None:
-        refuse("cpp_start", "Give the CPP levels, or a starting CPP and a step: not both.")
+        refuse("cpp_start", _("Give the CPP levels, or a starting CPP and a step: not both."))
         return []
     if start is not None:
         if start < fields.CPP_START.limits[0]:
-            refuse("cpp_start", "The CPP starts at 1 chip a point or more.")
+            refuse("cpp_start", _("The CPP starts at 1 chip a point or more."))
             return []
         if not step:
-            refuse("cpp_step", "Say how much the CPP rises at each level.")
+            refuse("cpp_step", _("Say how much the CPP rises at each level."))
         return [start]
     if not levels:
-        refuse("cpp_levels", "Give the CPP levels, or a starting CPP and a step.")
+        refuse("cpp_levels", _("Give the CPP levels, or a starting CPP and a step."))
     elif len(levels) > (most := fields.CPP_LEVELS.items or 0):
-        refuse("cpp_levels", f"Give at most {most} CPP levels.")
+        refuse("cpp_levels", _("Give at most %(most)s CPP levels.") % {"most": most})
         return []
     return levels

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from tournaments.formats.swing import CppRaise
 from tournaments.models import Tournament, TournamentFormat
@@ -28,7 +29,7 @@ class SwingFields(forms.Form):
             return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
         except ValueError:
             raise forms.ValidationError(
-                "Write whole numbers of chips separated by commas, e.g. 10, 20, 30."
+                _("Write whole numbers of chips separated by commas, e.g. 10, 20, 30.")
             ) from None
 
 

@@ -11,6 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.formats.swing import CppRaise, CppSchedule
 from tournaments.models import (
@@ -24,9 +26,9 @@ from tournaments.models import (
 )
 
 NEXT_LEVEL_WORDS = {
-    CppRaise.GAME: "after the next game ends",
-    CppRaise.KNOCKOUT: "at the next knockout",
-    CppRaise.MINUTES: "on the clock",
+    CppRaise.GAME: gettext_lazy("after the next game ends"),
+    CppRaise.KNOCKOUT: gettext_lazy("at the next knockout"),
+    CppRaise.MINUTES: gettext_lazy("on the clock"),
 }
 
 
@@ -84,7 +86,7 @@ def swing_level(tournament: Tournament, now: datetime | None = None) -> SwingLev
         cpp=plan.cpp(level),
         next_cpp=plan.cpp(level + 1) if rises else None,
         next_at=plan.next_rise(level, started) if rises and started else None,
-        next_when=NEXT_LEVEL_WORDS[raise_on] if rises else "the CPP rises no more",
+        next_when=str(NEXT_LEVEL_WORDS[raise_on] if rises else _("the CPP rises no more")),
     )
 
 

@@ -4,6 +4,8 @@
 // again. The bar sits before the live part, so it outlives every fetched fragment;
 // arrange() is called again after each one.
 
+import { _ } from "../lib/i18n.js";
+
 const FIT_FROM_PX = 900; // narrower screens stack the flights one above the other
 
 export function startBracketView(root) {
@@ -23,11 +25,11 @@ export function startBracketView(root) {
       bar.dataset.testid = "bracket-view";
       root.before(bar);
     }
-    const tabs = [["all", "All flights"], ...flights.map((flight) => [flight.dataset.flight, flight.getAttribute("aria-label")])];
+    const tabs = [["all", _("All flights")], ...flights.map((flight) => [flight.dataset.flight, flight.getAttribute("aria-label")])];
     if (!tabs.some(([name]) => name === state.flight)) state.flight = "all";
     bar.replaceChildren(
       tabList(tabs),
-      button(state.fit ? "Actual size" : "Fit to width", "bracket-fit", () => {
+      button(state.fit ? _("Actual size") : _("Fit to width"), "bracket-fit", () => {
         state.fit = !state.fit;
         arrange();
       }),
@@ -38,7 +40,7 @@ export function startBracketView(root) {
     const list = document.createElement("div");
     list.className = "bracket-tabs";
     list.setAttribute("role", "tablist");
-    list.setAttribute("aria-label", "Flights");
+    list.setAttribute("aria-label", _("Flights"));
     for (const [name, title] of tabs) {
       const tab = button(title, `flight-tab-${name}`, () => {
         state.flight = name;

@@ -1,8 +1,9 @@
 // Live bracket: the server says "changed" over /ws/tournaments/<id>/. A frame that carries
 // the changed matches' markup ("slots": {key: html}, rendered once on the server for every
 // watcher) replaces those matches wherever the page shows them (the viewer's own path, an
-// open round) and fetches nothing; any other change fetches the bracket fragment again,
-// with the rounds this page has opened. data-updated counts the frames applied.
+// open round), in the page's language ("translated": {lang: {key: html}} beside them), and
+// fetches nothing; any other change fetches the bracket fragment again, with the rounds
+// this page has opened. data-updated counts the frames applied.
 //
 // A big field's page draws the current round and leaves the others as a heading with a
 // button: pressing it fetches that round's column (its data-round-url).
@@ -11,6 +12,7 @@
 // (its data-from: "winner:<flight>:<round>:<position>" or "loser:...") and those its winner
 // and its loser go to (the slots whose data-from names its data-key). The listeners sit on
 // the live root, so they outlive every fetched fragment.
+import { _, language } from "../lib/i18n.js";
 import { followLive } from "../lib/live-fragment.js";
 import { startBracketView } from "./bracket-view.js";
 
@@ -61,8 +63,9 @@ function fragmentUrl(root) {
 
 function applySlots(root, frame) {
   if (!frame.slots) return false;
+  const slots = frame.translated?.[language()] ?? frame.slots;
   const template = document.createElement("template");
-  for (const [key, html] of Object.entries(frame.slots)) {
+  for (const [key, html] of Object.entries(slots)) {
     for (const slot of root.querySelectorAll(`.slot[data-key="${CSS.escape(key)}"]`)) {
       template.innerHTML = html;
       slot.replaceWith(template.content.firstElementChild);
@@ -79,7 +82,7 @@ function followRoundButtons(root) {
     const column = button.closest("[data-round-url]");
     const round = button.closest("[data-round]");
     button.disabled = true;
-    button.textContent = "Loading…";
+    button.textContent = _("Loading…");
     fetch(column.dataset.roundUrl, { credentials: "same-origin" })
       .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
       .then((html) => {
@@ -90,7 +93,7 @@ function followRoundButtons(root) {
       })
       .catch(() => {
         button.disabled = false;
-        button.textContent = "Could not load: try again";
+        button.textContent = _("Could not load: try again");
       });
   });
 }

@@ -9,6 +9,7 @@ import orjson
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -78,9 +79,11 @@ async def test_a_result_is_rendered_once_however_many_watch(monkeypatch: Any) ->
     alone = await watched_result("a", 1, monkeypatch)
     crowd = await watched_result("b", 5, monkeypatch)
 
-    # then: the same work on the server, the two changed slots rendered once each
+    # then: the same work on the server, the two changed slots rendered once each in each
+    # language the site speaks
     assert alone["queries"] == crowd["queries"]
-    assert sorted(alone["renders"]) == sorted(crowd["renders"]) == ["main:0:0", "main:1:0"]
+    once_each = sorted(["main:0:0", "main:1:0"] * len(settings.LANGUAGES))
+    assert sorted(alone["renders"]) == sorted(crowd["renders"]) == once_each
     # and every watcher got the one frame, with the winner in the final: nothing to fetch
     assert len(set(crowd["frames"])) == 1
     for result in (alone, crowd):
@@ -89,3 +92,5 @@ async def test_a_result_is_rendered_once_however_many_watch(monkeypatch: Any) ->
         assert set(frame["slots"]) == {"main:0:0", "main:1:0"}
         assert f'data-username="{result["winner"]}"' in frame["slots"]["main:1:0"]
         assert 'data-status="finished"' in frame["slots"]["main:0:0"]
+        assert set(frame["translated"]["it"]) == {"main:0:0", "main:1:0"}
+        assert "Apri il tavoliere" in frame["translated"]["it"]["main:0:0"]

@@ -26,7 +26,7 @@ SAME_IN_BOTH = frozenset(
         "XGID", "GNUBG", "AGPL", "match", "Sit", "Go", "ok", "email", "e-mail", "password",
         "rating", "Elo", "Kazaross", "XG2", "Jacoby", "beaver", "Holland", "UTC", "online",
         "offline", "AsyncAPI", "OpenAPI", "Swagger", "bot", "chat", "Italiano", "English", "staff",
-        "raccoon", "Post-Crawford", "equity", "Esc",
+        "raccoon", "Post-Crawford", "equity", "Esc", "Satellite", "Swing", "Bu", "SB",
     )
 )  # fmt: skip
 SKIPPED_ELEMENTS = {"script", "style", "template", "code", "pre", "svg", "noscript"}

@@ -319,8 +319,8 @@ def _row_words() -> list[str]:
 
 
 def _left_on(client: Client, path: str, data: list[str]) -> list[str]:
-    english = client.get(path, HTTP_ACCEPT_LANGUAGE="en")
-    italian = client.get(path, HTTP_ACCEPT_LANGUAGE="it")
+    english = client.get(path, HTTP_ACCEPT_LANGUAGE="en", follow=True)
+    italian = client.get(path, HTTP_ACCEPT_LANGUAGE="it", follow=True)
     if english.status_code != 200 or italian.status_code != 200:
         return [f"{path} answered {english.status_code} / {italian.status_code}"]
     if 'lang="it"' not in italian.content.decode():

@@ -8,7 +8,7 @@ run of ones (see `_two_dice_ids`). The rest go through the play generator.
 from __future__ import annotations
 
 from binascii import b2a_base64
-from itertools import accumulate, compress, repeat
+from itertools import repeat
 from typing import Final, Literal
 
 from backgammon.board import (
@@ -44,7 +44,7 @@ def legal_positions(position_id: str, dice: tuple[int, int]) -> set[str]:
     # The ID holds the opponent's bits first, then the mover's; hits change only the former.
     shift = POINTS + 1 + sum(opponent)
     start = bits & (1 << shift) - 1
-    hit_change = _HitChange(opponent, bits, landings(opponent)[1])
+    hit_change = _HitChange(opponent, landings(opponent)[1])
     return {
         position_id_from_int(
             start + hit_change[key >> HITS_SHIFT]
@@ -91,8 +91,16 @@ def _run_starts(mover: list[int], opponent: list[int]) -> list[int]:
     the ID's int inverted, ``zeros & _BETWEEN[starts[t]][starts[s]]`` is what a move from ``s``
     to ``t`` takes off the int (see `_two_dice_ids`). Small ints and one table lookup per
     move, where summing the zeros' values point by point would cost a big int per point.
+
+    A plain loop: compiled, it stays in machine words and costs half of `itertools.accumulate`
+    over the counts' bytes.
     """
-    return list(accumulate(bytes(mover).translate(_ONE_MORE), initial=POINTS + 1 + sum(opponent)))
+    start = POINTS + 1 + sum(opponent)
+    starts = [start] * (POINTS + 2)
+    for index in range(POINTS + 1):
+        start += mover[index] + 1
+        starts[index + 1] = start
+    return starts
 
 
 _ID_BITS: Final = 80
@@ -105,10 +113,6 @@ _BETWEEN: Final = [
 _ID_MASK: Final = (1 << _ID_BITS) - 1
 """The ID's bits: its zeros are the ones of ``bits & _ID_MASK ^ _ID_MASK``, a positive int,
 which costs less in ``&`` than ``~bits`` (negative ints go through two's complement copies)."""
-
-
-_ONE_MORE: Final = bytes(range(1, 256)) + b"\0"
-"""For bytes.translate: each count plus one."""
 
 
 def _two_dice_ids(
@@ -135,7 +139,7 @@ def _two_dice_ids(
         return set()
     starts = _run_starts(mover, opponent)
     zeros = bits & _ID_MASK ^ _ID_MASK
-    hit = _hit_values(opponent, bits, blot)
+    hit = _hit_values(opponent, blot)
     if mover[BAR] > 1:
         # Each die that can enters a checker; nothing else can move.
         low = BAR - max(die1, die2)
@@ -147,7 +151,7 @@ def _two_dice_ids(
         # Both spans end at the bar; the shorter one is passed twice.
         change = 2 * (zeros & _BETWEEN[starts[high]][bar]) + (zeros & _BETWEEN[starts[low]][bar])
         return {bits - change + hit[high] + (hit[low] >> 1 if hit[high] else hit[low])}
-    occupied = list(compress(_DOWN, mover[23::-1]))
+    occupied = [index for index in range(POINTS - 1, -1, -1) if mover[index]]
     ids: set[int] = set()
     if mover[BAR]:
         for first, second in ((die1, die2), (die2, die1)):
@@ -165,8 +169,6 @@ def _two_dice_ids(
         _add_pairs(ids, mover, seconds, [], die1, blocked, bits, zeros, starts, hit)
     return ids or None
 
-
-_DOWN: Final = range(POINTS - 1, -1, -1)
 
 _IdStep = tuple[int, int, int]
 """A move for `_two_dice_ids`: source and target index, and the change it alone makes to the
@@ -212,7 +214,6 @@ def _add_pairs(
     index than another counts half (see `_hit_values`), and a second checker landing where
     the first one hit hits nothing.
     """
-    add = ids.add
     for source, target, change in firsts:
         after = start + change
         alone = counts[source] == 1
@@ -227,19 +228,19 @@ def _add_pairs(
                 high = source if source < second_source else second_source
                 bits -= zeros & _BETWEEN[starts[low]][starts[high]]
                 if first_hit and second_target == target:
-                    add(bits - first_hit)
+                    ids.add(bits - first_hit)
                     continue
             if first_hit and hit[second_target]:
                 lower = hit[target if target < second_target else second_target]
                 bits -= lower - (lower >> 1)
-            add(bits)
+            ids.add(bits)
         onward = target - die
         if onward >= 0 and not blocked[onward]:
             bits = after - (zeros & _BETWEEN[starts[onward]][starts[target]])
-            add(bits + (hit[onward] >> 1 if first_hit else hit[onward]))
+            ids.add(bits + (hit[onward] >> 1 if first_hit else hit[onward]))
 
 
-def _hit_values(opponent: list[int], bits: int, blot: bytes) -> list[int]:
+def _hit_values(opponent: list[int], blot: bytes) -> list[int]:
     """By the mover's index: how much a Position ID's int grows when the opponent's blot there
     goes to the bar (0 where there is none), as the only hit of the play.
 
@@ -248,17 +249,24 @@ def _hit_values(opponent: list[int], bits: int, blot: bytes) -> list[int]:
     one's value; a zero lowered by ``r`` hits adds ``1 - 2**-r`` of its value. Summed over
     the hits taken from the opponent's lowest index up (the mover's highest), that is each
     hit's own value divided by two for every hit before it.
+
+    Worked out from the counts in plain loops: the opponent's bits are the ID's lowest 40 at
+    most, so compiled, every int here stays in a machine word.
     """
     values = [0] * POINTS
-    if any(blot):
-        length = POINTS + 1 + sum(opponent)
-        # The opponent's zeros closing its points; the one closing its bar stays where it is.
-        zeros = ~bits & (1 << length - 1) - 1
-        for index in compress(_DOWN, blot[::-1]):
-            point = POINTS - 1 - index
-            # The blot's one stands at bit `run`, the zeros from its point up above it.
-            run = point + sum(opponent[:point])
-            values[index] = zeros >> run + 1 << run
+    # The zeros closing the opponent's points; the one closing its bar stays where it is.
+    zeros = 0
+    bit = 0
+    for point in range(POINTS):
+        bit += opponent[point]
+        zeros |= 1 << bit
+        bit += 1
+    bit = 0
+    for point in range(POINTS):
+        if blot[POINTS - 1 - point]:
+            # The blot's one stands at `bit`, the zeros from its point up above it.
+            values[POINTS - 1 - point] = zeros >> bit + 1 << bit
+        bit += opponent[point] + 1
     return values
 
 
@@ -286,7 +294,7 @@ def _double_ids(  # noqa: C901
     starts = _run_starts(mover, opponent)
     zeros = start & _ID_MASK ^ _ID_MASK
     between = _BETWEEN
-    hit_change = _HitChange(opponent, start, blot)
+    hit_change = _HitChange(opponent, blot)
     if mover[BAR] and blocked[BAR - die]:
         return set()
     # The bar, when a checker is there, comes first; while one is there, nothing else moves.
@@ -342,7 +350,8 @@ def _double_ids(  # noqa: C901
                         bits_c -= 2 * (zeros & from_ta[start_c])
                 counts[c] -= 1
                 counts[tc] += 1
-                for e, drop, hits, start_e, _ in moves[third : 1 if counts[BAR] else count]:
+                for fourth in range(third, 1 if counts[BAR] else count):
+                    e, drop, hits, start_e, _ = moves[fourth]
                     if not counts[e]:
                         continue
                     bits = bits_c - drop
@@ -374,19 +383,18 @@ class _HitChange(dict[int, int]):
     indices go to the bar (see `_hit_values`); each mask is worked out when first asked for,
     and the blots' values when a first hit asks for them: most plays hit nothing."""
 
-    __slots__ = ("bits", "blot", "by_index", "opponent")
+    __slots__ = ("blot", "by_index", "opponent")
 
-    def __init__(self, opponent: list[int], bits: int, blot: bytes) -> None:
+    def __init__(self, opponent: list[int], blot: bytes) -> None:
         self[0] = 0
         self.opponent = opponent
-        self.bits = bits
         self.blot = blot
         self.by_index: list[int] | None = None
 
     def __missing__(self, hits: int) -> int:
         by_index = self.by_index
         if by_index is None:
-            by_index = self.by_index = _hit_values(self.opponent, self.bits, self.blot)
+            by_index = self.by_index = _hit_values(self.opponent, self.blot)
         change = 0
         before = 0
         rest = hits

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, gettext_noop
 
 PLAYERS = (0, 1)
 
@@ -131,15 +131,17 @@ def double(cube: Cube, rules: CubeRules, *, player: int, on_roll: int, rolled: b
     whether they have thrown their dice this turn."""
     _check_player(player)
     if rules.crawford_game:
-        raise BackgammonError("No doubling in the Crawford game")
+        raise BackgammonError(gettext_noop("No doubling in the Crawford game"))
     if cube.offer is not None:
-        raise BackgammonError("A double is already on the table: it must be answered first")
+        raise BackgammonError(
+            gettext_noop("A double is already on the table: it must be answered first")
+        )
     if player != on_roll:
-        raise BackgammonError("You may double only on your own turn, before rolling")
+        raise BackgammonError(gettext_noop("You may double only on your own turn, before rolling"))
     if rolled:
-        raise BackgammonError("Doubling is only allowed before you roll")
+        raise BackgammonError(gettext_noop("Doubling is only allowed before you roll"))
     if cube.owner is not None and cube.owner != player:
-        raise BackgammonError("You may not double: your opponent owns the cube")
+        raise BackgammonError(gettext_noop("You may not double: your opponent owns the cube"))
     _check_max(cube.value * 2, rules)
     return replace(cube, offer=Offer.DOUBLE, offered_by=player, offered_value=cube.value * 2)
 
@@ -147,7 +149,7 @@ def double(cube: Cube, rules: CubeRules, *, player: int, on_roll: int, rolled: b
 def take(cube: Cube, *, player: int) -> Cube:
     """``player`` accepts the open offer: a double (the taker owns the cube) or a beaver (the
     beaverer keeps it)."""
-    _check_answer(cube, player, "take")
+    _check_answer(cube, player, gettext_noop("There is no double to take"))
     assert cube.offered_value is not None
     owner = player if cube.offer is Offer.DOUBLE else cube.offered_by
     return Cube(value=cube.offered_value, owner=owner, automatic_doubles=cube.automatic_doubles)
@@ -155,9 +157,9 @@ def take(cube: Cube, *, player: int) -> Cube:
 
 def drop(cube: Cube, *, player: int) -> Drop:
     """``player`` refuses the double and loses the game at the value before it."""
-    _check_answer(cube, player, "drop")
+    _check_answer(cube, player, gettext_noop("There is no double to drop"))
     if cube.offer is Offer.BEAVER:
-        raise BackgammonError("A beaver cannot be dropped: take it or raccoon")
+        raise BackgammonError(gettext_noop("A beaver cannot be dropped: take it or raccoon"))
     assert cube.offered_by is not None
     return Drop(winner=cube.offered_by, points=cube.value)
 
@@ -168,14 +170,14 @@ def beaver(cube: Cube, rules: CubeRules, *, player: int) -> Cube:
     Where raccoons are allowed the original doubler must then answer (take or raccoon);
     otherwise the beaver stands at once.
     """
-    _check_answer(cube, player, "beaver")
+    _check_answer(cube, player, gettext_noop("There is no double to beaver"))
     if cube.offer is not Offer.DOUBLE:
-        raise BackgammonError("Only a double can be beavered")
+        raise BackgammonError(gettext_noop("Only a double can be beavered"))
     if not rules.beavers:
         raise BackgammonError(
-            "Beavers are not allowed in this game"
+            gettext_noop("Beavers are not allowed in this game")
             if rules.money
-            else "Beavers are allowed only in money play"
+            else gettext_noop("Beavers are allowed only in money play")
         )
     assert cube.offered_value is not None
     value = cube.offered_value * 2
@@ -187,11 +189,11 @@ def beaver(cube: Cube, rules: CubeRules, *, player: int) -> Cube:
 
 def raccoon(cube: Cube, rules: CubeRules, *, player: int) -> Cube:
     """``player``, whose double was beavered, redoubles at once and keeps the cube."""
-    _check_answer(cube, player, "raccoon")
+    _check_answer(cube, player, gettext_noop("There is no double to raccoon"))
     if cube.offer is not Offer.BEAVER:
-        raise BackgammonError("Only a beaver can be answered with a raccoon")
+        raise BackgammonError(gettext_noop("Only a beaver can be answered with a raccoon"))
     if not rules.raccoons:
-        raise BackgammonError("Raccoons are not allowed in this game")
+        raise BackgammonError(gettext_noop("Raccoons are not allowed in this game"))
     assert cube.offered_value is not None
     value = cube.offered_value * 2
     _check_max(value, rules)
@@ -208,7 +210,7 @@ def opening_roll(cube: Cube, rules: CubeRules, dice: tuple[int, int]) -> Cube:
     if dice[0] != dice[1] or cube.automatic_doubles >= rules.automatic_doubles:
         return cube
     if not cube.centred or cube.offer is not None:
-        raise BackgammonError("Automatic doubles happen only before the game starts")
+        raise BackgammonError(gettext_noop("Automatic doubles happen only before the game starts"))
     if rules.max_cube is not None and cube.value * 2 > rules.max_cube:
         return cube
     return replace(cube, value=cube.value * 2, automatic_doubles=cube.automatic_doubles + 1)
@@ -221,12 +223,16 @@ def _check_player(player: int) -> None:
 
 def _check_max(value: int, rules: CubeRules) -> None:
     if rules.max_cube is not None and value > rules.max_cube:
-        raise BackgammonError(f"The cube is at its maximum ({rules.max_cube})")
+        raise BackgammonError(
+            gettext_noop("The cube is at its maximum (%(value)s)"), value=rules.max_cube
+        )
 
 
-def _check_answer(cube: Cube, player: int, action: str) -> None:
+def _check_answer(cube: Cube, player: int, refusal: str) -> None:
+    """Refuse with ``refusal`` (there is no double to answer so) unless an offer waits for
+    ``player``'s answer."""
     _check_player(player)
     if cube.offer is None:
-        raise BackgammonError(f"There is no double to {action}")
+        raise BackgammonError(refusal)
     if cube.offered_by == player:
-        raise BackgammonError("Your opponent must answer your offer")
+        raise BackgammonError(gettext_noop("Your opponent must answer your offer"))

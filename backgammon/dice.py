@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, gettext_noop
 
 FACES = 6
 
@@ -50,7 +50,7 @@ class Dice:
     def __post_init__(self) -> None:
         for die in (self.first, self.second):
             if not 1 <= die <= FACES:
-                raise BackgammonError(f"A die shows 1 to 6, not {die}")
+                raise BackgammonError(gettext_noop("A die shows 1 to 6, not %(die)s"), die=die)
 
     @classmethod
     def roll(cls, roller: Roller) -> Dice:
@@ -61,7 +61,9 @@ class Dice:
         """Read a roll written as ``6-5``, ``65`` or ``6 5``."""
         digits = [char for char in text if not char.isspace() and char not in "-/,"]
         if len(digits) != 2 or not all(char in "123456" for char in digits):
-            raise BackgammonError(f"{text!r} is not a roll: write it like 6-5")
+            raise BackgammonError(
+                gettext_noop("%(text)s is not a roll: write it like 6-5"), text=repr(text)
+            )
         return cls(int(digits[0]), int(digits[1]))
 
     @property

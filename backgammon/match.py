@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from backgammon.cube import PLAYERS, Cube, CubeRules
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, gettext_noop
 from backgammon.game import ResultKind
 
 MAX_MATCH_LENGTH = 32767
@@ -62,14 +62,17 @@ class MatchState:
     def __post_init__(self) -> None:
         if not 0 <= self.length <= MAX_MATCH_LENGTH:
             raise BackgammonError(
-                f"A match is played to 1 to {MAX_MATCH_LENGTH} points (0 for money play), "
-                f"not {self.length}"
+                gettext_noop(
+                    "A match is played to 1 to %(most)s points (0 for money play), not %(length)s"
+                ),
+                most=MAX_MATCH_LENGTH,
+                length=self.length,
             )
         if min(self.score) < 0:
-            raise BackgammonError("A score cannot be negative")
+            raise BackgammonError(gettext_noop("A score cannot be negative"))
         if self.money:
             if self.crawford or self.post_crawford:
-                raise BackgammonError("Money play has no Crawford game")
+                raise BackgammonError(gettext_noop("Money play has no Crawford game"))
         elif (
             self.options.jacoby
             or self.options.beavers
@@ -77,17 +80,26 @@ class MatchState:
             or self.options.automatic_doubles
         ):
             raise BackgammonError(
-                "The Jacoby rule, beavers and automatic doubles belong to money play"
+                gettext_noop("The Jacoby rule, beavers and automatic doubles belong to money play")
             )
         if self.options.raccoons and not self.options.beavers:
-            raise BackgammonError("Raccoons answer beavers: allow beavers to allow raccoons")
+            raise BackgammonError(
+                gettext_noop("Raccoons answer beavers: allow beavers to allow raccoons")
+            )
         if self.options.automatic_doubles < 0:
-            raise BackgammonError("The number of automatic doubles cannot be negative")
+            raise BackgammonError(
+                gettext_noop("The number of automatic doubles cannot be negative")
+            )
         max_cube = self.options.max_cube
         if max_cube is not None and (max_cube < 1 or max_cube & (max_cube - 1)):
-            raise BackgammonError(f"The maximum cube is a power of two, like 64, not {max_cube}")
+            raise BackgammonError(
+                gettext_noop("The maximum cube is a power of two, like 64, not %(value)s"),
+                value=max_cube,
+            )
         if self.crawford and self.post_crawford:
-            raise BackgammonError("A game cannot be both the Crawford game and after it")
+            raise BackgammonError(
+                gettext_noop("A game cannot be both the Crawford game and after it")
+            )
 
     @property
     def money(self) -> bool:
@@ -107,7 +119,7 @@ class MatchState:
     def away(self, player: int) -> int:
         """Points ``player`` still needs to win the match (0 once they have)."""
         if self.money:
-            raise BackgammonError("Money play has no match length to count down to")
+            raise BackgammonError(gettext_noop("Money play has no match length to count down to"))
         return max(self.length - self.score[player], 0)
 
     def cube_rules(self) -> CubeRules:
@@ -133,7 +145,7 @@ class MatchState:
         if points < 1:
             raise ValueError(f"a game is worth at least a point, not {points}")
         if self.over:
-            raise BackgammonError("The match is over")
+            raise BackgammonError(gettext_noop("The match is over"))
         score = list(self.score)
         score[winner] += points
         crawford = (

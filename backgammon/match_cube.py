@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, gettext_noop
 from backgammon.turns import GameState, Phase
 
 PLAYERS = (0, 1)
@@ -88,36 +88,42 @@ def double(
     _check_player(player)
     check_answered(cube, player=player)
     if game.phase is Phase.OVER:
-        raise BackgammonError("The game is over")
+        raise BackgammonError(gettext_noop("The game is over"))
     if game.phase in (Phase.DOUBLED, Phase.RESIGNATION):
-        raise BackgammonError("Answer the offer on the table first")
+        raise BackgammonError(gettext_noop("Answer the offer on the table first"))
     if game.on_roll != player:
-        raise BackgammonError("You can double the match stake only on your own turn")
+        raise BackgammonError(gettext_noop("You can double the match stake only on your own turn"))
     if game.phase is not Phase.ROLL:
         raise BackgammonError(
-            "You can double the match stake only at the start of your turn, before rolling"
+            gettext_noop(
+                "You can double the match stake only at the start of your turn, before rolling"
+            )
         )
     if game_cube_turned:
         raise BackgammonError(
-            "You can double the match stake only at the start of your turn, before the game"
-            " cube is turned"
+            gettext_noop(
+                "You can double the match stake only at the start of your turn, before the game"
+                " cube is turned"
+            )
         )
     if cube.owner is not None and cube.owner != player:
-        raise BackgammonError("Your opponent owns the match cube")
+        raise BackgammonError(gettext_noop("Your opponent owns the match cube"))
     if cube.maximum is not None and cube.value * 2 > cube.maximum:
-        raise BackgammonError(f"The match stake is at its maximum ({cube.value})")
+        raise BackgammonError(
+            gettext_noop("The match stake is at its maximum (%(value)s)"), value=cube.value
+        )
     return replace(cube, offered_by=player)
 
 
 def take(cube: MatchCube, *, player: int) -> MatchCube:
     """``player`` accepts the match double: the stake doubles and he owns the match cube."""
-    _check_answer(cube, player, "take")
+    _check_answer(cube, player, gettext_noop("There is no match double to take"))
     return replace(cube, value=cube.value * 2, owner=player, offered_by=None)
 
 
 def drop(cube: MatchCube, *, player: int) -> MatchDrop:
     """``player`` refuses the match double and loses the match at the stake before it."""
-    _check_answer(cube, player, "drop")
+    _check_answer(cube, player, gettext_noop("There is no match double to drop"))
     assert cube.offered_by is not None
     return MatchDrop(winner=cube.offered_by, value=cube.value)
 
@@ -127,8 +133,8 @@ def check_answered(cube: MatchCube, *, player: int) -> None:
     if cube.offered_by is None:
         return
     if cube.offered_by == player:
-        raise BackgammonError("Wait for your opponent to answer your match double")
-    raise BackgammonError("Answer the match double first: take or drop")
+        raise BackgammonError(gettext_noop("Wait for your opponent to answer your match double"))
+    raise BackgammonError(gettext_noop("Answer the match double first: take or drop"))
 
 
 def _check_player(player: int) -> None:
@@ -136,9 +142,11 @@ def _check_player(player: int) -> None:
         raise ValueError(f"players are 0 and 1, not {player}")
 
 
-def _check_answer(cube: MatchCube, player: int, action: str) -> None:
+def _check_answer(cube: MatchCube, player: int, refusal: str) -> None:
+    """Refuse with ``refusal`` (there is no match double to answer so) unless one waits for
+    ``player``'s answer."""
     _check_player(player)
     if cube.offered_by is None:
-        raise BackgammonError(f"There is no match double to {action}")
+        raise BackgammonError(refusal)
     if cube.offered_by == player:
-        raise BackgammonError("Your opponent must answer your match double")
+        raise BackgammonError(gettext_noop("Your opponent must answer your match double"))

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from backgammon.board import Board
-from backgammon.errors import NotationError
+from backgammon.errors import NotationError, gettext_noop
 from backgammon.moves import BAR_POINT, OFF_POINT, Move, Play
 
 MOVE_TOKEN = re.compile(r"(bar|\d+)((?:/(?:off|\d+)\*?)+)(?:\((\d)\))?", re.IGNORECASE)
@@ -119,26 +119,43 @@ def parse_moves(text: str) -> Play:
         match = MOVE_TOKEN.fullmatch(token)
         if match is None:
             raise NotationError(
-                f"{token!r} is not a move: write moves like 24/18, 13/10*, bar/22, 6/off or 8/4(2)"
+                gettext_noop(
+                    "%(token)s is not a move: write moves like 24/18, 13/10*, bar/22, 6/off or "
+                    "8/4(2)"
+                ),
+                token=repr(token),
             )
         start, stops, repeat = match.groups()
         source = BAR_POINT if start.lower() == "bar" else int(start)
         if not 1 <= source <= BAR_POINT:
-            raise NotationError(f"{token!r}: a move starts on a point from 1 to 24 or the bar")
+            raise NotationError(
+                gettext_noop("%(token)s: a move starts on a point from 1 to 24 or the bar"),
+                token=repr(token),
+            )
         legs: list[Move] = []
         for stop, star in _STOP.findall(stops):
             if legs and legs[-1].to_point == OFF_POINT:
-                raise NotationError(f"{token!r}: a checker borne off cannot move on")
+                raise NotationError(
+                    gettext_noop("%(token)s: a checker borne off cannot move on"), token=repr(token)
+                )
             target = OFF_POINT if stop.lower() == "off" else int(stop)
             if not 0 <= target < BAR_POINT:
-                raise NotationError(f"{token!r}: a move ends on a point from 1 to 24 or off")
+                raise NotationError(
+                    gettext_noop("%(token)s: a move ends on a point from 1 to 24 or off"),
+                    token=repr(token),
+                )
             if star and target == OFF_POINT:
-                raise NotationError(f"{token!r}: nothing can be hit when bearing off")
+                raise NotationError(
+                    gettext_noop("%(token)s: nothing can be hit when bearing off"),
+                    token=repr(token),
+                )
             legs.append(Move(source, target, bool(star)))
             source = target
         count = int(repeat) if repeat else 1
         if not 1 <= count <= _MAX_REPEAT:
-            raise NotationError(f"{token!r}: a move repeats for 1 to 4 checkers")
+            raise NotationError(
+                gettext_noop("%(token)s: a move repeats for 1 to 4 checkers"), token=repr(token)
+            )
         # Only the first checker landing on a blot hits it.
         moves.extend(legs)
         moves.extend(Move(leg.from_point, leg.to_point) for _ in range(count - 1) for leg in legs)

@@ -26,7 +26,7 @@ from enum import Enum
 from backgammon import cube as doubling
 from backgammon.board import Board
 from backgammon.cube import Cube, CubeRules
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, gettext_noop
 from backgammon.game import ResultKind, Side, game_result
 from backgammon.match import game_points as match_game_points
 from backgammon.moves import Play, legal_plays
@@ -123,11 +123,11 @@ def opening(
 def double(state: GameState, seat: int, rules: GameRules) -> GameState:
     """The player on roll offers a double before rolling."""
     if state.phase is Phase.OVER:
-        raise BackgammonError("The game is over")
+        raise BackgammonError(gettext_noop("The game is over"))
     if not rules.cube_enabled:
-        raise BackgammonError("This game is played without the doubling cube")
+        raise BackgammonError(gettext_noop("This game is played without the doubling cube"))
     if state.phase in (Phase.DOUBLED, Phase.RESIGNATION):
-        raise BackgammonError("Answer the offer on the table first")
+        raise BackgammonError(gettext_noop("Answer the offer on the table first"))
     cube = doubling.double(
         state.cube, rules.cube, player=seat, on_roll=state.on_roll, rolled=state.phase is Phase.MOVE
     )
@@ -136,27 +136,27 @@ def double(state: GameState, seat: int, rules: GameRules) -> GameState:
 
 def take(state: GameState, seat: int) -> GameState:
     """Accept the open double (or beaver): the game goes on at the offered value."""
-    _expect_cube_answer(state, "take")
+    _expect_cube_answer(state, gettext_noop("There is no double to take"))
     return replace(state, phase=Phase.ROLL, cube=doubling.take(state.cube, player=seat))
 
 
 def drop(state: GameState, seat: int) -> GameState:
     """Refuse the double: the doubler wins the value before it."""
-    _expect_cube_answer(state, "drop")
+    _expect_cube_answer(state, gettext_noop("There is no double to drop"))
     dropped = doubling.drop(state.cube, player=seat)
     return _over(state, Outcome(dropped.winner, 1, dropped.points, EndReason.DROPPED))
 
 
 def beaver(state: GameState, seat: int, rules: GameRules) -> GameState:
     """Take the double and redouble at once, keeping the cube (money play only)."""
-    _expect_cube_answer(state, "beaver")
+    _expect_cube_answer(state, gettext_noop("There is no double to beaver"))
     cube = doubling.beaver(state.cube, rules.cube, player=seat)
     return replace(state, phase=Phase.DOUBLED if cube.offer else Phase.ROLL, cube=cube)
 
 
 def raccoon(state: GameState, seat: int, rules: GameRules) -> GameState:
     """Answer a beaver by redoubling again, keeping the cube (money play only)."""
-    _expect_cube_answer(state, "raccoon")
+    _expect_cube_answer(state, gettext_noop("There is no double to raccoon"))
     return replace(
         state, phase=Phase.ROLL, cube=doubling.raccoon(state.cube, rules.cube, player=seat)
     )
@@ -165,7 +165,7 @@ def raccoon(state: GameState, seat: int, rules: GameRules) -> GameState:
 def check_roll(state: GameState, seat: int) -> None:
     """Refuse, saying why, unless it is ``seat``'s turn to throw the dice."""
     if state.phase is Phase.MOVE and state.on_roll == seat:
-        raise BackgammonError("You have rolled already: play your dice")
+        raise BackgammonError(gettext_noop("You have rolled already: play your dice"))
     if state.phase is not Phase.ROLL or state.on_roll != seat:
         raise BackgammonError(_waiting_for(state, seat))
 
@@ -179,7 +179,7 @@ def roll(state: GameState, seat: int, dice: tuple[int, int]) -> GameState:
 def check_play(state: GameState, seat: int) -> None:
     """Refuse, saying why, unless ``seat`` has dice to play now."""
     if state.phase is Phase.ROLL and state.on_roll == seat:
-        raise BackgammonError("Roll the dice first")
+        raise BackgammonError(gettext_noop("Roll the dice first"))
     if state.phase is not Phase.MOVE or state.on_roll != seat:
         raise BackgammonError(_waiting_for(state, seat))
 
@@ -218,11 +218,13 @@ def forced_play(state: GameState) -> Play | None:
 def resign(state: GameState, seat: int, level: int) -> GameState:
     """Offer to resign ``level`` (1, 2 or 3) times the cube; the opponent answers."""
     if level not in {kind.value for kind in ResultKind}:
-        raise BackgammonError("Resign a single game (1), a gammon (2) or a backgammon (3)")
+        raise BackgammonError(
+            gettext_noop("Resign a single game (1), a gammon (2) or a backgammon (3)")
+        )
     if state.phase is Phase.OVER:
-        raise BackgammonError("The game is over")
+        raise BackgammonError(gettext_noop("The game is over"))
     if state.phase in (Phase.DOUBLED, Phase.RESIGNATION):
-        raise BackgammonError("Answer the offer on the table first")
+        raise BackgammonError(gettext_noop("Answer the offer on the table first"))
     return replace(
         state,
         phase=Phase.RESIGNATION,
@@ -233,14 +235,14 @@ def resign(state: GameState, seat: int, level: int) -> GameState:
 
 
 def accept_resignation(state: GameState, seat: int, rules: GameRules) -> GameState:
-    _expect_resignation_answer(state, seat, "accept")
+    _expect_resignation_answer(state, seat, gettext_noop("There is no resignation to accept"))
     assert state.resign_level is not None
     level = state.resign_level
     return _over(state, Outcome(seat, level, game_points(state, level, rules), EndReason.RESIGNED))
 
 
 def reject_resignation(state: GameState, seat: int) -> GameState:
-    _expect_resignation_answer(state, seat, "reject")
+    _expect_resignation_answer(state, seat, gettext_noop("There is no resignation to reject"))
     assert state.resume_phase is not None
     return replace(
         state, phase=state.resume_phase, resigned_by=None, resign_level=None, resume_phase=None
@@ -280,27 +282,30 @@ def _over(state: GameState, outcome: Outcome) -> GameState:
     )
 
 
-def _expect_cube_answer(state: GameState, action: str) -> None:
+def _expect_cube_answer(state: GameState, refusal: str) -> None:
+    """Refuse with ``refusal`` (there is no double to answer so) unless a double waits."""
     if state.phase is not Phase.DOUBLED:
-        raise BackgammonError(f"There is no double to {action}")
+        raise BackgammonError(refusal)
 
 
-def _expect_resignation_answer(state: GameState, seat: int, action: str) -> None:
+def _expect_resignation_answer(state: GameState, seat: int, refusal: str) -> None:
+    """Refuse with ``refusal`` (there is no resignation to answer so) unless one waits for
+    ``seat``'s answer."""
     if state.phase is not Phase.RESIGNATION:
-        raise BackgammonError(f"There is no resignation to {action}")
+        raise BackgammonError(refusal)
     if state.resigned_by == seat:
-        raise BackgammonError("Your opponent must answer your resignation")
+        raise BackgammonError(gettext_noop("Your opponent must answer your resignation"))
 
 
 def _waiting_for(state: GameState, seat: int) -> str:
     if state.phase is Phase.OVER:
-        return "The game is over"
+        return gettext_noop("The game is over")
     if state.phase is Phase.DOUBLED:
         if state.cube.awaiting != seat:
-            return "Wait for your opponent to answer your double"
-        return "Answer the double: take or drop"
+            return gettext_noop("Wait for your opponent to answer your double")
+        return gettext_noop("Answer the double: take or drop")
     if state.phase is Phase.RESIGNATION:
         if state.resigned_by == seat:
-            return "Wait for your opponent to answer your resignation"
-        return "Answer the resignation first"
-    return "It is not your turn"
+            return gettext_noop("Wait for your opponent to answer your resignation")
+        return gettext_noop("Answer the resignation first")
+    return gettext_noop("It is not your turn")

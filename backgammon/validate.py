@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from itertools import permutations
 
 from backgammon.board import BAR, Board, pack_side
-from backgammon.errors import IllegalPlay
+from backgammon.errors import IllegalPlay, Listed, gettext_noop
 from backgammon.moves import (
     BAR_POINT,
     OFF_POINT,
@@ -34,7 +34,13 @@ from backgammon.notation import MOVE_TOKEN, format_play, parse_moves, point_name
 
 _HOME = 6
 _POSITION_ID = re.compile(r"[A-Za-z0-9+/]{14}")
-_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+# What a double must still play, by how many of its die the legal plays use.
+_MUST_PLAY = {
+    1: gettext_noop("You must play one %(die)s: %(example)s is possible"),
+    2: gettext_noop("You must play two %(die)ss: %(example)s is possible"),
+    3: gettext_noop("You must play three %(die)ss: %(example)s is possible"),
+    4: gettext_noop("You must play four %(die)ss: %(example)s is possible"),
+}
 
 
 def validate_play(board: Board, dice: tuple[int, int], play: Play | str) -> Board:
@@ -63,7 +69,7 @@ def resolve_play(board: Board, dice: tuple[int, int], moves: Sequence[Move]) -> 
     results = generate(board, dice)
     if not results:
         if moves:
-            raise IllegalPlay("No move is possible: the turn passes")
+            raise IllegalPlay(gettext_noop("No move is possible: the turn passes"))
         return (), board
     # Moves made from the highest point down can be made whenever any order can, so the
     # order a player lists them in does not matter.
@@ -72,7 +78,7 @@ def resolve_play(board: Board, dice: tuple[int, int], moves: Sequence[Move]) -> 
     found = _match(results, key, moves)
     if found is None:
         _explain(board, dice, moves, results)
-        raise IllegalPlay(f"That is not a legal play with {_roll(dice)}")
+        raise IllegalPlay(gettext_noop("That is not a legal play with %(roll)s"), roll=_roll(dice))
     return results[found], result_board(board, found)
 
 
@@ -98,10 +104,10 @@ def _validate_position(board: Board, dice: tuple[int, int], after: Board) -> tup
     if not results:
         if after == board:
             return (), board
-        raise IllegalPlay("No move is possible: the turn passes")
+        raise IllegalPlay(gettext_noop("No move is possible: the turn passes"))
     if after == board:
         _explain(board, dice, (), results)
-    raise IllegalPlay(f"That is not a legal play with {_roll(dice)}")
+    raise IllegalPlay(gettext_noop("That is not a legal play with %(roll)s"), roll=_roll(dice))
 
 
 def _written_result(board: Board, moves: Sequence[Move]) -> ResultKey:
@@ -114,22 +120,28 @@ def _written_result(board: Board, moves: Sequence[Move]) -> ResultKey:
         source = move.from_point - 1
         if move.to_point >= move.from_point:
             raise IllegalPlay(
-                f"Checkers move toward your home board: {_text(move)} goes the wrong way"
+                gettext_noop("Checkers move toward your home board: %(move)s goes the wrong way"),
+                move=_text(move),
             )
         if not mover[source]:
-            where = "on the bar" if move.from_point == BAR_POINT else f"on point {move.from_point}"
-            raise IllegalPlay(f"You have no checker {where}")
+            if move.from_point == BAR_POINT:
+                raise IllegalPlay(gettext_noop("You have no checker on the bar"))
+            raise IllegalPlay(
+                gettext_noop("You have no checker on point %(point)s"), point=move.from_point
+            )
         mover[source] -= 1
         if move.to_point == OFF_POINT:
             continue
         target = move.to_point - 1
         if opposing[target] >= 2:
-            raise IllegalPlay(f"Point {move.to_point} is blocked")
+            raise IllegalPlay(gettext_noop("Point %(point)s is blocked"), point=move.to_point)
         if opposing[target] == 1:
             opposing[target] = 0
             hits |= 1 << target
         elif move.hit and target not in blots:
-            raise IllegalPlay(f"There is no checker to hit on point {move.to_point}")
+            raise IllegalPlay(
+                gettext_noop("There is no checker to hit on point %(point)s"), point=move.to_point
+            )
         mover[target] += 1
     return result_key(pack_side(mover), hits)
 
@@ -151,8 +163,12 @@ def _match(results: Results, key: ResultKey, moves: Sequence[Move]) -> ResultKey
     if len(candidates) == 1:
         return candidates[0]
     if candidates:
-        ways = " or ".join(format_play(results[found]) for found in candidates)
-        raise IllegalPlay(f"Say which blots {format_play(moves)} hits: {ways}")
+        ways = Listed(tuple(format_play(results[found]) for found in candidates), "or")
+        raise IllegalPlay(
+            gettext_noop("Say which blots %(play)s hits: %(ways)s"),
+            play=format_play(moves),
+            ways=ways,
+        )
     return None
 
 
@@ -169,8 +185,9 @@ def _explain(
     used: list[int] = []
     for move in moves:
         if mover[BAR] and move.from_point != BAR_POINT:
-            checkers = "checker on the bar" if mover[BAR] == 1 else "checkers on the bar"
-            raise IllegalPlay(f"The {checkers} must enter first")
+            if mover[BAR] == 1:
+                raise IllegalPlay(gettext_noop("The checker on the bar must enter first"))
+            raise IllegalPlay(gettext_noop("The checkers on the bar must enter first"))
         route = _route(mover, blocked, move, left, dice)
         for die in route:
             left.remove(die)
@@ -182,15 +199,24 @@ def _explain(
     example = _example(board, moves, results)
     if len(used) < most:
         if dice[0] == dice[1]:
-            number = f"{_COUNT_WORDS[most]} {dice[0]}" + ("s" if most > 1 else "")
-            raise IllegalPlay(f"You must play {number}: {example} is possible")
+            raise IllegalPlay(_MUST_PLAY[most], die=dice[0], example=example)
         if most == 2:
-            raise IllegalPlay(f"Both dice must be played: {example} is possible")
+            raise IllegalPlay(
+                gettext_noop("Both dice must be played: %(example)s is possible"), example=example
+            )
         if _playable(board, max(dice)) and _playable(board, min(dice)):
-            raise IllegalPlay(f"The higher die must be played: {example} is possible")
-        raise IllegalPlay(f"You must play a die: {example} is possible")
+            raise IllegalPlay(
+                gettext_noop("The higher die must be played: %(example)s is possible"),
+                example=example,
+            )
+        raise IllegalPlay(
+            gettext_noop("You must play a die: %(example)s is possible"), example=example
+        )
     if most == 1 and used == [min(dice)] and dice[0] != dice[1] and _playable(board, max(dice)):
-        raise IllegalPlay(f"The higher die must be played: {example} is possible")
+        raise IllegalPlay(
+            gettext_noop("The higher die must be played: %(example)s is possible"),
+            example=example,
+        )
 
 
 def _route(
@@ -198,7 +224,9 @@ def _route(
 ) -> tuple[int, ...]:
     """The dice left that carry the checker of ``move``, or `IllegalPlay` saying why none do."""
     if move.to_point == OFF_POINT and any(mover[_HOME:]):
-        raise IllegalPlay("You cannot bear off while a checker is outside your home board")
+        raise IllegalPlay(
+            gettext_noop("You cannot bear off while a checker is outside your home board")
+        )
     blocked_at: int | None = None
     higher_refused: int | None = None
     for size in range(1, len(left) + 1):
@@ -253,20 +281,38 @@ def _refusal(
     """Why no order of the dice left carries the checker of ``move``."""
     distance = move.from_point - move.to_point
     if blocked_at is not None:
-        return IllegalPlay(f"Point {blocked_at} is blocked")
+        return IllegalPlay(gettext_noop("Point %(point)s is blocked"), point=blocked_at)
     if higher_refused is not None:
         return IllegalPlay(
-            f"A {higher_refused} bears off from point {move.from_point} only when no checker "
-            "stands on a higher point"
+            gettext_noop(
+                "A %(die)s bears off from point %(point)s only when no checker stands on a "
+                "higher point"
+            ),
+            die=higher_refused,
+            point=move.from_point,
         )
     if move.to_point == OFF_POINT and distance > sum(left):
-        return IllegalPlay(f"Bearing off from point {move.from_point} needs a {distance} or more")
+        return IllegalPlay(
+            gettext_noop("Bearing off from point %(point)s needs a %(pips)s or more"),
+            point=move.from_point,
+            pips=distance,
+        )
     if len(left) == (4 if dice[0] == dice[1] else 2):
-        return IllegalPlay(f"{_text(move)} does not fit your roll of {_roll(dice)}")
+        return IllegalPlay(
+            gettext_noop("%(move)s does not fit your roll of %(roll)s"),
+            move=_text(move),
+            roll=_roll(dice),
+        )
     if not left:
-        return IllegalPlay(f"{_text(move)} is one move too many: the dice are used up")
-    remaining = " and ".join(str(die) for die in sorted(left, reverse=True))
-    return IllegalPlay(f"{_text(move)} does not fit the dice you have left: {remaining}")
+        return IllegalPlay(
+            gettext_noop("%(move)s is one move too many: the dice are used up"), move=_text(move)
+        )
+    remaining = Listed(tuple(str(die) for die in sorted(left, reverse=True)))
+    return IllegalPlay(
+        gettext_noop("%(move)s does not fit the dice you have left: %(dice)s"),
+        move=_text(move),
+        dice=remaining,
+    )
 
 
 def _example(board: Board, moves: Sequence[Move], results: Results) -> str:

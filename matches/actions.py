@@ -19,7 +19,7 @@ from enum import StrEnum
 
 from backgammon import match_cube as match_cube_rules
 from backgammon import turns
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, gettext_noop
 from backgammon.game import ResultKind
 from backgammon.match_cube import MatchCube, MatchDrop
 from backgammon.moves import Play
@@ -82,7 +82,9 @@ def _roll(state: GameState, seat: int, request: Request, rules: GameRules) -> Tr
 def _play(state: GameState, seat: int, request: Request, rules: GameRules) -> Transition:
     if not request.play:
         turns.check_play(state, seat)
-        raise BackgammonError('Send the play as "play": "24/18 13/10" or as "position_id"')
+        raise BackgammonError(
+            gettext_noop('Send the play as "play": "24/18 13/10" or as "position_id"')
+        )
     after, played = turns.play(state, seat, request.play, rules)
     return Transition(after, played)
 
@@ -114,7 +116,7 @@ def _raccoon(state: GameState, seat: int, request: Request, rules: GameRules) ->
 def _resign(state: GameState, seat: int, request: Request, rules: GameRules) -> Transition:
     if request.resign is None:
         words = '", "'.join(RESIGN_LEVELS)
-        raise BackgammonError(f'Say what you resign: "{words}"')
+        raise BackgammonError(gettext_noop('Say what you resign: "%(words)s"'), words=words)
     after = turns.resign(state, seat, request.resign.value)
     return Transition(after, detail={"level": request.resign.name.lower()})
 
@@ -188,7 +190,7 @@ def transition(
     """
     if action in MATCH_CUBE_TRANSITIONS:
         if match_cube is None:
-            raise BackgammonError("This match is played without a match cube")
+            raise BackgammonError(gettext_noop("This match is played without a match cube"))
         return MATCH_CUBE_TRANSITIONS[action](state, seat, match_cube, game_cube_turned)
     if match_cube is not None:
         match_cube_rules.check_answered(match_cube, player=seat)

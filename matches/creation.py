@@ -43,6 +43,7 @@ from matches.models import (
     MatchKind,
     MatchStatus,
 )
+from matches.refusals import rules_refused
 from matches.state import lock_match
 
 MAX_MATCH_LENGTH = 25
@@ -180,7 +181,7 @@ def _money_rules(
     try:
         MatchState(length=0, options=options)  # the house rules' own checks
     except BackgammonError as refusal:
-        raise DomainError(str(refusal)) from refusal
+        raise DomainError(rules_refused(refusal)) from refusal
     match.kind, match.length, match.max_cube, match.rated = MatchKind.MONEY, 0, max_cube, False
     match.jacoby, match.beavers, match.raccoons = jacoby, beavers, raccoons
     match.automatic_doubles = automatic_doubles

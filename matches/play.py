@@ -41,6 +41,7 @@ from matches.lifecycle import (
 )
 from matches.log import append_action, append_play
 from matches.models import Action, ActionKind, FinishReason, Game, Match, MatchStatus
+from matches.refusals import rules_refused
 from matches.state import (
     current_game,
     game_cube_turned,
@@ -223,7 +224,7 @@ def _transition(
             game_cube_turned=turned,
         )
     except BackgammonError as error:
-        raise DomainError(str(error)) from error
+        raise DomainError(rules_refused(error)) from error
 
 
 def request_digest(action: PlayerAction, play: str | None, resign: ResultKind | None) -> str:

@@ -56,6 +56,7 @@ from matches.engine import analysis_engine, analysis_status
 from matches.events import MatchFinished
 from matches.models import Game, Match
 from matches.records import match_file
+from matches.refusals import rules_refused
 from reviews.events import AnalysisChanged
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
 from reviews.results import result_of
@@ -132,7 +133,7 @@ def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
         record = parse_mat(text)
     except BackgammonError as error:
         raise DomainError(
-            _("This .mat file cannot be read: %(error)s") % {"error": error}
+            _("This .mat file cannot be read: %(error)s") % {"error": rules_refused(error)}
         ) from None
     if not record.games:
         raise DomainError(_("This .mat file holds no game."))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +21,7 @@ from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
 IDLE_WAIT_SECONDS = 60
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,14 @@ def _worker_answers(hostname: str | None = None) -> bool:
     if hostname is None:
         return bool(answers)
     return any(hostname in answer for answer in answers)
+
+
+def _dies_with_its_parent() -> None:
+    """In the worker's process before it starts: the kernel kills it when the test process
+    that started it dies. A test run stopped by force would otherwise leave its workers
+    behind, listening on the Redis database the next run claims and taking its tasks."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def start_worker(*, queues: str, name: str, wait: bool = True) -> subprocess.Popen[bytes]:
@@ -82,6 +93,7 @@ def start_worker(*, queues: str, name: str, wait: bool = True) -> subprocess.Pop
         ],
         cwd=ROOT,
         env=env,
+        preexec_fn=_dies_with_its_parent if sys.platform == "linux" else None,
     )
     _running[worker.pid] = _Started(worker, hostname, tuple(queues.split(",")))
     deadline = time.monotonic() + 60

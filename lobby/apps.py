@@ -12,9 +12,10 @@ class LobbyConfig(AppConfig):
         from fairplay.events import SanctionApplied
         from lobby import (
             endings,
-            selectors,
             subscribers,
             tasks,  # noqa: F401 - registers the tasks the subscribers queue by name
+            tournament_notices,
+            wallet_lines,
         )
         from matches.events import (
             ChallengeAnswered,
@@ -42,14 +43,14 @@ class LobbyConfig(AppConfig):
         bus.subscribe(MatchFinished, endings.on_match_finished)
         bus.subscribe(MatchStopped, endings.on_match_stopped)
         bus.subscribe(PracticeVoided, subscribers.on_practice_voided)
-        bus.subscribe(TournamentStarted, subscribers.on_tournament_started)
-        bus.subscribe(PlayerEliminated, subscribers.on_player_eliminated)
-        bus.subscribe(SwingWaiting, subscribers.on_swing_waiting)
-        bus.subscribe(TournamentFinished, subscribers.on_tournament_finished)
-        bus.subscribe(TournamentCancelled, subscribers.on_tournament_cancelled)
+        bus.subscribe(TournamentStarted, tournament_notices.on_tournament_started)
+        bus.subscribe(PlayerEliminated, tournament_notices.on_player_eliminated)
+        bus.subscribe(SwingWaiting, tournament_notices.on_swing_waiting)
+        bus.subscribe(TournamentFinished, tournament_notices.on_tournament_finished)
+        bus.subscribe(TournamentCancelled, tournament_notices.on_tournament_cancelled)
         bus.subscribe(DisputeDecided, subscribers.on_dispute_decided)
         bus.subscribe(AnalysisChanged, subscribers.on_analysis_changed)
         bus.subscribe(SanctionApplied, subscribers.on_sanction_applied)
         # Wallet lines name the match or tournament their money was for.
-        name_escrows("match", selectors.match_escrow_names)
-        name_escrows("tournament", selectors.tournament_escrow_names)
+        name_escrows("match", wallet_lines.match_escrow_names)
+        name_escrows("tournament", wallet_lines.tournament_escrow_names)

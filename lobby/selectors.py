@@ -14,13 +14,12 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from accounts.ledger.reads import EscrowName, balances
+from accounts.ledger.reads import balances
 from accounts.models import Block, BlockKind, Profile, User
 from accounts.money import money_text
 from accounts.selectors import top_rated_players
@@ -430,43 +429,6 @@ def waiting_notices(*, user_id: int, now: datetime, limit: int = 3) -> list[Noti
         .values_list("pk", flat=True)
     )
     return [notice for notice in timely if notice.data.get("match_id") in still_waiting][:limit]
-
-
-# ---------------------------------------------------------------- what wallet lines were for
-
-
-def match_escrow_names(*, owner: User, ids: Collection[int]) -> dict[int, EscrowName]:
-    """Matches as ``owner`` played them: "5-point match against Bruno Costa"."""
-    matches = Match.objects.filter(pk__in=ids).select_related(
-        "player_0__profile", "player_1__profile"
-    )
-    return {
-        match.pk: EscrowName(
-            _escrow_words(match, _opponent_of(match, owner).profile.display_name),
-            reverse("match", args=[match.pk]),
-        )
-        for match in matches
-    }
-
-
-def _escrow_words(match: Match, opponent: str) -> str:
-    if match.is_money:
-        return gettext("Money session against %(name)s") % {"name": opponent}
-    return ngettext(
-        "%(length)s-point match against %(name)s",
-        "%(length)s-point match against %(name)s",
-        match.length,
-    ) % {"length": match.length, "name": opponent}
-
-
-def _opponent_of(match: Match, player: User) -> User:
-    return match.player_0 if match.player_1_id == player.pk else match.player_1
-
-
-def tournament_escrow_names(*, owner: User, ids: Collection[int]) -> dict[int, EscrowName]:
-    """Tournaments by their names: "Friday Knockout"."""
-    tournaments = Tournament.objects.filter(pk__in=ids).values_list("pk", "name")
-    return {pk: EscrowName(name, reverse("tournament", args=[pk])) for pk, name in tournaments}
 
 
 def analysis_ready_text(analysis_id: int, user_id: int) -> str:

@@ -20,9 +20,7 @@ Where the notices come from:
 * ``PlayerAwaited``: "your turn", when the player has no socket open to that match's board;
   ``MatchFinished`` makes it read (a task, ``lobby.read_turn_notices``), as the match waits
   for nobody any more.
-* ``TournamentStarted``, ``PlayerEliminated``, ``SwingWaiting`` (a swing's player left
-  over), ``TournamentFinished`` (prizes and tickets), ``TournamentCancelled``
-  (``lobby.cancellations``).
+* The tournaments' events: ``lobby.tournament_notices``.
 * ``DisputeDecided``: the player who filed the dispute and both players of the match.
 * ``AnalysisChanged``: no notice, a live frame to each follower's tabs (the analysis page
   shows its progress), and a notice once it is done.
@@ -42,7 +40,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from accounts.models import User
-from core.tasks import enqueue, enqueue_on_commit
+from core.tasks import enqueue
 from disputes.events import DisputeDecided
 from disputes.models import Decision, Dispute
 from fairplay.events import SanctionApplied
@@ -52,7 +50,7 @@ from lobby import events, selectors
 from lobby.models import NoticeKind
 from lobby.notifications import Notice, notices_read, notices_read_by_key, notify, notify_many
 from lobby.seeks import seeks_withdraw
-from lobby.wording import amount, an_offer, placing, your_offer
+from lobby.wording import an_offer, your_offer
 from matches.events import (
     ChallengeAnswered,
     ChallengeIssued,
@@ -63,18 +61,7 @@ from matches.events import (
 )
 from matches.models import Match, MatchStatus
 from reviews.events import AnalysisChanged
-from tournaments.events import (
-    PlayerEliminated,
-    SwingWaiting,
-    TournamentCancelled,
-    TournamentFinished,
-    TournamentStarted,
-)
-from tournaments.models import Entry, Tournament
 
-TELL_STARTED_TASK = "lobby.tell_tournament_started"
-TELL_FINISHED_TASK = "lobby.tell_tournament_finished"
-TELL_CANCELLED_TASK = "lobby.tell_tournament_cancelled"
 READ_TURN_NOTICES_TASK = "lobby.read_turn_notices"
 
 logger = logging.getLogger(__name__)
@@ -346,162 +333,6 @@ def turn_notices_read(*, match_id: int) -> int:
     if players is None:
         return 0
     return notices_read_by_key(key=f"turn:{match_id}", user_ids=players)
-
-
-# ---------------------------------------------------------------- tournaments
-
-
-@after_the_fact
-def on_tournament_started(event: TournamentStarted) -> None:
-    enqueue_on_commit(TELL_STARTED_TASK, event.tournament_id)
-
-
-@after_the_fact
-def on_tournament_finished(event: TournamentFinished) -> None:
-    enqueue_on_commit(TELL_FINISHED_TASK, event.tournament_id)
-
-
-@after_the_fact
-def on_tournament_cancelled(event: TournamentCancelled) -> None:
-    enqueue_on_commit(TELL_CANCELLED_TASK, event.tournament_id)
-
-
-@after_the_fact
-def on_player_eliminated(event: PlayerEliminated) -> None:
-    tournament = selectors.tournament_named(tournament_id=event.tournament_id)
-    if tournament is None:
-        return
-    notify(
-        user_id=event.user_id,
-        kind=NoticeKind.ELIMINATED,
-        key=f"tournament:{tournament.pk}:out",
-        text=lambda: (
-            _("You are out of %(tournament)s. Thanks for playing.")
-            % {"tournament": tournament.name}
-        ),
-        url=reverse("tournament-bracket", kwargs={"tournament_id": tournament.pk}),
-        data={"tournament_id": tournament.pk},
-    )
-
-
-def on_swing_waiting(event: SwingWaiting) -> None:
-    """One notice per swing, brought back each time the player waits again."""
-    tournament = selectors.tournament_named(tournament_id=event.tournament_id)
-    if tournament is None:
-        return
-    notify(
-        user_id=event.user_id,
-        kind=NoticeKind.WAITING,
-        key=f"tournament:{tournament.pk}:waiting",
-        text=lambda: (
-            _(
-                "Nobody is free to play you in %(tournament)s yet: your next game starts as soon"
-                " as another game ends."
-            )
-            % {"tournament": tournament.name}
-        ),
-        url=reverse("tournament-bracket", kwargs={"tournament_id": tournament.pk}),
-        data={"tournament_id": tournament.pk},
-        again=True,
-    )
-
-
-def tell_tournament_started(*, tournament_id: int) -> int:
-    """Tell every entrant the tournament started; returns how many were told this time."""
-    tournament = selectors.tournament_named(tournament_id=tournament_id)
-    if tournament is None:
-        return 0
-    bracket = reverse("tournament-bracket", kwargs={"tournament_id": tournament_id})
-    return notify_many(
-        [
-            Notice(
-                user_id=user_id,
-                kind=NoticeKind.TOURNAMENT_STARTED,
-                key=f"tournament:{tournament_id}:started",
-                text=partial(_started_text, tournament.name),
-                url=bracket,
-                data={"tournament_id": tournament_id},
-            )
-            for user_id in selectors.entrant_ids(tournament_id=tournament_id)
-        ]
-    )
-
-
-def _started_text(tournament: str) -> str:
-    return _("%(tournament)s has started. Good luck!") % {"tournament": tournament}
-
-
-def tell_tournament_finished(*, tournament_id: int) -> int:
-    """Tell the champion and everyone paid a prize or a ticket; returns how many were told."""
-    tournament = selectors.tournament_named(tournament_id=tournament_id)
-    if tournament is None:
-        return 0
-    return notify_many(
-        [
-            Notice(
-                user_id=entry.user_id,
-                kind=NoticeKind.PRIZE,
-                key=f"tournament:{tournament_id}:prize",
-                text=partial(finish_text, tournament, entry),
-                url=reverse("wallet")
-                if entry.prize_cents
-                else reverse("tournament", kwargs={"tournament_id": tournament_id}),
-                data={
-                    "tournament_id": tournament_id,
-                    "place": entry.place,
-                    "prize_cents": entry.prize_cents,
-                    "currency": tournament.currency,
-                    "ticket": entry.won_ticket,
-                },
-            )
-            for entry in selectors.entrants(tournament_id=tournament_id)
-            if told_of_finish(entry)
-        ]
-    )
-
-
-def told_of_finish(entry: Entry) -> bool:
-    """Is there something to tell the entrant beyond the elimination: the win, a prize, a
-    ticket?"""
-    won = entry.place == 1 and (entry.shared_to or 1) == 1
-    return won or bool(entry.prize_cents) or entry.won_ticket
-
-
-def finish_text(tournament: Tournament, entry: Entry) -> str:
-    """What the entrant won: "You won Spring Cup: 50.00 FUN is in your wallet."."""
-    won = entry.place == 1 and (entry.shared_to or 1) == 1
-    prize = bool(entry.prize_cents)
-    seat = entry.won_ticket and tournament.target is not None
-    blanks = {
-        "tournament": tournament.name,
-        "place": placing(entry.place or 0, entry.shared_to),
-        "amount": amount(entry.prize_cents, tournament.currency),
-        "target": tournament.target.name if tournament.target is not None else "",
-    }
-    if won:
-        if prize and seat:
-            text = _(
-                "You won %(tournament)s: %(amount)s is in your wallet and you have a seat in"
-                " %(target)s."
-            )
-        elif prize:
-            text = _("You won %(tournament)s: %(amount)s is in your wallet.")
-        elif seat:
-            text = _("You won %(tournament)s: you have a seat in %(target)s.")
-        else:
-            text = _("You won %(tournament)s!")
-    elif prize and seat:
-        text = _(
-            "You finished %(place)s in %(tournament)s: %(amount)s is in your wallet and you"
-            " have a seat in %(target)s."
-        )
-    elif prize:
-        text = _("You finished %(place)s in %(tournament)s: %(amount)s is in your wallet.")
-    elif seat:
-        text = _("You finished %(place)s in %(tournament)s: you have a seat in %(target)s.")
-    else:
-        text = _("You finished %(place)s in %(tournament)s!")
-    return text % blanks
 
 
 # ---------------------------------------------------------------- disputes

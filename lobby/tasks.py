@@ -1,32 +1,32 @@
 """Celery tasks for notices: ids in, a call, safe to run twice (each notice has its key).
 
-Queued by name from ``lobby.subscribers`` when an event concerns a whole tournament field, or
-follows a finished match (which must not hold up whatever ended it); from
-``lobby.notifications`` for notices that also go by e-mail (``lobby.mail``), and by beat for
-tournaments about to start.
+Queued by name from ``lobby.subscribers`` and ``lobby.tournament_notices`` when an event
+concerns a whole tournament field, or follows a finished match (which must not hold up
+whatever ended it); from ``lobby.notifications`` for notices that also go by e-mail
+(``lobby.mail``), and by beat for tournaments about to start.
 """
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from lobby import cancellations, mail, subscribers
+from lobby import cancellations, mail, subscribers, tournament_notices
 from lobby.notifications import MAIL_TASK
 
 
 @shared_task(name="lobby.tell_tournament_started", ignore_result=True)
 def tell_tournament_started(tournament_id: int) -> int:
     """Tell every entrant that the tournament started; returns how many were told."""
-    return subscribers.tell_tournament_started(tournament_id=tournament_id)
+    return tournament_notices.tell_tournament_started(tournament_id=tournament_id)
 
 
 @shared_task(name="lobby.tell_tournament_finished", ignore_result=True)
 def tell_tournament_finished(tournament_id: int) -> int:
     """Tell the champion and the prize winners; returns how many were told."""
-    return subscribers.tell_tournament_finished(tournament_id=tournament_id)
+    return tournament_notices.tell_tournament_finished(tournament_id=tournament_id)
 
 
-@shared_task(name=subscribers.TELL_CANCELLED_TASK, ignore_result=True)
+@shared_task(name=tournament_notices.TELL_CANCELLED_TASK, ignore_result=True)
 def tell_tournament_cancelled(tournament_id: int) -> int:
     """Tell every entrant that the tournament was cancelled; returns how many were told."""
     return cancellations.tell_tournament_cancelled(tournament_id=tournament_id)

@@ -7,7 +7,7 @@ import pytest
 
 from accounts.models import User
 from accounts.money import money_text
-from lobby import subscribers
+from lobby import tournament_notices
 from lobby.models import NoticeKind, Notification
 from matches.models import Match, MatchStatus
 from tests.integration.matches.helpers import api_for
@@ -101,7 +101,7 @@ def test_the_tournament_tasks_tell_nobody_twice() -> None:
     field = players(2)
     tournament = _full_sit_and_go(field)
 
-    again = subscribers.tell_tournament_started(tournament_id=tournament.pk)
+    again = tournament_notices.tell_tournament_started(tournament_id=tournament.pk)
 
     assert again == 0
     assert all(len(_told(entrant, NoticeKind.TOURNAMENT_STARTED)) == 1 for entrant in field)

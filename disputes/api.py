@@ -20,6 +20,7 @@ from core.errors import DomainError
 from disputes import services
 from disputes.models import MATCH_CATEGORIES, Decision, Dispute, DisputeCategory, DisputeState
 from disputes.outcome import summary_lines
+from disputes.remedies import Adjustment
 from disputes.selectors import can_see_evidence, dispute_queue, evidence, is_staff, visible_disputes
 
 
@@ -232,7 +233,7 @@ class DisputeDecideApi(Api):
         return Response(dispute_data(dispute, viewer=viewer, with_evidence=False))
 
 
-def adjustments_from(rows: list[dict[str, Any]], *, staff: User) -> list[services.Adjustment]:
+def adjustments_from(rows: list[dict[str, Any]], *, staff: User) -> list[Adjustment]:
     """Turn ``{"user": username, ...}`` rows into adjustments; unknown names are refused."""
     if rows and not is_staff(staff):
         return []
@@ -242,7 +243,7 @@ def adjustments_from(rows: list[dict[str, Any]], *, staff: User) -> list[service
     if missing:
         raise DomainError(_("There is no player called %(name)s.") % {"name": missing[0]})
     return [
-        services.Adjustment(
+        Adjustment(
             user=users[row["user"]], currency=row["currency"], amount_cents=row["amount_cents"]
         )
         for row in rows

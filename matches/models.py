@@ -238,11 +238,7 @@ class Match(models.Model):
         user_id = user.pk if user is not None else None
         if user_id is None:
             return None
-        if user_id == self.player_0_id:
-            return 0
-        if user_id == self.player_1_id:
-            return 1
-        return None
+        return next((seat for seat in (0, 1) if self.player_id(seat) == user_id), None)
 
     def player(self, seat: int) -> User:
         return self.player_0 if seat == 0 else self.player_1

@@ -3,10 +3,11 @@
 Organizers create, edit (draft or registration only), open, start and cancel tournaments
 and withdraw or replace a player before play; players register, check in and unregister.
 Money moves only through ``accounts.ledger``: buy-ins and fees at registration (into the
-escrow ``tournament:<id>``), refunds when a seat is given up or the tournament cancelled,
-prizes when it ends. Each ledger call has a key made of the tournament and entry ids, so a
-repeated request moves nothing twice. Whoever takes a seat (registering, by a ticket, or as
-a replacement) must be allowed to by ``accounts.standing`` in the tournament's currency.
+escrow ``tournament:<id>``) and refunds when a seat is given up (``tournaments.seats``),
+refunds when the tournament is cancelled, prizes when it ends. Each ledger call has a key
+made of the tournament and entry ids, so a repeated request moves nothing twice. Whoever
+takes a seat (registering, by a ticket, or as a replacement) must be allowed to by
+``accounts.standing`` in the tournament's currency.
 
 Every write locks the tournament row first (``scheduler.locked_tournament``) and changes
 state by compare-and-set, so a registration, a start and a cancellation never interleave;
@@ -29,14 +30,14 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from accounts import ledger
 from accounts.models import User
 from accounts.standing import require_may_register, require_standing_may_register
-from core import locks, rows
+from core import locks
 from core.errors import Conflict, DomainError, Forbidden, InternalError
 from core.locks import Lock
 from core.tasks import enqueue_on_commit
 from matches.lifecycle import match_stop
 from matches.models import Match, MatchStatus
 from matches.state import lock_match
-from tournaments import events, scheduler
+from tournaments import events, scheduler, seats
 from tournaments.errors import format_refused
 from tournaments.formats.base import FormatError
 from tournaments.formats.sit_and_go import should_start
@@ -48,7 +49,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentState,
 )
-from tournaments.selectors import EntryChecks, check_in_opens, entry_checks, seated_count
+from tournaments.selectors import check_in_opens, entry_checks, seated_count
 from tournaments.settings.general import (
     EDITABLE_STATES,
     SETTING_FIELDS,
@@ -198,7 +199,7 @@ def entry_withdraw(*, tournament_id: int, user: User, player: User) -> Entry:
     _require_before_play(
         tournament, _("%(name)s is %(state)s: you can withdraw a player only before play starts.")
     )
-    return _leave(tournament, _seat_of(tournament, player), fee_back=True)
+    return seats.leave(tournament, seats.seat_of(tournament, player), fee_back=True)
 
 
 def entries_withdraw_closed(*, player: User) -> list[Entry]:
@@ -211,7 +212,8 @@ def entries_withdraw_closed(*, player: User) -> list[Entry]:
     with transaction.atomic():
         for tournament in tournaments_lock_waited_in(player_ids=[player.pk]):
             if tournament.state in EDITABLE_STATES:
-                left.append(_leave(tournament, _seat_of(tournament, player), fee_back=True))
+                seat = seats.seat_of(tournament, player)
+                left.append(seats.leave(tournament, seat, fee_back=True))
     return left
 
 
@@ -238,15 +240,15 @@ def entry_replace(*, tournament_id: int, user: User, player: User, replacement: 
     _require_before_play(
         tournament, _("%(name)s is %(state)s: you can replace a player only before play starts.")
     )
-    leaving = _seat_of(tournament, player)
+    leaving = seats.seat_of(tournament, player)
     try:
         require_may_register(replacement, currency=tournament.currency)
     except Forbidden:  # why is the player's to read, not the organizer's
         raise Forbidden(
             _("%(player)s cannot enter tournaments at the moment.") % {"player": _name(replacement)}
         ) from None
-    _leave(tournament, leaving, fee_back=True)
-    return _enter(tournament, replacement, seed=leaving.seed)
+    seats.leave(tournament, leaving, fee_back=True)
+    return seats.enter(tournament, replacement, seed=leaving.seed)
 
 
 # ---------------------------------------------------------------- players
@@ -260,7 +262,7 @@ def entry_register(*, tournament_id: int, user: User) -> Entry:
         raise Conflict(_not_now(tournament, JOINED))
     checks = entry_checks(tournament, user)
     require_standing_may_register(user, checks.standing, currency=tournament.currency)
-    entry = _enter(tournament, user, seed=None, checks=checks)
+    entry = seats.enter(tournament, user, seed=None, checks=checks)
     if tournament.starts_when_full:
         assert tournament.seats is not None
         if should_start(seats=tournament.seats, seated=seated_count(tournament)):
@@ -279,7 +281,7 @@ def entry_unregister(*, tournament_id: int, user: User) -> Entry:
     ).first()
     if entry is None:
         raise Conflict(_("You are not entered in %(name)s.") % {"name": tournament.name})
-    return _leave(tournament, entry)
+    return seats.leave(tournament, entry)
 
 
 @transaction.atomic
@@ -326,7 +328,7 @@ def ticket_use(*, ticket_id: int) -> Entry:
         raise Conflict(_not_now(target, JOINED))
     holder = User.objects.get(pk=ticket.holder_id)
     require_may_register(holder, currency=target.currency)
-    entry = _enter(target, holder, seed=None, ticket=ticket)
+    entry = seats.enter(target, holder, seed=None, ticket=ticket)
     if target.format == TournamentFormat.SIT_AND_GO:
         assert target.seats is not None
         if should_start(seats=target.seats, seated=seated_count(target)):
@@ -343,7 +345,7 @@ def _start(tournament: Tournament) -> None:
         for entry in Entry.objects.filter(
             tournament=tournament, status=EntryStatus.REGISTERED, checked_in_at__isnull=True
         ):
-            _leave(tournament, entry)
+            seats.leave(tournament, entry)
     entries = list(
         Entry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED).order_by("pk")
     )
@@ -368,106 +370,6 @@ def _start(tournament: Tournament) -> None:
     )
     enqueue_on_commit(START_MATCHES_TASK, tournament.pk)
     events.publish(events.TournamentStarted(tournament.pk, tuple(e.user_id for e in entries)))
-
-
-def _enter(
-    tournament: Tournament,
-    user: User,
-    *,
-    seed: int | None,
-    ticket: Ticket | None = None,
-    checks: EntryChecks | None = None,
-) -> Entry:
-    """Seat ``user``, paying with ``ticket`` or, failing that, an unused one they hold.
-
-    ``checks``: read by the caller since the tournament was locked, if it has them."""
-    if checks is None:
-        checks = entry_checks(tournament, user)
-    if checks.entered:
-        raise Conflict(
-            _("%(player)s is already entered in %(name)s.")
-            % {"player": _name(user), "name": tournament.name}
-        )
-    capacity = tournament.capacity
-    if capacity is not None and (checks.seated or 0) >= capacity:
-        raise ledger.TournamentFull(
-            _("%(name)s is full: all %(seats)s seats are taken.")
-            % {"name": tournament.name, "seats": capacity}
-        )
-    if ticket is None and checks.ticket_id is not None:
-        ticket = (
-            locks.select(Lock.TICKET, Ticket.objects.all(), checks.ticket_id, of=("self",))
-            .select_related("satellite")
-            .filter(pk=checks.ticket_id, entry__isnull=True)
-            .first()
-        )
-    entry = rows.insert(
-        Entry(
-            tournament=tournament,
-            user=user,
-            seed=seed,
-            paid_cents=tournament.buy_in_cents,
-            fee_cents=0 if ticket else tournament.fee_cents,
-        )
-    )
-    if ticket is not None:
-        ledger.prize_payout(
-            escrow_ref=ticket.satellite.escrow_ref,
-            currency=ticket.currency,
-            payouts={user.pk: ticket.value_cents},
-            key=f"ticket:{ticket.pk}:cash",
-        )
-        written = Ticket.objects.filter(pk=ticket.pk, entry__isnull=True).update(
-            entry=entry, used_at=timezone.now()
-        )
-        if written != 1:
-            raise Conflict(_("This ticket has been used already."))
-    if entry.paid_cents + entry.fee_cents:
-        ledger.tournament_buy_in(
-            user=user,
-            currency=tournament.currency,
-            buy_in_cents=entry.paid_cents,
-            fee_cents=entry.fee_cents,
-            escrow_ref=tournament.escrow_ref,
-            key=f"{tournament.escrow_ref}:entry:{entry.pk}",
-            max_entries=capacity,
-        )
-    events.publish_tournament(tournament.pk, state=tournament.state)
-    return entry
-
-
-def _leave(tournament: Tournament, entry: Entry, *, fee_back: bool = False) -> Entry:
-    """Give up a seat by compare-and-set; the buy-in is refunded once, and the fee too when
-    the organizer took the seat away (``fee_back``): the player did nothing wrong."""
-    left = Entry.objects.filter(pk=entry.pk, status=EntryStatus.REGISTERED).update(
-        status=EntryStatus.WITHDRAWN, withdrawn_at=timezone.now()
-    )
-    if left != 1:
-        raise Conflict(_("This seat has been given up already."))
-    fee = entry.fee_cents if fee_back else 0
-    if entry.paid_cents or fee:
-        ledger.refund(
-            escrow_ref=tournament.escrow_ref,
-            currency=tournament.currency,
-            payouts={entry.user_id: entry.paid_cents},
-            fees={entry.user_id: fee} if fee else None,
-            key=f"{tournament.escrow_ref}:entry:{entry.pk}:refund",
-        )
-    entry.refresh_from_db()
-    events.publish_tournament(tournament.pk, state=tournament.state)
-    return entry
-
-
-def _seat_of(tournament: Tournament, player: User) -> Entry:
-    entry = Entry.objects.filter(
-        tournament=tournament, user=player, status=EntryStatus.REGISTERED
-    ).first()
-    if entry is None:
-        raise Conflict(
-            _("%(player)s is not entered in %(name)s.")
-            % {"player": _name(player), "name": tournament.name}
-        )
-    return entry
 
 
 def _move(tournament: Tournament, old: str, new: str, **fields: Any) -> None:

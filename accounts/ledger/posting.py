@@ -138,9 +138,8 @@ def post(
 
     Runs in the caller's transaction, if any. ``check`` runs once the accounts (and
     ``lock_also``, accounts locked though nothing moves on them) are locked and may
-    refuse by raising a ``DomainError``. Before any
-    refusal reaches the caller, the key is looked up again: a transaction committed
-    under it meanwhile is returned instead.
+    refuse by raising a ``DomainError``. Before any refusal reaches the caller, the key
+    is looked up again: a transaction committed under it meanwhile is returned instead.
     """
     deltas: dict[AccountRef, int] = defaultdict(int)
     for ref, amount in legs:
@@ -485,14 +484,12 @@ def _require_balanced(moved: dict[AccountRef, int]) -> None:
 
 
 def _shortfall_message(ref: AccountRef, have: int, needed: int, actor: User | None) -> str:
+    figures = {"currency": ref.currency, "have": money_text(have), "needed": money_text(needed)}
     if ref.kind == AccountKind.ESCROW:
         return _("The escrow %(escrow)s holds %(have)s %(currency)s; this needs %(needed)s.") % {
+            **figures,
             "escrow": ref.escrow_ref,
-            "have": money_text(have),
-            "currency": ref.currency,
-            "needed": money_text(needed),
         }
-    figures = {"currency": ref.currency, "have": money_text(have), "needed": money_text(needed)}
     if actor is not None and actor.pk == ref.user_id:
         return _("Your %(currency)s balance is %(have)s; this needs %(needed)s.") % figures
     username = User.objects.values_list("username", flat=True).get(pk=ref.user_id)

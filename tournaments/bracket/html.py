@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments.bracket.reads import BracketSide, BracketSlot, Cell, SideSource
+from tournaments.bracket.layout import Cell, SideSource
+from tournaments.bracket.reads import BracketSide, BracketSlot
 
 EMPTY_CELL = '<div class="bracket-cell bracket-cell-empty"></div>'
 # Statuses after which the slot shows no badge of its state (a finished match shows its

@@ -35,8 +35,9 @@ from core.live import frame_text
 from core.locks import Lock
 from core.outages import outage_of
 from tournaments.bracket.html import slot_html
+from tournaments.bracket.layout import Cell, FlightLayout, flights
 from tournaments.bracket.page import current_round
-from tournaments.bracket.reads import Cell, FlightLayout, bracket, flights
+from tournaments.bracket.reads import bracket
 from tournaments.models import Tournament, TournamentFormat, TournamentState
 from tournaments.reads.rounds import ROUND_BY_ROUND
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tournaments.bracket.html import cell_html
-from tournaments.bracket.reads import Cell, Column, FlightLayout
+from tournaments.bracket.layout import Cell, Column, FlightLayout
 
 # Up to a 128-player knockout (127 matches) the whole bracket is drawn at once.
 WHOLE_BRACKET_SLOTS = 127

@@ -14,6 +14,7 @@ from analysis.splits import pot_split
 from core.errors import Conflict, DomainError, Forbidden
 from disputes import services
 from disputes.models import AuditEntry, Dispute
+from disputes.remedies import Adjustment
 from matches.models import Action, ActionKind, Adjudication, Match, MatchStatus
 from matches.tasks import adjudicate_match, sweep_deadlines
 from tests.factories import UserFactory
@@ -147,8 +148,8 @@ def test_adjusting_moves_money_with_audited_ledger_entries() -> None:
         decision="adjust",
         reason="The clock charged bruno twice.",
         adjustments=[
-            services.Adjustment(user=bruno, currency="FUN", amount_cents=250),
-            services.Adjustment(user=alice, currency="FUN", amount_cents=-100),
+            Adjustment(user=bruno, currency="FUN", amount_cents=250),
+            Adjustment(user=alice, currency="FUN", amount_cents=-100),
         ],
     )
 
@@ -174,8 +175,8 @@ def test_a_refused_adjustment_leaves_every_wallet_and_the_dispute_untouched() ->
             decision="adjust",
             reason="Too much.",
             adjustments=[
-                services.Adjustment(user=bruno, currency="FUN", amount_cents=250),
-                services.Adjustment(user=alice, currency="FUN", amount_cents=-(10**9)),
+                Adjustment(user=bruno, currency="FUN", amount_cents=250),
+                Adjustment(user=alice, currency="FUN", amount_cents=-(10**9)),
             ],
         )
 

@@ -81,12 +81,17 @@ class LogInView(auth_views.LoginView):
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         """Logged in; a browser that has not chosen a language yet (a new device) takes the
-        one the player chose, as the pages after this one will speak it."""
+        one the player chose, as the pages after this one will speak it. The site's own
+        language is every account's default, not a choice: a browser asking for another
+        keeps it."""
         answer = super().form_valid(form)
-        if settings.LANGUAGE_COOKIE_NAME not in self.request.COOKIES:
+        chosen = form.get_user().profile.language
+        if settings.LANGUAGE_COOKIE_NAME not in self.request.COOKIES and (
+            chosen != settings.LANGUAGE_CODE
+        ):
             answer.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME,
-                form.get_user().profile.language,
+                chosen,
                 max_age=settings.LANGUAGE_COOKIE_AGE,
                 path=settings.LANGUAGE_COOKIE_PATH,
                 domain=settings.LANGUAGE_COOKIE_DOMAIN,

@@ -44,7 +44,7 @@ class FairPlayConsoleInTheBrowser(BrowserTestCase):
         desk.click("[data-testid=case-take]")
         expect(desk.locator("[data-testid=case-state]")).to_have_text("In review")
         expect(desk.locator("[data-testid=evidence-1]")).to_contain_text("Early resignations")
-        expect(desk.locator("[data-testid=evidence-2]")).to_contain_text("resigned")
+        expect(desk.locator("[data-testid=evidence-2]")).to_contain_text("Resigned")
         self.screenshot(desk, "fairplay-2-evidence")
 
         # and suspend Carl for a week, with a reason

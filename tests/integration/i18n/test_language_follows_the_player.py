@@ -42,3 +42,16 @@ def test_a_browser_that_chose_a_language_keeps_it() -> None:
 
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
     assert 'lang="en"' in client.get("/").content.decode()
+
+
+def test_an_account_that_never_chose_leaves_an_italian_browser_in_italian() -> None:
+    UserFactory.create(username="giulia")  # the profile's language is the site's default
+    client = Client()
+
+    answer = client.post(
+        "/login/", {"username": "giulia", "password": PASSWORD}, HTTP_ACCEPT_LANGUAGE="it"
+    )
+
+    assert answer.status_code == 302
+    assert settings.LANGUAGE_COOKIE_NAME not in client.cookies
+    assert 'lang="it"' in client.get("/", HTTP_ACCEPT_LANGUAGE="it").content.decode()

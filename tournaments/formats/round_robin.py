@@ -64,6 +64,7 @@ from tournaments.formats.base import (
     record_results,
 )
 from tournaments.formats.knockout import Seeding, bracket_size, seed_order, standard_order
+from tournaments.formats.prizes import DEFAULT_SIT_AND_GO_TABLE
 from tournaments.formats.stages import (
     berger_table,
     knockout_stage,
@@ -71,6 +72,13 @@ from tournaments.formats.stages import (
     round_length,
 )
 from tournaments.formats.standings import StandingRow, Tiebreak, standings
+from tournaments.formats.truncated import (
+    ladder_players,
+    ladders,
+    stepladder,
+    ties_that_matter,
+    truncated_standings,
+)
 
 ROUND_ROBIN_TIEBREAKS = (Tiebreak.SONNEBORN_BERGER, Tiebreak.POINTS_MARGIN)
 
@@ -82,12 +90,20 @@ class RoundRobinOptions:
     ``match_lengths`` are the table rounds' lengths, first round first; a shorter list repeats
     its last length. ``knockout_match_lengths`` are the knockout stage's, read as a knockout
     reads them; left empty, every knockout match is as long as the last table round.
+
+    ``rounds`` truncates the table (``tournaments.formats.truncated``): one table, no groups,
+    its first ``rounds`` rounds. ``prize_places`` are the places a tie at which waits for a
+    tie-break match (None: those the published default table pays for the field; give 1 for
+    a free tournament); ``ties_shared`` lets the ties stand instead, and the tied share.
     """
 
     match_lengths: tuple[int, ...]
     group_size: int | None = None
     advance_per_group: int | None = None
     knockout_match_lengths: tuple[int, ...] = ()
+    rounds: int | None = None
+    prize_places: int | None = None
+    ties_shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,6 +123,18 @@ class RoundRobin:
         if size is not None and through is None:
             raise FormatError(
                 gettext_noop("Say how many players of each group go through to the knockout.")
+            )
+        if self.options.rounds is not None and (size is not None or through is not None):
+            raise FormatError(
+                gettext_noop(
+                    "A round robin cut to fewer rounds is one table: it takes no groups and no "
+                    "knockout."
+                )
+            )
+        if self.options.rounds is not None and self.options.rounds < 1:
+            raise FormatError(
+                gettext_noop("A round robin plays at least 1 round, not %(rounds)s."),
+                rounds=self.options.rounds,
             )
         if through is not None and through < 1:
             raise FormatError(
@@ -129,7 +157,7 @@ class RoundRobin:
         slots = _slots(count, len(groups))
         pairings = []
         for group, members in enumerate(groups):
-            for round_, boards in enumerate(berger_table(len(members))):
+            for round_, boards in enumerate(self._table(len(members))):
                 length = round_length(self.options.match_lengths, round_)
                 for board, numbers in enumerate(boards):
                     top, bottom = (
@@ -178,9 +206,53 @@ class RoundRobin:
         )
 
     def is_finished(self, draw: Draw) -> bool:
+        """Every match decided, and in a truncated table no tie left that matters unless the
+        organizer let the ties stand: until then the prizes wait."""
         if any(pairing.winner is None for pairing in draw.pairings):
             return False
+        if self.options.rounds is not None:
+            return self.options.ties_shared or not self.ties_to_break(draw)
         return self.options.advance_per_group is None or bool(draw.rounds(Flight.FINAL))
+
+    def ties_to_break(self, draw: Draw) -> tuple[tuple[int, ...], ...]:
+        """A truncated table's players tied for a place that matters once every table match
+        is decided, each group in table-number order, with no stepladder among them yet;
+        empty otherwise."""
+        if self.options.rounds is None:
+            return ()
+        if any(p.winner is None for p in draw.pairings if p.key.flight is Flight.MAIN):
+            return ()
+        table = self.groups(draw)[0]
+        places = self.options.prize_places
+        if places is None:
+            places = len(DEFAULT_SIT_AND_GO_TABLE.shares_for(len(table)))
+        scheduled = {ladder_players(steps) for steps in ladders(draw)}
+        number = {entrant: i for i, entrant in enumerate(table)}
+        return tuple(
+            tuple(sorted(tied, key=number.__getitem__))
+            for tied in ties_that_matter(self.standings(draw, table), places)
+            if frozenset(tied) not in scheduled
+        )
+
+    def with_tiebreaks(self, draw: Draw) -> Draw:
+        """The draw with a stepladder of 1-point matches for each tie that matters."""
+        if self.options.rounds is None:
+            raise FormatError(
+                gettext_noop("Only a round robin cut to fewer rounds breaks ties with a match.")
+            )
+        if any(p.winner is None for p in draw.pairings if p.key.flight is Flight.MAIN):
+            raise FormatError(
+                gettext_noop(
+                    "The table is still being played: a tie-break match can be scheduled once "
+                    "every table match is decided."
+                )
+            )
+        tied = self.ties_to_break(draw)
+        if not tied:
+            raise FormatError(gettext_noop("No players are tied for a place that matters."))
+        first = len(ladders(draw))
+        added = [stepladder(group, first + i) for i, group in enumerate(tied)]
+        return build_draw(draw.pairings + tuple(p for steps in added for p in steps))
 
     def groups(self, draw: Draw) -> tuple[tuple[int, ...], ...]:
         """Each group's entrants by their table number, read back from round 0 (Berger round 1
@@ -199,12 +271,21 @@ class RoundRobin:
         return tuple(groups)
 
     def standings(self, draw: Draw, group: Sequence[int]) -> tuple[StandingRow, ...]:
-        """A group's (or the single table's) standings; sit-outs score nothing."""
+        """A group's (or the single table's) standings; sit-outs score nothing. A truncated
+        table ranks as ``truncated.truncated_standings`` says."""
+        if self.options.rounds is not None:
+            return truncated_standings(draw, group)
         return standings(draw, group, tiebreaks=ROUND_ROBIN_TIEBREAKS, bye_is_a_win=False)
+
+    @property
+    def tiebreaks(self) -> tuple[Tiebreak, ...]:
+        """The tiebreaks the standings show; a truncated table's are its own (none shown)."""
+        return () if self.options.rounds is not None else ROUND_ROBIN_TIEBREAKS
 
     def placings(self, draw: Draw) -> tuple[Placing, ...]:
         """See the module docstring; an unfinished draw is placed as it stands."""
-        knockout = knockout_stage_placings(draw)
+        # A truncated table's ``final`` flight holds its stepladders, not a knockout stage.
+        knockout = knockout_stage_placings(draw) if self.options.rounds is None else ()
         placed = {placing.entrant for placing in knockout}
         tiers: dict[int, list[int]] = {}
         for group in self.groups(draw):
@@ -213,6 +294,24 @@ class RoundRobin:
                     tiers.setdefault(row.rank, []).append(row.entrant)
         by_rank = (tier for _, tier in sorted(tiers.items()))
         return (*knockout, *placings_by_group(by_rank, after=len(knockout)))
+
+    def _table(self, count: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """The Berger table for ``count`` players, cut to ``rounds`` when it is set."""
+        table = berger_table(count)
+        rounds = self.options.rounds
+        if rounds is None:
+            return table
+        if rounds > len(table):
+            raise FormatError(
+                gettext_noop(
+                    "%(count)s players meet everyone in %(most)s rounds: the round robin cannot "
+                    "play %(rounds)s. Play fewer rounds, or wait for more players."
+                ),
+                count=count,
+                most=len(table),
+                rounds=rounds,
+            )
+        return table[:rounds]
 
     def _group_count(self, entrant_count: int) -> int:
         size = self.options.group_size

@@ -21,7 +21,7 @@ from accounts.models import User
 from accounts.viewers import request_user, request_viewer
 from core.api import Api, refused_by_the_rules
 from core.errors import DomainError
-from tournaments import bracket, reads, selectors, services
+from tournaments import bracket, reads, selectors, services, tiebreaks
 from tournaments.errors import TournamentInvalid
 from tournaments.models import TournamentFormat
 from tournaments.serializers import (
@@ -361,6 +361,34 @@ class TournamentCancelApi(_TournamentActionApi):
 
     def act(self, user: User, tournament_id: int, request: Request) -> None:
         services.tournament_cancel(tournament_id=tournament_id, user=user)
+
+
+class TournamentTiebreakApi(_TournamentActionApi):
+    """A truncated round robin played out with players tied for a paid place (organizer):
+    schedule their tie-break, 1-point matches played like any other (two tied players meet
+    once; three or more play a stepladder); their results decide the places."""
+
+    @_action_schema("tournament_tiebreak", None, ("No players are tied for a place that matters.",))
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, user: User, tournament_id: int, request: Request) -> None:
+        tiebreaks.tiebreaks_schedule(tournament_id=tournament_id, user=user)
+
+
+class TournamentShareTiesApi(_TournamentActionApi):
+    """A truncated round robin played out with players tied for a paid place (organizer):
+    let the ties stand; the tied players share the places and split their prizes, and the
+    tournament finishes."""
+
+    @_action_schema(
+        "tournament_share_ties", None, ("No players are tied for a place that matters.",)
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, user: User, tournament_id: int, request: Request) -> None:
+        tiebreaks.ties_share(tournament_id=tournament_id, user=user)
 
 
 class TournamentRegisterApi(_TournamentActionApi):

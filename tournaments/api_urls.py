@@ -34,6 +34,8 @@ urlpatterns = [
             ("open", api.TournamentOpenApi),
             ("start", api.TournamentStartApi),
             ("cancel", api.TournamentCancelApi),
+            ("tiebreak", api.TournamentTiebreakApi),
+            ("share-ties", api.TournamentShareTiesApi),
             ("register", api.TournamentRegisterApi),
             ("unregister", api.TournamentUnregisterApi),
             ("check-in", api.TournamentCheckInApi),

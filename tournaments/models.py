@@ -107,7 +107,12 @@ class Tournament(models.Model):
         help_text="Double elimination: a second final when the losers' flight winner wins the "
         "first.",
     )
-    rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss only.")
+    rounds = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Swiss: its rounds. Round robin: play only the first this many rounds of the "
+        "table (a truncated round robin); none: the whole table.",
+    )
     top_cut = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Swiss: the best this many play a knockout after it."
     )
@@ -128,6 +133,11 @@ class Tournament(models.Model):
     )
     advance_per_group = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Round robin: the best of each group play a knockout."
+    )
+    ties_shared = models.BooleanField(
+        default=False,
+        help_text="Truncated round robin: the organizer let the ties for paid places stand "
+        "instead of scheduling tie-break matches; the tied players share those places.",
     )
     # Swing (``tournaments.swing``): chips, the CPP schedule and the game's house rules.
     starting_chips = models.PositiveBigIntegerField(null=True, blank=True)

@@ -19,7 +19,7 @@ from accounts.viewers import request_user, request_viewer
 from core.errors import DomainError
 from matches.models import Match
 from reviews.selectors import pr_table
-from tournaments import bracket, reads, selectors, services
+from tournaments import bracket, reads, selectors, services, tiebreaks
 from tournaments.bracket.page import bracket_page as page_of
 from tournaments.bracket.page import column_html, find_column
 from tournaments.errors import TournamentInvalid
@@ -129,6 +129,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         {
             "view": view,
             "check_in_opens": selectors.check_in_opens(view.tournament),
+            "ties_waiting": reads.ties_waiting_names(view.tournament) if view.can_manage else [],
             "pr_table": pr_table(
                 Match.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True)
             ),
@@ -273,6 +274,8 @@ ACTIONS: dict[str, Callable[[User, int], object]] = {
     "open": lambda user, t: services.tournament_open(tournament_id=t, user=user),
     "start": lambda user, t: services.tournament_start(tournament_id=t, user=user),
     "cancel": lambda user, t: services.tournament_cancel(tournament_id=t, user=user),
+    "tiebreak": lambda user, t: tiebreaks.tiebreaks_schedule(tournament_id=t, user=user),
+    "share-ties": lambda user, t: tiebreaks.ties_share(tournament_id=t, user=user),
     "register": lambda user, t: services.entry_register(tournament_id=t, user=user),
     "unregister": lambda user, t: services.entry_unregister(tournament_id=t, user=user),
     "check-in": lambda user, t: services.entry_check_in(tournament_id=t, user=user),
@@ -283,6 +286,10 @@ DONE = {
     "cancel": gettext_lazy(
         "The tournament is cancelled: every buy-in and fee is refunded and every player told."
     ),
+    "tiebreak": gettext_lazy(
+        "The tie-break matches are on: 1 point each, and their results decide the places."
+    ),
+    "share-ties": gettext_lazy("The tied players share their places and split their prizes."),
     "register": gettext_lazy("You are in. Good luck!"),
     "unregister": gettext_lazy("You have left the tournament; your buy-in is back in your wallet."),
     "check-in": gettext_lazy("You are checked in."),

@@ -17,6 +17,8 @@ from tournaments.reads.standings import (
     group_letter,
     pairing_rounds,
     standings_tables,
+    ties_waiting,
+    ties_waiting_names,
     tournament_standings,
 )
 
@@ -31,5 +33,7 @@ __all__ = [
     "round_name",
     "slot_words",
     "standings_tables",
+    "ties_waiting",
+    "ties_waiting_names",
     "tournament_standings",
 ]

@@ -27,7 +27,7 @@ from tournaments.formats.base import BYE, Draw, Flight, PairingKey, Placing
 from tournaments.formats.round_robin import ROUND_ROBIN_TIEBREAKS, RoundRobin
 from tournaments.formats.standings import StandingRow, Tiebreak, standings
 from tournaments.formats.swiss import Swiss
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Pairing, Tournament, TournamentState
 from tournaments.settings.pure import tournament_format
 
 if TYPE_CHECKING:
@@ -47,6 +47,9 @@ def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
     table: list[tuple[int | None, StandingRow, tuple[Tiebreak, ...]]] = []
     if isinstance(fmt, Swiss):
         table = [(None, row, SWISS) for row in fmt.standings(draw, margins)]
+    elif isinstance(fmt, RoundRobin) and not fmt.tiebreaks:
+        # truncated: wins, mutual results and tie-break matches, none of them a column
+        table = [(1, row, ()) for row in fmt.standings(draw, fmt.groups(draw)[0])]
     elif isinstance(fmt, RoundRobin):
         for number, group in enumerate(fmt.groups(draw), start=1):
             ranked = standings(
@@ -75,6 +78,31 @@ def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
         }
         for group, row, used in table
     ]
+
+
+def ties_waiting(tournament: Tournament, draw: Draw | None = None) -> list[list[int]]:
+    """The groups of players (user ids, table order) a running truncated round robin waits
+    on its organizer to break with tie-break matches or let stand; empty otherwise
+    (``tournaments.tiebreaks``)."""
+    if tournament.state != TournamentState.RUNNING or tournament.ties_shared:
+        return []
+    fmt = tournament_format(tournament, pool_cents=tournament.prize_pool_cents)
+    if not isinstance(fmt, RoundRobin) or fmt.options.rounds is None:
+        return []
+    if draw is None:
+        draw, _ = draw_rows.stored_draw(tournament)
+    return [list(tied) for tied in fmt.ties_to_break(draw)]
+
+
+def ties_waiting_names(tournament: Tournament) -> list[str]:
+    """``ties_waiting`` as the organizer's page names them: "Ann Lee, Bo Park" per group."""
+    groups = ties_waiting(tournament)
+    names = dict(
+        User.objects.filter(pk__in=[pk for group in groups for pk in group]).values_list(
+            "pk", "profile__display_name"
+        )
+    )
+    return [", ".join(names[pk] for pk in group) for group in groups]
 
 
 SWISS = (

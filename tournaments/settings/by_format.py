@@ -134,6 +134,7 @@ def _check_rounds(values: dict[str, Any], max_entrants: int | None, refuse: Refu
                 "top_cut", _("A top cut of %(cut)s needs at least %(cut)s players.") % {"cut": cut}
             )
     if format_ == TournamentFormat.ROUND_ROBIN:
+        _check_truncation(values, max_entrants, refuse)
         size, through = values["group_size"], values["advance_per_group"]
         if size is not None and not fields.GROUP_SIZE.allows(size):
             low, high = fields.GROUP_SIZE.limits
@@ -154,6 +155,34 @@ def _check_rounds(values: dict[str, Any], max_entrants: int | None, refuse: Refu
             refuse(
                 "group_size", _("A knockout after the round robin needs groups: give their size.")
             )
+
+
+def _check_truncation(values: dict[str, Any], max_entrants: int | None, refuse: Refuse) -> None:
+    """A truncated round robin (``rounds`` set): one table, cut to a round it has."""
+    rounds = values["rounds"]
+    if rounds is None:
+        return
+    if values["group_size"] is not None or values["advance_per_group"] is not None:
+        refuse(
+            "rounds",
+            _(
+                "A round robin cut to fewer rounds is one table: leave the groups and the "
+                "knockout out, or play the whole table."
+            ),
+        )
+    elif not fields.ROUNDS.allows(rounds):
+        low, high = fields.ROUNDS.limits
+        refuse(
+            "rounds",
+            _("A round robin cut to fewer rounds plays %(low)s to %(high)s rounds, not %(rounds)s.")
+            % {"low": low, "high": high, "rounds": rounds},
+        )
+    elif max_entrants is not None and rounds > max_entrants + max_entrants % 2 - 1:
+        refuse(
+            "rounds",
+            _("%(players)s players meet everyone in %(most)s rounds: play at most that many.")
+            % {"players": max_entrants, "most": max_entrants + max_entrants % 2 - 1},
+        )
 
 
 def _check_side_flights(values: dict[str, Any], max_entrants: int | None, refuse: Refuse) -> None:

@@ -240,9 +240,15 @@ ROUNDS = Setting(
     Kind.WHOLE,
     low=1,
     high=30,
-    formats=(SWISS,),
-    label=_("Swiss rounds"),
-    api_help="Swiss: the number of rounds.",
+    formats=(SWISS, ROUND_ROBIN),
+    label=_("Rounds"),
+    help=_(
+        "Swiss: how many rounds. Round robin: play only the first rounds of the table, a "
+        "truncated round robin; empty: everyone meets everyone."
+    ),
+    api_help="Swiss: the number of rounds. Round robin without groups: play only "
+    "the first this many rounds of the Berger table (a truncated round robin, ranked by wins, "
+    "head-to-head and tie-break matches); none: the whole table.",
 )
 TOP_CUT = Setting(
     "top_cut",

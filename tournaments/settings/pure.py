@@ -77,9 +77,22 @@ def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:
                 group_size=tournament.group_size,
                 advance_per_group=tournament.advance_per_group,
                 knockout_match_lengths=by_flight.get(Flight.FINAL, ()),
+                rounds=tournament.rounds,
+                prize_places=_prize_places(tournament, pool_cents),
+                ties_shared=tournament.ties_shared,
             )
         )
     return _with_side_flights(tournament, Knockout(KnockoutOptions(lengths, seeding)), by_flight)
+
+
+def _prize_places(tournament: Tournament, pool_cents: int) -> int | None:
+    """The places a truncated round robin's tie waits at: those the main flight pays (None:
+    those the published default table pays for the field), or first alone when nothing is
+    paid."""
+    if pool_cents == 0:
+        return 1
+    main = tournament.prize_table.get(Flight.MAIN.value)
+    return len(main) if main else None
 
 
 def _with_side_flights(

@@ -103,6 +103,8 @@ def test_a_tie_for_first_waits_for_the_tie_break_match_the_organizer_schedules()
     # then a 1-point match between the two tied is being played, like any tournament match
     (match,) = live_matches(tournament)
     assert match.length == 1
+    for shown in (f"/tournaments/{tournament.pk}/", f"/tournaments/{tournament.pk}/bracket/"):
+        assert browser.get(shown).status_code == 200
     seated = {match.player_0.username, match.player_1.username}
     assert seated == {"p04", "p03"}
     loser = User.objects.get(username="p03")

@@ -22,6 +22,7 @@ from accounts.viewers import request_user, request_viewer
 from core.api import Api, refused_by_the_rules
 from core.errors import DomainError
 from tournaments import bracket, reads, selectors, services
+from tournaments.divisions.reads import event_data
 from tournaments.errors import TournamentInvalid
 from tournaments.models import TournamentFormat
 from tournaments.serializers import (
@@ -104,6 +105,7 @@ def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
         "flight_champions": {
             flight: champion.username for flight, champion in view.flight_champions.items()
         },
+        **event_data(t, viewer=viewer),
     }
 
 
@@ -180,6 +182,9 @@ class TournamentCreateApi(Api):
                     "capacity": t.capacity,
                     "starts_at": t.starts_at,
                     "champion": t.champion.username if t.champion else None,
+                    "parent": t.parent_id,
+                    "side": t.side,
+                    "division": t.division,
                 }
                 for t in found[:100]
             ]

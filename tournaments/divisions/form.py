@@ -96,7 +96,7 @@ class SideEventForm(forms.Form):
             changes["division"] = data.get("division") or ""
         return changes
 
-    def places(self) -> int | None:
+    def paid_places(self) -> int | None:
         return self.cleaned_data.get("places") if "places" in self.fields else None
 
     def show_errors(self, errors: dict[str, list[str]]) -> None:

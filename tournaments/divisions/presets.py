@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.models import SideKind, Tournament, TournamentFormat
 from tournaments.settings.fields import MAX_ENTRANTS
-from tournaments.formats.prizes import WHOLE_POOL
 
 JACKPOT_SEATS = 8
 JACKPOT_TABLES: dict[int, tuple[int, ...]] = {1: (WHOLE_POOL,), 2: (7000, 3000)}

@@ -57,7 +57,7 @@ def side_event_new(request: HttpRequest, tournament_id: int, kind: str) -> HttpR
                 user=user,
                 kind=kind,
                 changes=form.changes(),
-                places=form.places(),
+                places=form.paid_places(),
             )
         except TournamentInvalid as error:
             form.show_errors(error.errors)

@@ -371,7 +371,14 @@ class TournamentCancelApi(_TournamentActionApi):
 class TournamentRegisterApi(_TournamentActionApi):
     """Take a seat: the buy-in and fee leave the caller's wallet (or a ticket is used)."""
 
-    @_action_schema("tournament_register", None, ("Your FUN balance is 5.00; this needs 10.65.",))
+    @_action_schema(
+        "tournament_register",
+        None,
+        (
+            "Your FUN balance is 5.00; this needs 10.65.",
+            "Novice is for players with at most 50 rated matches; you have played 212.",
+        ),
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
         return super().post(request, tournament_id)
 
@@ -422,7 +429,12 @@ class TournamentReplaceApi(_TournamentActionApi):
     """Give a player's seat to another before play: one refunded, the other pays (organizer)."""
 
     @_action_schema(
-        "tournament_replace", TournamentReplaceInputSerializer, ("There is no player called zed.",)
+        "tournament_replace",
+        TournamentReplaceInputSerializer,
+        (
+            "There is no player called zed.",
+            "Championship is for players rated at least 1600; Zed is rated 1512.3.",
+        ),
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         return super().post(request, tournament_id)

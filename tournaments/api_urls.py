@@ -26,7 +26,7 @@ urlpatterns = [
         name="api-tournament-edit",
     ),
     path(
-        "tournaments/<id:tournament_id>/side-events/",
+        "tournaments/<id:tournament_id>/beside/<str:kind>/",
         divisions_api.SideEventCreateApi.as_view(),
         name="api-tournament-side-event-create",
     ),

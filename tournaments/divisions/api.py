@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,19 +14,13 @@ from tournaments.api import invalid, settings_from, tournament_data
 from tournaments.divisions import services
 from tournaments.divisions.serializers import SideEventFields
 from tournaments.errors import TournamentInvalid
+from tournaments.models import SideKind
 from tournaments.serializers import TournamentEditInputSerializer, TournamentOutputSerializer
 
 
 class SideEventInputSerializer(TournamentEditInputSerializer, SideEventFields):
-    """The kind to add, and any settings that differ from the main event's and the kind's
-    preset (a division takes its name in ``division``)."""
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if "kind" not in data:
-            raise serializers.ValidationError(
-                {"kind": [_("Say what to add: a division, a jackpot or a blitz.")]}
-            )
-        return super().validate(data)
+    """Any settings that differ from the main event's and the kind's preset (a division
+    takes its name in ``division``), and a jackpot's paid places."""
 
 
 class SideEventCreateApi(Api):
@@ -42,6 +33,15 @@ class SideEventCreateApi(Api):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "kind",
+                str,
+                OpenApiParameter.PATH,
+                enum=SideKind.values,
+                description="What to add: a division, a jackpot or a blitz.",
+            )
+        ],
         request=SideEventInputSerializer,
         responses={201: TournamentOutputSerializer},
         operation_id="tournament_side_event_create",
@@ -51,11 +51,10 @@ class SideEventCreateApi(Api):
             "max_rating: The highest rating to enter (1400) is below the lowest (1600).",
         ),
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: Request, tournament_id: int, kind: str) -> Response:
         data = SideEventInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        kind = values.pop("kind")
         places = values.pop("places", None)
         user = request_user(request)
         try:

@@ -8,7 +8,6 @@ from typing import Any
 from rest_framework import serializers
 
 from tournaments.divisions.presets import JACKPOT_TABLES
-from tournaments.models import SideKind
 
 
 class EventMemberOutputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -50,12 +49,8 @@ class DivisionOutputFields(serializers.Serializer[dict[str, Any]]):
 
 
 class SideEventFields(serializers.Serializer[dict[str, Any]]):
-    """What kind of tournament to add beside a main event."""
+    """A jackpot's paid places."""
 
-    kind = serializers.ChoiceField(
-        choices=SideKind.choices,
-        help_text="division (give it a name in ``division``), jackpot or blitz.",
-    )
     places = serializers.ChoiceField(
         choices=[(n, str(n)) for n in JACKPOT_TABLES],
         required=False,

@@ -60,13 +60,13 @@ def test_three_divisions_let_in_their_own_players_and_are_each_played_to_the_end
     assert made.status_code == 201, made.json()
     main_id = made.json()["id"]
     intermediate = as_owner.post(
-        f"/api/tournaments/{main_id}/side-events/",
-        {"kind": "division", "division": "Intermediate", "min_rating": 1400, "max_rating": 1599},
+        f"/api/tournaments/{main_id}/beside/division/",
+        {"division": "Intermediate", "min_rating": 1400, "max_rating": 1599},
         format="json",
     )
     novice = as_owner.post(
-        f"/api/tournaments/{main_id}/side-events/",
-        {"kind": "division", "division": "Novice", "max_rated_matches": 50},
+        f"/api/tournaments/{main_id}/beside/division/",
+        {"division": "Novice", "max_rated_matches": 50},
         format="json",
     )
     assert intermediate.status_code == 201, intermediate.json()
@@ -140,7 +140,9 @@ def test_three_divisions_let_in_their_own_players_and_are_each_played_to_the_end
         assert tournament.state == TournamentState.FINISHED
         assert tournament.champion_id in {p.pk for p in field}
         assert tournament.prize_pool_cents == 4 * 1000
-        paid = sum(Entry.objects.filter(tournament=tournament).values_list("prize_cents", flat=True))
+        paid = sum(
+            Entry.objects.filter(tournament=tournament).values_list("prize_cents", flat=True)
+        )
         assert paid == 4 * 1000
         assert_money_conserved(tournament, field, before[division])
 
@@ -150,8 +152,8 @@ def test_an_organizer_cannot_seat_a_replacement_the_limits_keep_out() -> None:
     as_owner = api_for(owner)
     main_id = as_owner.post("/api/tournaments/", SETTINGS, format="json").json()["id"]
     novice_id = as_owner.post(
-        f"/api/tournaments/{main_id}/side-events/",
-        {"kind": "division", "division": "Novice", "max_rated_matches": 1},
+        f"/api/tournaments/{main_id}/beside/division/",
+        {"division": "Novice", "max_rated_matches": 1},
         format="json",
     ).json()["id"]
     as_owner.post(f"/api/tournaments/{novice_id}/open/")
@@ -170,19 +172,20 @@ def test_an_organizer_cannot_seat_a_replacement_the_limits_keep_out() -> None:
         "Novice is for players with at most 1 rated match; Veteran has played 3."
     )
     assert Entry.objects.get(tournament_id=novice_id, status="registered").user == newcomer
+    assert not Entry.objects.filter(user=veteran).exists()
 
 
 @pytest.mark.parametrize(
     ("body", "field", "sentence"),
     [
-        ({"kind": "division"}, "division", "Name the division, e.g. Novice."),
+        ({}, "division", "Name the division, e.g. Novice."),
         (
-            {"kind": "division", "division": "championship"},
+            {"division": "championship"},
             "division",
             "Spring Open has a championship division already.",
         ),
         (
-            {"kind": "division", "division": "Open", "min_rating": 1700, "max_rating": 1600},
+            {"division": "Open", "min_rating": 1700, "max_rating": 1600},
             "max_rating",
             "The highest rating to enter (1600) is below the lowest (1700).",
         ),
@@ -197,7 +200,7 @@ def test_a_division_the_event_cannot_take_is_refused_in_words(
         "/api/tournaments/", {**SETTINGS, "division": "Championship"}, format="json"
     ).json()["id"]
 
-    answer = as_owner.post(f"/api/tournaments/{main_id}/side-events/", body, format="json")
+    answer = as_owner.post(f"/api/tournaments/{main_id}/beside/division/", body, format="json")
 
     assert answer.status_code == 400
     assert answer.json()["errors"] == {field: [sentence]}
@@ -209,14 +212,10 @@ def test_only_the_events_organizer_adds_beside_it_and_only_beside_a_main_event()
     main_id = api_for(owner).post("/api/tournaments/", SETTINGS, format="json").json()["id"]
     other = organizer("otto")
 
-    refused = api_for(other).post(
-        f"/api/tournaments/{main_id}/side-events/", {"kind": "jackpot"}, format="json"
-    )
-    jackpot = api_for(owner).post(
-        f"/api/tournaments/{main_id}/side-events/", {"kind": "jackpot"}, format="json"
-    )
+    refused = api_for(other).post(f"/api/tournaments/{main_id}/beside/jackpot/", {}, format="json")
+    jackpot = api_for(owner).post(f"/api/tournaments/{main_id}/beside/jackpot/", {}, format="json")
     beside_a_side_event = api_for(owner).post(
-        f"/api/tournaments/{jackpot.json()['id']}/side-events/", {"kind": "blitz"}, format="json"
+        f"/api/tournaments/{jackpot.json()['id']}/beside/blitz/", {}, format="json"
     )
 
     assert refused.status_code == 403

@@ -31,16 +31,16 @@ def test_a_jackpot_beside_the_main_event_pays_all_of_its_pool_to_the_winner() ->
     owner = organizer()
     main = open_tournament(owner, name="Spring Open")
     as_owner = api_for(owner)
-    jackpot = as_owner.post(
-        f"/api/tournaments/{main.pk}/side-events/", {"kind": "jackpot"}, format="json"
-    )
-    blitz = as_owner.post(
-        f"/api/tournaments/{main.pk}/side-events/", {"kind": "blitz"}, format="json"
-    )
+    jackpot = as_owner.post(f"/api/tournaments/{main.pk}/beside/jackpot/", {}, format="json")
+    blitz = as_owner.post(f"/api/tournaments/{main.pk}/beside/blitz/", {}, format="json")
     assert jackpot.status_code == 201, jackpot.json()
     assert blitz.status_code == 201, blitz.json()
     made = jackpot.json()
-    assert (made["name"], made["side"], made["parent"]) == ("Spring Open Jackpot", "jackpot", main.pk)
+    assert (made["name"], made["side"], made["parent"]) == (
+        "Spring Open Jackpot",
+        "jackpot",
+        main.pk,
+    )
     assert (made["format"], made["buy_in_cents"], made["max_entrants"]) == ("knockout", 2000, 8)
     assert made["prize_table"] == {"main": [10000]}
     assert blitz.json()["round_lengths"] == [3]
@@ -85,9 +85,11 @@ def test_a_jackpot_beside_the_main_event_pays_all_of_its_pool_to_the_winner() ->
 def test_a_blitz_plays_three_point_matches_on_its_fast_clock() -> None:
     owner = organizer()
     main = open_tournament(owner, name="Spring Open", round_lengths=(7,))
-    blitz_id = api_for(owner).post(
-        f"/api/tournaments/{main.pk}/side-events/", {"kind": "blitz"}, format="json"
-    ).json()["id"]
+    blitz_id = (
+        api_for(owner)
+        .post(f"/api/tournaments/{main.pk}/beside/blitz/", {}, format="json")
+        .json()["id"]
+    )
     services.tournament_open(tournament_id=blitz_id, user=owner)
     for player in players(2):
         services.entry_register(tournament_id=blitz_id, user=player)
@@ -103,7 +105,7 @@ def test_a_two_place_jackpot_pays_seventy_and_thirty() -> None:
     main = open_tournament(owner, name="Spring Open")
 
     made = api_for(owner).post(
-        f"/api/tournaments/{main.pk}/side-events/", {"kind": "jackpot", "places": 2}, format="json"
+        f"/api/tournaments/{main.pk}/beside/jackpot/", {"places": 2}, format="json"
     )
 
     assert made.json()["prize_table"] == {"main": [7000, 3000]}
@@ -123,7 +125,13 @@ def test_the_organizer_adds_a_jackpot_from_the_main_events_page(client: Client) 
     # when
     answer = client.post(
         f"/tournaments/{main.pk}/beside/jackpot/",
-        {"name": "Friday Jackpot", "buy_in": "25.00", "fee": "1.00", "max_entrants": 8, "places": 2},
+        {
+            "name": "Friday Jackpot",
+            "buy_in": "25.00",
+            "fee": "1.00",
+            "max_entrants": 8,
+            "places": 2,
+        },
     )
 
     # then
@@ -173,7 +181,7 @@ def test_the_tournament_list_shows_side_events_indented_under_their_main_event(
     later = open_tournament(owner, name="Summer Open")
     jackpot = services.tournament_open(
         tournament_id=api_for(owner)
-        .post(f"/api/tournaments/{first.pk}/side-events/", {"kind": "jackpot"}, format="json")
+        .post(f"/api/tournaments/{first.pk}/beside/jackpot/", {}, format="json")
         .json()["id"],
         user=owner,
     )

@@ -414,7 +414,8 @@ class TournamentRowSerializer(serializers.Serializer[dict[str, Any]]):
     starts_at = serializers.DateTimeField(allow_null=True)
     champion = serializers.CharField(allow_null=True)
     # divisions and side events (``tournaments.divisions``)
-    parent = serializers.IntegerField(
+    # a declared field, not the serializer's own ``parent``: DRF takes fields off the class
+    parent = serializers.IntegerField(  # type: ignore[assignment]
         allow_null=True, help_text="The main event it is played beside; null for a main event."
     )
     side = serializers.CharField(

@@ -48,7 +48,7 @@ def event_of(tournament: Tournament, *, viewer: User | None) -> EventView:
     """The event ``tournament`` belongs to, as ``viewer`` may see it (other organizers'
     drafts left out). Two queries."""
     main_id = tournament.parent_id or tournament.pk
-    members = list(
+    members: list[Tournament] = list(
         visible_tournaments(viewer=viewer)
         .filter(Q(pk=main_id) | Q(parent_id=main_id))
         .annotate(
@@ -57,7 +57,7 @@ def event_of(tournament: Tournament, *, viewer: User | None) -> EventView:
         )
         .order_by("listed", "pk")
     )
-    main = next((t for t in members if t.pk == main_id), None)
+    main: Tournament | None = next((t for t in members if t.pk == main_id), None)
     if main is None:  # a side event of a draft the viewer may not see
         main = Tournament.objects.get(pk=main_id)
     return EventView(main, members)

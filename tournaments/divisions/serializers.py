@@ -25,7 +25,8 @@ class EventMemberOutputSerializer(serializers.Serializer[dict[str, Any]]):
 class DivisionOutputFields(serializers.Serializer[dict[str, Any]]):
     """A tournament's event and entry limits."""
 
-    parent = serializers.IntegerField(
+    # a declared field, not the serializer's own ``parent``: DRF takes fields off the class
+    parent = serializers.IntegerField(  # type: ignore[assignment]
         allow_null=True, help_text="The main event it is played beside; null for a main event."
     )
     side = serializers.CharField(

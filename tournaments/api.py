@@ -22,6 +22,7 @@ from accounts.viewers import request_user, request_viewer
 from core.api import Api, refused_by_the_rules
 from core.errors import DomainError
 from tournaments import bracket, reads, selectors, services, tiebreaks
+from tournaments.divisions.reads import event_data
 from tournaments.errors import TournamentInvalid
 from tournaments.models import TournamentFormat
 from tournaments.serializers import (
@@ -104,6 +105,7 @@ def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
         "flight_champions": {
             flight: champion.username for flight, champion in view.flight_champions.items()
         },
+        **event_data(t, viewer=viewer),
     }
 
 
@@ -180,6 +182,9 @@ class TournamentCreateApi(Api):
                     "capacity": t.capacity,
                     "starts_at": t.starts_at,
                     "champion": t.champion.username if t.champion else None,
+                    "parent": t.parent_id,
+                    "side": t.side,
+                    "division": t.division,
                 }
                 for t in found[:100]
             ]
@@ -394,7 +399,14 @@ class TournamentShareTiesApi(_TournamentActionApi):
 class TournamentRegisterApi(_TournamentActionApi):
     """Take a seat: the buy-in and fee leave the caller's wallet (or a ticket is used)."""
 
-    @_action_schema("tournament_register", None, ("Your FUN balance is 5.00; this needs 10.65.",))
+    @_action_schema(
+        "tournament_register",
+        None,
+        (
+            "Your FUN balance is 5.00; this needs 10.65.",
+            "Novice is for players with at most 50 rated matches; you have played 212.",
+        ),
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
         return super().post(request, tournament_id)
 
@@ -445,7 +457,12 @@ class TournamentReplaceApi(_TournamentActionApi):
     """Give a player's seat to another before play: one refunded, the other pays (organizer)."""
 
     @_action_schema(
-        "tournament_replace", TournamentReplaceInputSerializer, ("There is no player called zed.",)
+        "tournament_replace",
+        TournamentReplaceInputSerializer,
+        (
+            "There is no player called zed.",
+            "Championship is for players rated at least 1600; Zed is rated 1512.3.",
+        ),
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         return super().post(request, tournament_id)

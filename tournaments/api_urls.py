@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import api
+from tournaments.divisions import api as divisions_api
 
 urlpatterns = [
     path("tournaments/", api.TournamentCreateApi.as_view(), name="api-tournament-create"),
@@ -23,6 +24,11 @@ urlpatterns = [
         "tournaments/<id:tournament_id>/edit/",
         api.TournamentEditApi.as_view(),
         name="api-tournament-edit",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/beside/<str:kind>/",
+        divisions_api.SideEventCreateApi.as_view(),
+        name="api-tournament-side-event-create",
     ),
     *(
         path(

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from accounts.money import amount_of, cents_of
 from matches.clock import match_time_words
 from matches.models import DEFAULT_CLOCK, ClockSettings
+from tournaments.divisions.form import division_initial, division_settings
 from tournaments.models import BRACKET_FORMATS, Tournament, TournamentFormat, TournamentState
 from tournaments.settings import fields
 from tournaments.settings.build import form_field, shown_for
@@ -143,6 +144,11 @@ class TournamentForm(SwingFields):
     starts_at = form_field(fields.STARTS_AT)
     check_in_minutes = form_field(fields.CHECK_IN_MINUTES)
     target = form_field(fields.TARGET)
+    # divisions and entry limits (``tournaments.divisions``)
+    division = form_field(fields.DIVISION)
+    min_rating = form_field(fields.MIN_RATING)
+    max_rating = form_field(fields.MAX_RATING)
+    max_rated_matches = form_field(fields.MAX_RATED_MATCHES)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -247,6 +253,7 @@ class TournamentForm(SwingFields):
             ),
             prize_table=prize_table,
             **swing_settings(data),
+            **division_settings(data),
         )
 
     def _value(self, name: str) -> Any:
@@ -317,6 +324,7 @@ class TournamentForm(SwingFields):
                 _percent_text(bp) for bp in tournament.prize_table.get("consolation", ())
             ),
             **swing_initial(tournament),
+            **division_initial(tournament),
         }
 
 

@@ -17,6 +17,16 @@ Terms (the formats' own terms are defined in ``tournaments.formats``):
 * *late*: a pairing whose match was not finished by the round's deadline.
 * *ticket*: a satellite prize, a seat in the target tournament that its holder takes
   without paying the target's buy-in.
+* *event*: a main tournament (no ``parent``) with the tournaments played beside it, each a
+  row of its own with its own draw, prizes and format whose ``parent`` is the main one
+  (``tournaments.divisions``). Its *side* says what it is: a **division** (a flight of the
+  event for part of the field, named in ``division``: Championship, Intermediate, Novice),
+  a **jackpot** (a small knockout at a higher buy-in, all of the pool to the winner or the
+  top two) or a **blitz** (short matches on a fast clock). The main tournament may name
+  its own division too.
+* *entry limits*: who may take a seat, by rating (``min_rating``, ``max_rating``) or by
+  the rated matches played so far (``max_rated_matches``, for novices); checked when the
+  seat is taken.
 """
 
 from __future__ import annotations
@@ -45,6 +55,14 @@ class TournamentFormat(models.TextChoices):
 # The formats whose main flight is a bracket of single or double losses, which a
 # consolation can run beside.
 BRACKET_FORMATS = (TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATION)
+
+
+class SideKind(models.TextChoices):
+    """What a tournament played beside a main event is (``tournaments.divisions``)."""
+
+    DIVISION = "division", _("Division")
+    JACKPOT = "jackpot", _("Jackpot")
+    BLITZ = "blitz", _("Blitz")
 
 
 class TournamentState(models.TextChoices):
@@ -183,6 +201,29 @@ class Tournament(models.Model):
         related_name="satellites",
         help_text="Satellite only: the tournament whose seats are the prizes.",
     )
+    # Divisions and side events, and who may enter (``tournaments.divisions``).
+    parent = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="side_events",
+        help_text="The main event a division or side event is played beside.",
+    )
+    side = models.CharField(
+        max_length=8,
+        choices=SideKind.choices,
+        blank=True,
+        help_text="Beside a main event: a division, a jackpot or a blitz; empty for a main one.",
+    )
+    division = models.CharField(
+        max_length=40, blank=True, help_text="The division's name: Championship, Novice, ..."
+    )
+    min_rating = models.PositiveIntegerField(null=True, blank=True)
+    max_rating = models.PositiveIntegerField(null=True, blank=True)
+    max_rated_matches = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Only players with at most this many rated matches."
+    )
     draw_seed = models.BigIntegerField(default=0, help_text="Seeds the random draw at the start.")
     prize_pool_cents = models.PositiveBigIntegerField(
         default=0, help_text="The escrow when play started."
@@ -205,6 +246,10 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=~Q(format="satellite") | Q(target__isnull=False),
                 name="tournament_satellite_has_target",
+            ),
+            models.CheckConstraint(
+                condition=Q(parent__isnull=True, side="") | (Q(parent__isnull=False) & ~Q(side="")),
+                name="tournament_side_event_has_parent",
             ),
         ]
 

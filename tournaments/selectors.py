@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -108,7 +109,8 @@ def visible_tournaments(*, viewer: User | None) -> QuerySet[Tournament]:
 def lobby(
     *, viewer: User | None, show: str = "open", format: str = "", limit: int = 100
 ) -> QuerySet[Tournament]:
-    """Tournaments for the lobby, newest first, each with ``seated`` (players holding a seat)."""
+    """Tournaments for the lobby, newest first, each with ``seated`` (players holding a seat)
+    and followed by the tournaments played beside it (``by_event``)."""
     tournaments = visible_tournaments(viewer=viewer)
     if show in LOBBY_FILTERS:
         tournaments = tournaments.filter(state__in=LOBBY_FILTERS[show])
@@ -116,21 +118,29 @@ def lobby(
         tournaments = tournaments.filter(state=TournamentState.DRAFT, organizer=viewer)
     if format in TournamentFormat.values:
         tournaments = tournaments.filter(format=format)
-    return (
-        tournaments.select_related("champion__profile")
-        .annotate(seated=Count("entries", filter=Q(entries__status=EntryStatus.REGISTERED)))
-        .order_by("-created_at")[:limit]
-    )
+    return by_event(
+        tournaments.select_related("champion__profile").annotate(
+            seated=Count("entries", filter=Q(entries__status=EntryStatus.REGISTERED))
+        )
+    )[:limit]
+
+
+def by_event(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """Newest event first, each main tournament followed by the divisions and side events
+    played beside it (``tournaments.divisions``), oldest first."""
+    return tournaments.annotate(
+        event_created=Coalesce("parent__created_at", "created_at"),
+        event_id=Coalesce("parent_id", "id"),
+    ).order_by("-event_created", "-event_id", F("parent_id").asc(nulls_first=True), "pk")
 
 
 def tournaments_of(*, user: User) -> QuerySet[Tournament]:
     """Tournaments ``user`` entered or organizes, newest first, with ``seated`` counted."""
     entered = Entry.objects.filter(user=user).values("tournament_id")
-    return (
+    return by_event(
         Tournament.objects.filter(Q(pk__in=entered) | Q(organizer=user))
         .select_related("champion__profile")
         .annotate(seated=Count("entries", filter=Q(entries__status=EntryStatus.REGISTERED)))
-        .order_by("-created_at")
     )
 
 
@@ -193,7 +203,7 @@ def tournament_view(*, tournament_id: int, viewer: User | None) -> TournamentVie
     """The tournament with its entrants (best placed first once finished) and its prizes."""
     tournament = (
         visible_tournaments(viewer=viewer)
-        .select_related("organizer__profile", "champion__profile", "target")
+        .select_related("organizer__profile", "champion__profile", "target", "parent")
         .get(pk=tournament_id)
     )
     entries = list(

@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from matches.api import ClockSerializer
 from tournaments import selectors
+from tournaments.divisions.serializers import DivisionOutputFields
 from tournaments.formats.base import Flight
 from tournaments.settings import fields
 from tournaments.settings.build import api_field, powers_of_two
@@ -186,6 +187,11 @@ class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
     round_minutes = api_field(fields.ROUND_MINUTES)
     starts_at = api_field(fields.STARTS_AT)
     check_in_minutes = api_field(fields.CHECK_IN_MINUTES)
+    # divisions and entry limits (``tournaments.divisions``)
+    division = api_field(fields.DIVISION)
+    min_rating = api_field(fields.MIN_RATING)
+    max_rating = api_field(fields.MAX_RATING)
+    max_rated_matches = api_field(fields.MAX_RATED_MATCHES)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         """``consolation`` and ``last_chance`` switch their flight on or off (off wins over a
@@ -235,7 +241,7 @@ class TournamentTicketOutputSerializer(serializers.Serializer[dict[str, Any]]):
     used = serializers.BooleanField()
 
 
-class TournamentOutputSerializer(serializers.Serializer[dict[str, Any]]):
+class TournamentOutputSerializer(DivisionOutputFields):
     id = serializers.IntegerField()
     name = serializers.CharField()
     format = serializers.CharField()
@@ -407,3 +413,14 @@ class TournamentRowSerializer(serializers.Serializer[dict[str, Any]]):
     capacity = serializers.IntegerField(allow_null=True, help_text="Seats; null: no limit.")
     starts_at = serializers.DateTimeField(allow_null=True)
     champion = serializers.CharField(allow_null=True)
+    # divisions and side events (``tournaments.divisions``)
+    # a declared field, not the serializer's own ``parent``: DRF takes fields off the class
+    parent = serializers.IntegerField(  # type: ignore[assignment]
+        allow_null=True, help_text="The main event it is played beside; null for a main event."
+    )
+    side = serializers.CharField(
+        allow_blank=True, help_text="division, jackpot or blitz; empty: a main event."
+    )
+    division = serializers.CharField(
+        allow_blank=True, help_text="The division's name; empty: none."
+    )

@@ -7,7 +7,8 @@ escrow ``tournament:<id>``) and refunds when a seat is given up (``tournaments.s
 refunds when the tournament is cancelled, prizes when it ends. Each ledger call has a key
 made of the tournament and entry ids, so a repeated request moves nothing twice. Whoever
 takes a seat (registering, by a ticket, or as a replacement) must be allowed to by
-``accounts.standing`` in the tournament's currency.
+``accounts.standing`` in the tournament's currency, and by the tournament's entry limits
+(``tournaments.divisions.limits``).
 
 Every write locks the tournament row first (``scheduler.locked_tournament``) and changes
 state by compare-and-set, so a registration, a start and a cancellation never interleave;
@@ -38,6 +39,7 @@ from matches.lifecycle import match_stop
 from matches.models import Match, MatchStatus
 from matches.state import lock_match
 from tournaments import events, scheduler, seats
+from tournaments.divisions.limits import require_may_enter
 from tournaments.errors import format_refused
 from tournaments.formats.base import FormatError
 from tournaments.formats.sit_and_go import should_start
@@ -247,6 +249,7 @@ def entry_replace(*, tournament_id: int, user: User, player: User, replacement: 
         raise Forbidden(
             _("%(player)s cannot enter tournaments at the moment.") % {"player": _name(replacement)}
         ) from None
+    require_may_enter(tournament, replacement, yours=False)
     seats.leave(tournament, leaving, fee_back=True)
     return seats.enter(tournament, replacement, seed=leaving.seed)
 
@@ -262,6 +265,7 @@ def entry_register(*, tournament_id: int, user: User) -> Entry:
         raise Conflict(_not_now(tournament, JOINED))
     checks = entry_checks(tournament, user)
     require_standing_may_register(user, checks.standing, currency=tournament.currency)
+    require_may_enter(tournament, user)
     entry = seats.enter(tournament, user, seed=None, checks=checks)
     if tournament.starts_when_full:
         assert tournament.seats is not None
@@ -328,6 +332,7 @@ def ticket_use(*, ticket_id: int) -> Entry:
         raise Conflict(_not_now(target, JOINED))
     holder = User.objects.get(pk=ticket.holder_id)
     require_may_register(holder, currency=target.currency)
+    require_may_enter(target, holder)
     entry = seats.enter(target, holder, seed=None, ticket=ticket)
     if target.format == TournamentFormat.SIT_AND_GO:
         assert target.seats is not None

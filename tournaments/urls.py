@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments import views
+from tournaments.divisions import views as divisions_views
 
 urlpatterns = [
     path("tournaments/", views.lobby, name="tournaments"),
@@ -20,5 +21,10 @@ urlpatterns = [
         name="tournament-bracket-round",
     ),
     path("tournaments/<id:tournament_id>/cancel/", views.cancel, name="tournament-cancel"),
+    path(
+        "tournaments/<id:tournament_id>/beside/<str:kind>/",
+        divisions_views.side_event_new,
+        name="tournament-side-event",
+    ),
     path("tournaments/<id:tournament_id>/<str:action>/", views.act, name="tournament-act"),
 ]

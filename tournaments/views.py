@@ -22,6 +22,7 @@ from reviews.selectors import pr_table
 from tournaments import bracket, reads, selectors, services, tiebreaks
 from tournaments.bracket.page import bracket_page as page_of
 from tournaments.bracket.page import column_html, find_column
+from tournaments.divisions.views import event_shown
 from tournaments.errors import TournamentInvalid
 from tournaments.formats.base import Flight
 from tournaments.forms import PlayerForm, TournamentForm
@@ -134,6 +135,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 Match.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True)
             ),
             **_draw_shown(view.tournament, viewer),
+            **event_shown(view.tournament, viewer),
         },
     )
 

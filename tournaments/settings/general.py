@@ -29,6 +29,7 @@ from tournaments.models import Tournament, TournamentFormat, TournamentState
 from tournaments.selectors import seated_count
 from tournaments.settings import fields
 from tournaments.settings.by_format import format_values
+from tournaments.settings.entry_limits import limit_values
 from tournaments.settings.pure import tournament_format
 from tournaments.settings.refusals import Refusals, Refuse
 
@@ -79,6 +80,11 @@ class TournamentSettings:
     jacoby: bool = fields.JACOBY.default
     beavers: bool = fields.BEAVERS.default
     swing_match_length: int = fields.SWING_MATCH_LENGTH.default
+    # divisions and entry limits (``tournaments.settings.entry_limits``)
+    division: str = ""
+    min_rating: int | None = None
+    max_rating: int | None = None
+    max_rated_matches: int | None = None
 
 
 SETTING_FIELDS = tuple(TournamentSettings.__dataclass_fields__)
@@ -122,6 +128,10 @@ def settings_of(tournament: Tournament) -> TournamentSettings:
         jacoby=tournament.jacoby,
         beavers=tournament.beavers,
         swing_match_length=tournament.swing_match_length,
+        division=tournament.division,
+        min_rating=tournament.min_rating,
+        max_rating=tournament.max_rating,
+        max_rated_matches=tournament.max_rated_matches,
     )
 
 
@@ -150,12 +160,14 @@ def check_settings(
     if tournament is not None and tournament.pk is not None:
         _check_paid(settings, tournament, max_entrants, refuse)
     formats_own = format_values(settings, max_entrants, refuse, _check_clock)
+    limits = limit_values(settings, refuse)
     if not refuse.errors:
         _check_format(settings, formats_own, refuse)
     if refuse.errors:
         raise TournamentInvalid(refuse.errors)
     return {
         **formats_own,
+        **limits,
         "name": name,
         "format": settings.format,
         "seats": seats,

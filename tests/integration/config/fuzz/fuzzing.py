@@ -73,7 +73,19 @@ TOURNAMENT_RULES = (
     r"|cpp_raise_minutes: Raise the CPP every"
     r"|flight_clocks: (losers|consolation|last_chance|final): "
     r"(A correspondence move takes from an hour to 14 days"
-    r"|The move timer or delay must be 1 to 600 seconds)$)"
+    r"|The move timer or delay must be 1 to 600 seconds)$"
+    # entry limits that contradict each other
+    r"|max_rating: The highest rating to enter \(\d+\) is below the lowest)"
+)
+# A division needs a name of its own in its event, and goes beside a main event only.
+SIDE_EVENT_RULES = (
+    rf"({TOURNAMENT_RULES}|division: (Name the division|.+ has a .+ division already)"
+    r"|.+ is itself played beside another event; add to the main event\.$)"
+)
+# A division's entry limits keep out a player rated outside them or with too many matches.
+ENTRY_LIMITS = (
+    r".+ is for players (rated at (least|most) \d+; (your rating is|.+ is rated) "
+    r"|with at most \d+ rated match(es)?; (you have|.+ has) played \d+\.$)"
 )
 OWN_WALLET = r"Staff cannot adjust their own wallet: another staff member must do it\.$"
 RULE_REFUSALS = {
@@ -130,8 +142,9 @@ RULE_REFUSALS = {
     "POST /api/tournaments/": TOURNAMENT_RULES,
     "POST /api/tournaments/{tournament_id}/edit/": TOURNAMENT_RULES,
     # a buy-in the fuzzer's generated tournament asks for may be more than the wallet holds
-    "POST /api/tournaments/{tournament_id}/register/": BALANCE_SHORT,
-    "POST /api/tournaments/{tournament_id}/replace/": NO_SUCH_PLAYER,
+    "POST /api/tournaments/{tournament_id}/register/": rf"({BALANCE_SHORT}|{ENTRY_LIMITS})",
+    "POST /api/tournaments/{tournament_id}/replace/": rf"({NO_SUCH_PLAYER}|{ENTRY_LIMITS})",
+    "POST /api/tournaments/{tournament_id}/beside/{kind}/": SIDE_EVENT_RULES,
     "POST /api/tournaments/{tournament_id}/withdraw/": NO_SUCH_PLAYER,
     "POST /api/wallets/{username}/adjust/": rf"({BALANCE_SHORT}|{OWN_WALLET})",
     # an approved withdrawal the wallet no longer covers

@@ -13,9 +13,9 @@ The rules are the pure ``tournaments.formats.swing``'s; this module keeps the ro
   within the loser's cap, an adjudicated one the split of its cubeful equity, a match in
   match swing its match stake × CPP. The caps are the chips the players held when the game
   started, which are the chips their seats hold when it is settled: a player plays one game
-  at a time and only its settlement moves their chips; a player left with no chips is out, in the place the players
-  still holding chips give them; the CPP rises if its schedule says so; the free players are
-  paired again, or, once one player holds every chip, the tournament ends and pays.
+  at a time and only its settlement moves their chips. A player left with no chips is out,
+  in the place the players still holding chips give them; the free players are paired
+  again, or, once one player holds every chip, the tournament ends and pays.
 
 Every function expects the tournament row locked (``scheduler.locked_tournament``); a game
 is settled once (``SwingGame.settled_at`` by compare-and-set), so running twice moves no chip

@@ -166,6 +166,7 @@ def test_a_swing_of_four_is_played_to_the_last_chip_and_pays_the_champion() -> N
         elif match.winner_seat is not None:
             points = match.score_0 if match.winner_seat == 0 else match.score_1
             loser_after = game.chips_after_1 if match.winner_seat == 0 else game.chips_after_0
+            assert loser_after is not None
             # The loser pays the whole amount, or everything they held if that is less.
             assert moved == min(max(points, 1) * game.cpp, loser_after + moved)
 

@@ -133,7 +133,7 @@ def load_demo_tournaments(*, organizer: User, players: Sequence[User]) -> int:
     for player in players[:5]:
         services.entry_register(tournament_id=league.pk, user=player)
 
-    # Play65's swing: the CPP rises after every game; the last player holding chips wins.
+    # A swing: the CPP rises with every game each player plays; the last holding chips wins.
     swing = opened(
         name="Thursday Swing",
         format="swing",

@@ -87,7 +87,7 @@ class SwingInTheBrowser(BrowserTestCase):
         expect(page.locator("#id_cpp_levels")).to_be_visible()
         expect(page.locator("#id_round_lengths")).to_be_hidden()
         expect(page.locator("#id_rounds")).to_be_hidden()
-        page.fill("#id_name", "Play65 Swing")
+        page.fill("#id_name", "Friday Swing")
         page.fill("#id_starting_chips", "1000")
         page.fill("#id_cpp_levels", "10, 20, 30")
         page.fill("#id_cpp_step", "10")

@@ -5,18 +5,37 @@ Terms:
 - **Chips**: what a player holds in the tournament; they are not money. Every game moves
   chips from its loser to its winner, so the sum of all chips never changes.
 - **CPP** (chips per point): what one point is worth in chips. It rises on a schedule of
-  **levels** (``CppSchedule``): after every game finished in the tournament, every N minutes,
-  or every time a player is knocked out. A game's CPP is fixed when it starts.
-- **Stake** (``GameTerms.stake``): the most either player of a game can win from the other:
-  the chips of the poorer of the two at the start. A game pays points × cube × CPP (a match
-  in match swing pays the match stake × CPP), never more than the stake, so nobody loses
-  chips they do not hold and nobody wins more than they risked.
+  **levels** (``CppSchedule``): with every game each player plays, every N minutes, or
+  every time a player is knocked out. A game's CPP is fixed when it starts.
+- **Round** (``round_of``): on the schedule that rises with every game, a player's round is
+  the number of games they have played; their first game is in round 0. A game is played
+  at the level of the larger round of its two players, so nobody ever plays a game below
+  the level their own games have reached: a player who has played 7 games plays their next
+  one at level 7 or higher, whoever the opponent. (The smaller round would let a newcomer
+  or a long waiter pull an experienced player back to the opening CPP, and the level would
+  no longer rise with every game of the player who has played most.) A level counts each
+  player's own games, never the whole field's: in a field of 100, fifty games end in one
+  wave and nobody's level rises by more than one.
+- **Cap** (``GameTerms.caps``): the most a player can lose in a game: the chips they hold
+  when it starts. A game pays points × cube × CPP (a match in match swing its match stake ×
+  CPP), never more than the loser's cap. So a richer player who loses pays the full amount,
+  and a poorer one who loses pays at most what they hold: at CPP 300 a gammon on a cube of
+  4 is 2,400 chips, which a 10,000-chip player pays in full to a 2,000-chip player, while
+  the 2,000-chip player losing it pays 2,000.
 - **All-in**: a player who starts a game holding fewer chips than the CPP. The game is then
-  for the all-in stake whatever its result, and the cube stays in the middle: one point at
-  the current CPP already takes the whole stake.
-- **Cube limit** (``GameTerms.max_cube``): the cube cannot be turned past the value at which
-  a single game already takes the whole stake (``cube × CPP ≥ stake``): beyond it a double
-  would only raise what the richer player risks while the poorer risks nothing more.
+  for the all-in stake both ways: the chips of the all-in player (of the poorer, when both
+  are) cap what either player loses, so the all-in player can win only what they put in.
+  One point at the game's CPP already reaches that stake, so the cube stays in the middle.
+- **Stake** (``GameTerms.stake``): the most a game can move, the larger of the two caps.
+- **Cube limit** (``GameTerms.max_cube``): the cube cannot be turned past the smallest power
+  of two at which one point already takes both caps (``cube × CPP ≥ stake``). Once there,
+  every result pays each loser their whole cap and a double (a pass of one, too) could
+  change nothing: there is nothing left to double for. The limit is measured by the
+  smallest result, one point, not by the gammon or backgammon a game may end in: a gammon
+  reaches the caps at half the cube and a backgammon at a third, but a single game would
+  still pay less than the cap, and a double would still change what it pays. The richer
+  player's cap sets the limit; the poorer may double past the cube at which they risk
+  nothing more, as the richer still does, and the richer may refuse by passing.
 - **Out**: a player left with no chips. Places go by the order players went out: the last
   player out is second, the player holding every chip first.
 - **Free**: an active player not in a game. The scheduler pairs free players continuously
@@ -87,14 +106,20 @@ class CppSchedule:
         return self.cpp(level + 1) > self.cpp(level)
 
     def level(self, *, games: int, knockouts: int, elapsed: timedelta) -> int:
-        """The level reached after ``games`` finished games and ``knockouts`` knockouts,
-        ``elapsed`` after the start."""
+        """The level reached in round ``games`` (``round_of`` a game's players), after
+        ``knockouts`` knockouts, ``elapsed`` after the start: whichever the schedule counts."""
         if self.raise_on is CppRaise.GAME:
             return games
         if self.raise_on is CppRaise.KNOCKOUT:
             return knockouts
         assert self.minutes
         return max(0, int(elapsed // timedelta(minutes=self.minutes)))
+
+    def game_level(self, field_level: int, games: tuple[int, int]) -> int:
+        """The level of a game between players who have played ``games`` games: their round
+        when the CPP rises with every game, else ``field_level``, the whole field's (its
+        knockouts or the clock)."""
+        return round_of(games) if self.raise_on is CppRaise.GAME else field_level
 
     def next_rise(self, level: int, started_at: datetime) -> datetime | None:
         """When the next level comes, on a clock (None unless it rises every N minutes)."""
@@ -104,25 +129,36 @@ class CppSchedule:
         return started_at + timedelta(minutes=self.minutes * (level + 1))
 
 
+def round_of(games: tuple[int, int]) -> int:
+    """The round of a game between players who have played ``games`` games: the larger."""
+    return max(games)
+
+
 # ---------------------------------------------------------------- one game's terms
 
 
 @dataclass(frozen=True, slots=True)
 class GameTerms:
-    """What a game between players holding ``chips`` is played for at ``cpp``."""
+    """What a game between players holding ``chips`` (seat 0's, seat 1's) is played for at
+    ``cpp``: ``caps`` what each seat can lose at most, ``stake`` the larger of the two."""
 
     cpp: int
-    stake: int
+    caps: tuple[int, int]
     all_in: bool
     max_cube: int
 
+    @property
+    def stake(self) -> int:
+        return max(self.caps)
+
 
 def game_terms(cpp: int, chips: tuple[int, int]) -> GameTerms:
-    """The stake, the all-in flag and the cube limit of a game starting now."""
+    """The caps, the all-in flag and the cube limit of a game starting now."""
     if cpp < 1 or min(chips) < 1:
         raise FormatError("A swing game is played by two players holding chips, at a CPP.")
-    stake = min(chips)
-    return GameTerms(cpp, stake, all_in=stake < cpp, max_cube=cube_limit(cpp, stake))
+    all_in = min(chips) < cpp
+    caps = (min(chips), min(chips)) if all_in else chips
+    return GameTerms(cpp, caps, all_in, max_cube=cube_limit(cpp, max(caps)))
 
 
 def cube_limit(cpp: int, stake: int) -> int:
@@ -133,19 +169,20 @@ def cube_limit(cpp: int, stake: int) -> int:
     return cube
 
 
-def payout(terms: GameTerms, points: int) -> int:
-    """The chips the loser pays for ``points`` (points × cube, or a match's stake): × CPP,
-    never more than the stake; an all-in game is for the whole stake."""
+def payout(terms: GameTerms, points: int, *, loser: int) -> int:
+    """The chips seat ``loser`` pays for ``points`` (points × cube, or a match's stake):
+    × CPP, never more than the loser's cap."""
     if points < 1:
         raise FormatError("A won game is worth at least one point.")
-    return min(points * terms.cpp, terms.stake)
+    return min(points * terms.cpp, terms.caps[loser])
 
 
 def adjudicated_transfer(terms: GameTerms, equity: float, cube: int) -> int:
     """The chips seat 0 gains from seat 1 when an abandoned game is split by seat 0's
-    cubeful equity (per unit cube): equity × cube × CPP, rounded, within the stake."""
+    cubeful equity (per unit cube): equity × cube × CPP, rounded, within the cap of the
+    seat that pays."""
     chips = round(equity * cube * terms.cpp)
-    return max(-terms.stake, min(terms.stake, chips))
+    return max(-terms.caps[0], min(terms.caps[1], chips))
 
 
 def settle(chips: Mapping[int, int], winner: int, loser: int, amount: int) -> dict[int, int]:

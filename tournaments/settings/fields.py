@@ -409,8 +409,9 @@ CPP_RAISE = Setting(
     initial=CppRaise.GAME.value,
     formats=(SWING,),
     label=_("The CPP rises"),
-    api_help="Swing: the CPP rises after every game (default), every cpp_raise_minutes, "
-    "or every time a player is knocked out.",
+    api_help="Swing: the CPP rises with every game each player plays (default: a game plays "
+    "at the level of the more games either of its players has played), every "
+    "cpp_raise_minutes, or every time a player is knocked out.",
 )
 CPP_RAISE_MINUTES = Setting(
     "cpp_raise_minutes",

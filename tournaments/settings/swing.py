@@ -2,8 +2,8 @@
 
 The organizer gives ``starting_chips`` and the CPP either as ``cpp_levels`` (then, if
 ``cpp_step`` is given, each later level that much higher) or as ``cpp_start`` and
-``cpp_step``; ``cpp_raise`` says when the level rises (after every game, the default as
-Play65 runs it; every ``cpp_raise_minutes``; or at every knockout). ``swing_match_length``
+``cpp_step``; ``cpp_raise`` says when the level rises (with every game each player plays,
+the default; every ``cpp_raise_minutes``; or at every knockout). ``swing_match_length``
 0 plays single games, N a match to N with a match cube (match swing). The checks refuse
 field by field with ``by_format``'s ``refuse``; each setting and its limits are declared in
 ``tournaments.settings.fields``, the pure schedule is ``tournaments.formats.swing``.

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,7 +27,7 @@ from tournaments.models import (
 )
 
 NEXT_LEVEL_WORDS = {
-    CppRaise.GAME: gettext_lazy("after the next game ends"),
+    CppRaise.GAME: gettext_lazy("with each player's next game"),
     CppRaise.KNOCKOUT: gettext_lazy("at the next knockout"),
     CppRaise.MINUTES: gettext_lazy("on the clock"),
 }
@@ -43,12 +44,19 @@ def schedule(tournament: Tournament) -> CppSchedule:
 
 
 def current_level(tournament: Tournament, now: datetime) -> int:
-    """The CPP level (from 0) a game starting at ``now`` is played at: counted from the
-    games settled or the players out so far, or from the clock, as the schedule rises."""
+    """The field's CPP level (from 0) at ``now``: counted from the players out so far or
+    from the clock, as the schedule rises. When it rises with every game, each game has the
+    level of its players' round (``CppSchedule.game_level``) and the field's level is the
+    highest round reached: the most games a player still holding chips has played."""
     plan = schedule(tournament)
     games = knockouts = 0
     if plan.raise_on is CppRaise.GAME:
-        games = SwingGame.objects.filter(tournament=tournament, settled_at__isnull=False).count()
+        games = (
+            SwingSeat.objects.filter(tournament=tournament, out_at__isnull=True).aggregate(
+                most=Max("games")
+            )["most"]
+            or 0
+        )
     elif plan.raise_on is CppRaise.KNOCKOUT:
         knockouts = SwingSeat.objects.filter(tournament=tournament, out_at__isnull=False).count()
     started = tournament.started_at or now

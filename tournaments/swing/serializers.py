@@ -33,8 +33,15 @@ class SwingOutputSerializer(serializers.Serializer[dict[str, Any]]):
     jacoby = serializers.BooleanField()
     beavers = serializers.BooleanField()
     swing_match_length = serializers.IntegerField()
-    level = serializers.IntegerField(help_text="The CPP level a game starting now plays, from 1.")
-    cpp = serializers.IntegerField(help_text="The CPP a game starting now plays for.")
+    level = serializers.IntegerField(
+        help_text=(
+            "The CPP level reached, from 1: on the clock or by knockouts, the level a game "
+            "starting now plays; when the CPP rises with every game, each game plays at the "
+            "level of its players' round (the more games either has played), and this is "
+            "the highest round a player still holding chips has reached."
+        )
+    )
+    cpp = serializers.IntegerField(help_text="The CPP at that level.")
     next_cpp = serializers.IntegerField(allow_null=True, help_text="Null: the CPP rises no more.")
     next_at = serializers.DateTimeField(
         allow_null=True, help_text="When the next level comes, if it comes on the clock."

@@ -6,13 +6,16 @@ The rules are the pure ``tournaments.formats.swing``'s; this module keeps the ro
 
 - ``seat_players`` gives every entrant the starting chips when the tournament starts;
   ``pair_and_start`` pairs the free players and starts their games (each an ordinary match
-  with the game's CPP, stake and cube limit, ``matches.creation.SwingTerms``), and tells a
-  player left over that they wait.
+  with the game's CPP, stake and cube limit, ``matches.creation.SwingTerms``) at the level
+  of the pair's round (a CPP rising with every game) or the field's, and tells a player
+  left over that they wait.
 - ``record_game`` settles a finished game in chips: a played game pays points × cube × CPP
-  within the stake, an adjudicated one the split of its cubeful equity, a match in match
-  swing its match stake × CPP; a player left with no chips is out, in the place the players
-  still holding chips give them; the CPP rises if its schedule says so; the free players are
-  paired again, or, once one player holds every chip, the tournament ends and pays.
+  within the loser's cap, an adjudicated one the split of its cubeful equity, a match in
+  match swing its match stake × CPP. The caps are the chips the players held when the game
+  started, which are the chips their seats hold when it is settled: a player plays one game
+  at a time and only its settlement moves their chips. A player left with no chips is out,
+  in the place the players still holding chips give them; the free players are paired
+  again, or, once one player holds every chip, the tournament ends and pays.
 
 Every function expects the tournament row locked (``scheduler.locked_tournament``); a game
 is settled once (``SwingGame.settled_at`` by compare-and-set), so running twice moves no chip
@@ -89,22 +92,23 @@ def pair_and_start(tournament: Tournament, now: datetime | None = None) -> int:
     if not pairs:
         return 0
     by_user = {seat.user_id: seat for seat in seats}
-    level = current_level(tournament, moment)
-    cpp = schedule(tournament).cpp(level)
+    plan = schedule(tournament)
+    field_level = current_level(tournament, moment)
     wanted = []
     for first, second in pairs:
-        terms = game_terms(cpp, (by_user[first].chips, by_user[second].chips))
-        wanted.append((first, second, terms))
+        level = plan.game_level(field_level, (by_user[first].games, by_user[second].games))
+        terms = game_terms(plan.cpp(level), (by_user[first].chips, by_user[second].chips))
+        wanted.append((first, second, level, terms))
     matches = matches_create_for_tournament(
         tournament_id=tournament.pk,
-        pairs=[Pair(a, b, 0, _match_terms(tournament, terms)) for a, b, terms in wanted],
+        pairs=[Pair(a, b, 0, _match_terms(tournament, terms)) for a, b, _, terms in wanted],
         clock_settings=ClockSettings.from_json(tournament.clock),
         show_up_seconds=tournament.show_up_seconds,
         rated=False,
         abandon_policy=tournament.abandon_policy,
     )
     games = []
-    for (first, second, terms), match in zip(wanted, matches, strict=True):
+    for (first, second, level, terms), match in zip(wanted, matches, strict=True):
         games.append(
             SwingGame(
                 tournament=tournament,
@@ -159,7 +163,7 @@ def record_game(tournament: Tournament, match: Match) -> bool:
         )
     }
     first, second = seats[game.player_0_id], seats[game.player_1_id]
-    to_first = _chips_to_seat_0(game, match)
+    to_first = _chips_to_seat_0(game_terms(game.cpp, (first.chips, second.chips)), match)
     if first.chips + to_first < 0 or second.chips - to_first < 0:
         raise InternalError(f"swing game {game.pk} would move chips nobody holds")
     first.chips += to_first
@@ -207,9 +211,8 @@ def record_game(tournament: Tournament, match: Match) -> bool:
     return True
 
 
-def _chips_to_seat_0(game: SwingGame, match: Match) -> int:
+def _chips_to_seat_0(terms: GameTerms, match: Match) -> int:
     """What the game moved to its seat 0 (negative: to seat 1)."""
-    terms = GameTerms(game.cpp, game.stake, game.all_in, max_cube=0)
     if match.status != MatchStatus.FINISHED:
         return 0
     if match.winner_seat is None:
@@ -219,7 +222,7 @@ def _chips_to_seat_0(game: SwingGame, match: Match) -> int:
             return 0
         return adjudicated_transfer(terms, decision["cubeful_equity"], decision["cube_value"])
     points = _points_won(match)
-    chips = payout(terms, points)
+    chips = payout(terms, points, loser=1 - match.winner_seat)
     return chips if match.winner_seat == 0 else -chips
 
 

@@ -25,7 +25,7 @@ from tournaments.models import SwingGame, SwingSeat, Tournament, TournamentState
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SWING: dict[str, Any] = {
-    "name": "Play65 Swing",
+    "name": "Friday Swing",
     "format": "swing",
     "starting_chips": 1000,
     "cpp_start": 10,
@@ -50,7 +50,7 @@ def test_an_organizer_creates_a_swing_and_reads_its_level() -> None:
     assert swing["cpp_raise"] == "game"
     assert swing["jacoby"] is True
     assert (swing["level"], swing["cpp"], swing["next_cpp"]) == (1, 10, 20)
-    assert swing["next_when"] == "after the next game ends"
+    assert swing["next_when"] == "with each player's next game"
     listed = client.post(
         "/api/tournaments/",
         {
@@ -133,7 +133,12 @@ def test_standings_and_the_games_state_name_the_swing() -> None:
     assert rows[match.player_1.username]["chips"] == 990
     assert rows[match.player_1.username]["lost"] == 1
     level = client.get(f"/api/tournaments/{tournament.pk}/").json()["swing"]
-    assert (level["level"], level["cpp"]) == (2, 20)
+    assert (level["level"], level["cpp"]) == (2, 20)  # the round of the two who played
+    # The two free again play their second game at CPP 20; the other game, still in its
+    # players' first round, stays at 10.
+    games = SwingGame.objects.filter(tournament=tournament).order_by("pk")
+    assert [(game.level, game.cpp) for game in games] == [(0, 10), (0, 10), (1, 20)]
+    assert {m.chips_per_point for m in live_matches(tournament)} == {10, 20}
 
 
 def test_a_result_whose_message_was_lost_is_settled_by_the_sweep() -> None:

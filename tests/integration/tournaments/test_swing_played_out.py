@@ -23,6 +23,7 @@ from matches.tasks import sweep_deadlines
 from tests.integration.matches.helpers import Bot, board_left
 from tests.integration.tournaments.helpers import (
     assert_money_conserved,
+    concede,
     live_matches,
     open_tournament,
     organizer,
@@ -31,6 +32,7 @@ from tests.integration.tournaments.helpers import (
 )
 from tournaments import services
 from tournaments.models import Entry, SwingGame, SwingSeat, Tournament, TournamentState
+from tournaments.swing.reads import schedule
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -153,16 +155,33 @@ def test_a_swing_of_four_is_played_to_the_last_chip_and_pays_the_champion() -> N
     games = play_to_the_end(tournament, field, seed=4, full_games=2)
 
     assert_finished_paid_and_conserved(tournament, field, before)
-    # The CPP rose a level after every game.
-    assert [game.cpp for game in games[2:6]] == sorted(game.cpp for game in games[2:6])
+    assert_each_game_at_its_players_round(tournament, games)
     assert max(game.cpp for game in games) > 100
     for game in games:
         match = Match.objects.get(pk=game.match_id)
         moved = abs(game.chips_to_0)
         assert moved <= game.stake
-        if match.winner_seat is not None:
+        if game.all_in:  # one point already reaches the all-in stake, which is all it moves
+            assert moved == game.stake < game.cpp
+        elif match.winner_seat is not None:
             points = match.score_0 if match.winner_seat == 0 else match.score_1
-            assert moved == min(max(points, 1) * game.cpp, game.stake)
+            loser_after = game.chips_after_1 if match.winner_seat == 0 else game.chips_after_0
+            assert loser_after is not None
+            # The loser pays the whole amount, or everything they held if that is less.
+            assert moved == min(max(points, 1) * game.cpp, loser_after + moved)
+
+
+def assert_each_game_at_its_players_round(tournament: Tournament, games: list[SwingGame]) -> None:
+    """Each game was played at the level of the more games either of its players had
+    played before it (their round), the CPP of that level."""
+    played: dict[int, int] = {}
+    plan = schedule(tournament)
+    for game in sorted(games, key=lambda g: g.pk):  # a player's games follow one another
+        rounds = (played.get(game.player_0_id, 0), played.get(game.player_1_id, 0))
+        assert game.level == max(rounds)
+        assert game.cpp == plan.cpp(game.level)
+        for player in (game.player_0_id, game.player_1_id):
+            played[player] = played.get(player, 0) + 1
 
 
 def test_a_swing_of_five_tells_the_odd_player_to_wait_and_ends() -> None:
@@ -234,6 +253,40 @@ def test_an_all_in_game_is_for_the_short_stack_and_has_no_cube() -> None:
         assert match.max_cube == 1
         assert match.chip_stake == game.stake < game.cpp
         assert abs(game.chips_to_0) == game.stake  # won or lost, the game was for his chips
+
+
+def test_the_richer_player_losing_pays_the_full_amount_to_a_poorer_one() -> None:
+    field = players(2)
+    before = sum(ledger.balance(user=user, currency="FUN") for user in field)
+    tournament = swing(field, starting_chips=1000, cpp_levels=(100, 300))
+    (first,) = live_matches(tournament)
+    concede(first, first.player_1)  # one point at CPP 100: 1,100 against 900
+    chips = dict(SwingSeat.objects.filter(tournament=tournament).values_list("user_id", "chips"))
+    richer = next(user for user in field if chips[user.pk] == 1100)
+    poorer = next(user for user in field if chips[user.pk] == 900)
+
+    # Game 2, both in their second game: CPP 300. The richer risks his 1,100 and the cube
+    # goes to 4 (4 × 300 reaches it); the poorer risks his 900.
+    (second,) = live_matches(tournament)
+    bot = Bot({user.username: user for user in field})
+    state = until_roll(bot, second.pk)
+    assert state["swing"] == {"cpp": 300, "stake": 1100, "all_in": False}
+    assert state["options"]["max_cube"] == 4
+    roller = state["game"]["turn"]
+    other = next(user.username for user in field if user.username != roller)
+    bot.act(second.pk, roller, {"type": "double"})
+    bot.act(second.pk, other, {"type": "take"})
+    # A gammon on 2 at CPP 300 is 1,200: the richer pays all his 1,100, more than the
+    # poorer held (the cap is the loser's chips, not the poorer player's).
+    bot.act(second.pk, richer.username, {"type": "resign", "resign": "gammon"})
+    bot.act(second.pk, poorer.username, {"type": "accept_resign"})
+
+    assert_finished_paid_and_conserved(tournament, field, before)
+    tournament.refresh_from_db()
+    assert tournament.champion_id == poorer.pk
+    game = SwingGame.objects.get(match_id=second.pk)
+    assert (game.level, game.cpp, game.stake) == (1, 300, 1100)
+    assert abs(game.chips_to_0) == 1100
 
 
 def test_a_sit_and_go_swing_starts_when_its_seats_are_taken() -> None:
@@ -309,10 +362,13 @@ def test_match_swing_pays_the_match_stake_and_a_dropped_match_cube() -> None:
     )
     assert chips == {taker: 1200, doubler: 800}  # the match stake (2) × CPP 100
 
-    # Match 2: a stake of 800 (the poorer's chips) caps the match cube at 8.
+    # Match 2, both players in their second round: CPP 150. The richer player risks his
+    # 1,200, so the match cube goes to 8 (8 × 150 reaches it), though 4 × 150 already
+    # takes the poorer player's 800.
     (second,) = live_matches(tournament)
+    assert second.chips_per_point == 150
     assert second.max_match_cube == 8
-    assert second.chip_stake == 800
+    assert second.chip_stake == 1200
     bot = Bot(by_name)
     for _ in range(3):
         state = until_roll(bot, second.pk)
@@ -325,12 +381,14 @@ def test_match_swing_pays_the_match_stake_and_a_dropped_match_cube() -> None:
     mine = bot.clients[roller].get(f"/api/matches/{second.pk}/").json()
     assert mine["match_cube"]["value"] == 8
     assert mine["match_cube"]["owner"] == mine["seat"]
-    assert not mine["may_match_double"]  # at its maximum: one match takes the whole stake
-    bot.act(second.pk, doubler, {"type": "resign", "resign": "backgammon"})
-    bot.act(second.pk, taker, {"type": "accept_resign"})
+    assert not mine["may_match_double"]  # at its maximum: one match takes both caps
+    # The richer player loses the match: 8 × 150 = 1,200, all he holds, paid to a player
+    # who held 800.
+    bot.act(second.pk, taker, {"type": "resign", "resign": "backgammon"})
+    bot.act(second.pk, doubler, {"type": "accept_resign"})
 
     assert_finished_paid_and_conserved(tournament, field, before)
     tournament.refresh_from_db()
-    assert tournament.champion.username == taker
-    assert abs(SwingGame.objects.get(match_id=second.pk).chips_to_0) == 800
+    assert tournament.champion.username == doubler
+    assert abs(SwingGame.objects.get(match_id=second.pk).chips_to_0) == 1200
     assert game.stake == 1000

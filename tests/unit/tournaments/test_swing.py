@@ -1,5 +1,5 @@
-"""Swing's pure rules: CPP schedules, the stake and all-in rule, the cube limit, payouts,
-continuous pairing, and chips conserved over random tournaments."""
+"""Swing's pure rules: CPP schedules, settling and continuous pairing. The caps, all-in
+and the cube limit, and random tournaments played out, are ``test_swing_stakes``'s."""
 
 from __future__ import annotations
 
@@ -16,11 +16,7 @@ from tournaments.formats.swing import (
     CppRaise,
     CppSchedule,
     Free,
-    adjudicated_transfer,
-    cube_limit,
-    game_terms,
     pair_free,
-    payout,
     settle,
 )
 
@@ -94,58 +90,7 @@ def test_a_schedule_that_cannot_be_played_is_refused(
         CppSchedule(levels, step, raise_on, minutes)
 
 
-# ---------------------------------------------------------------- stakes, all-in, cube
-
-
-# (cpp, chips of the two players, points (result x cube), what the loser pays, all-in,
-# highest cube). The first rows are the rules' own example: a gammon with the cube on 4 at
-# CPP 300 wins 2 x 4 x 300 = 2,400 chips.
-PAYOUTS = [
-    (300, (10_000, 10_000), 2 * 4, 2_400, False, 64),
-    (300, (10_000, 2_000), 2 * 4, 2_000, False, 8),  # never more than the poorer holds
-    (300, (2_000, 10_000), 1 * 4, 1_200, False, 8),
-    (300, (2_000, 10_000), 3 * 16, 2_000, False, 8),
-    (100, (1_000, 1_000), 1, 100, False, 16),
-    (100, (100, 5_000), 1, 100, False, 1),  # exactly the CPP: not all-in, and no cube to turn
-    (300, (250, 10_000), 1, 250, True, 1),  # all-in: the game is for his 250
-    (300, (250, 10_000), 3, 250, True, 1),  # a backgammon wins no more than the all-in stake
-    (300, (10_000, 250), 1, 250, True, 1),  # and the richer player loses no more
-    (1, (1, 1), 1, 1, False, 1),
-]
-
-
-@pytest.mark.parametrize(("cpp", "chips", "points", "paid", "all_in", "max_cube"), PAYOUTS)
-def test_payout_stake_all_in_and_cube_limit(
-    cpp: int, chips: tuple[int, int], points: int, paid: int, all_in: bool, max_cube: int
-) -> None:
-    terms = game_terms(cpp, chips)
-    assert terms.stake == min(chips)
-    assert terms.all_in is all_in
-    assert terms.max_cube == max_cube
-    assert payout(terms, points) == paid
-
-
-@pytest.mark.parametrize(("cpp", "stake"), [(1, 1), (10, 1000), (300, 2000), (7, 5), (3, 1 << 30)])
-def test_the_cube_stops_where_one_point_takes_the_stake(cpp: int, stake: int) -> None:
-    cube = cube_limit(cpp, stake)
-    assert cube & (cube - 1) == 0
-    assert cube * cpp >= stake or cube == 1 << 15
-    assert cube == 1 or (cube // 2) * cpp < stake  # one turn less would not reach it
-
-
-def test_a_game_needs_two_players_with_chips() -> None:
-    with pytest.raises(FormatError):
-        game_terms(100, (0, 500))
-
-
-@pytest.mark.parametrize(
-    ("equity", "cube", "moved"),
-    [(0.5, 1, 50), (-0.25, 2, -50), (1.8, 4, 500), (-3.0, 8, -500), (0.004, 1, 0)],
-)
-def test_an_adjudicated_game_pays_its_equity_within_the_stake(
-    equity: float, cube: int, moved: int
-) -> None:
-    assert adjudicated_transfer(game_terms(100, (500, 800)), equity, cube) == moved
+# ---------------------------------------------------------------- settling
 
 
 def test_settling_moves_chips_and_never_creates_them() -> None:
@@ -232,39 +177,3 @@ def test_pairing_pairs_everyone_once_and_leaves_at_most_one(
     if len(ids) >= 2:
         longest = min(field, key=lambda f: (f.since, f.id)).id
         assert longest not in waiting
-
-
-# ---------------------------------------------------------------- conservation
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    st.integers(2, 12),
-    st.integers(1, 5000),
-    st.lists(
-        st.tuples(st.floats(0, 1), st.integers(1, 3), st.integers(0, 4)), min_size=1, max_size=400
-    ),
-    st.integers(0, 2**32),
-)
-def test_chips_are_conserved_over_a_random_tournament(
-    players: int, starting: int, results: list[tuple[float, int, int]], seed: int
-) -> None:
-    rng = random.Random(seed)
-    chips = dict.fromkeys(range(players), starting)
-    plan = CppSchedule((max(1, starting // 20),), step=max(1, starting // 40))
-    total = players * starting
-    for level, (who, result, cube_log) in enumerate(results):
-        alive = [p for p, held in chips.items() if held]
-        if len(alive) == 1:
-            break
-        first, second = rng.sample(alive, 2)
-        terms = game_terms(plan.cpp(level), (chips[first], chips[second]))
-        cube = min(1 << cube_log, terms.max_cube)
-        winner, loser = (first, second) if who < 0.5 else (second, first)
-        paid = payout(terms, result * cube)
-        # nobody wins more than the poorer player risked; an all-in game is for all of it
-        assert paid <= min(chips[first], chips[second])
-        assert not terms.all_in or paid == terms.stake
-        chips = settle(chips, winner, loser, paid)
-        assert sum(chips.values()) == total
-        assert all(held >= 0 for held in chips.values())

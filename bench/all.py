@@ -30,7 +30,7 @@ SMALL = [
     ("bench_match_analysis.py", ["--small", "--rounds", "3"]),
     ("bench_adjudication.py", ["3"]),
     ("bench_tournament_knockout.py", ["256"]),
-    ("bench_swiss.py", ["--players", "256", "--rounds", "8"]),
+    ("bench_swiss.py", ["--players", "256", "--rounds", "8", "--long-players", "24"]),
     ("bench_clocks.py", ["--clocks", "2000", "--timeouts", "200", "--window", "10"]),
     ("bench_fairplay_false_positives.py", ["--careers", "20"]),
     ("bench_one_way_series.py", ["--pairs", "2000"]),

@@ -131,11 +131,12 @@ class NotMetMatching:
 
 
 def cheapest_pairing(
-    entrants: Sequence[int], cost: Callable[[int, int], int]
-) -> tuple[int, set[frozenset[int]]]:
+    entrants: Sequence[int], cost: Callable[[int, int], int], limit: int | None = None
+) -> tuple[int, set[frozenset[int]]] | None:
     """The least total ``cost`` of pairing all of ``entrants`` (an even number), anyone with
     anyone, and one pairing that costs it: a minimum-cost perfect matching of the complete
-    graph.
+    graph. With a ``limit``, pairs costing more are left out (no pairing of a total within
+    the limit could hold one), and None means no pairing costs at most the limit.
 
     Found as a maximum-weight matching of the largest size, each pair weighing ``ceiling`` less
     its cost, ``ceiling`` above every cost so that no pair weighs nothing.
@@ -143,10 +144,17 @@ def cheapest_pairing(
     if not entrants:
         return 0, set()
     costs = {(a, b): cost(a, b) for a, b in combinations(entrants, 2)}
+    if limit is not None:
+        costs = {pair: c for pair, c in costs.items() if c <= limit}
+    if not costs:
+        return None
     ceiling = max(costs.values()) + 1
     graph = nx.Graph()
     graph.add_weighted_edges_from((a, b, ceiling - c) for (a, b), c in costs.items())
     matched = nx.max_weight_matching(graph, maxcardinality=True)
-    if 2 * len(matched) != len(entrants):
+    total = sum(cost(a, b) for a, b in matched)
+    if 2 * len(matched) == len(entrants) and (limit is None or total <= limit):
+        return total, {frozenset(pair) for pair in matched}
+    if limit is None:
         raise DrawInvariantError("An odd number of entrants cannot all be paired")
-    return sum(cost(a, b) for a, b in matched), {frozenset(pair) for pair in matched}
+    return None

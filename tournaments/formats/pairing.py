@@ -97,7 +97,7 @@ def pair_round(
     most_met = max((len(opponents) for opponents in history.values()), default=0)
     need, cheapest = 0, set[frozenset[int]]()
     if not _pairable(remaining, history, most_met):
-        need, cheapest = cheapest_pairing(remaining, cost)
+        need, cheapest = _cheapest(remaining, cost)
     total = need
     matching: NotMetMatching | None = None
     pairs = []
@@ -105,7 +105,7 @@ def pair_round(
         leader = remaining.pop(0)
         for opponent in _by_preference(leader, remaining, points):
             if need:
-                if _keeps_cheapest(leader, opponent, remaining, cost, need, cheapest):
+                if _keeps_cheapest((leader, opponent), remaining, need, cheapest, cost):
                     need -= cost(leader, opponent)
                     break
                 continue
@@ -131,38 +131,57 @@ def _bye(ranked: Sequence[int], history: History, had_bye: set[int], cost: Remat
     )
     most_met = max((len(opponents) for opponents in history.values()), default=0)
     for candidate in eligible:
-        if _pairable([e for e in ranked if e != candidate], history, most_met):
+        if _pairable(without(ranked, candidate), history, most_met):
             return candidate
 
-    def cost_without(candidate: int) -> int:
-        return cheapest_pairing([entrant for entrant in ranked if entrant != candidate], cost)[0]
+    best, best_cost = eligible[0], _cheapest(without(ranked, eligible[0]), cost)[0]
+    for candidate in eligible[1:]:
+        found = cheapest_pairing(without(ranked, candidate), cost, limit=best_cost - 1)
+        if found is not None:
+            best, best_cost = candidate, found[0]
+    return best
 
-    return min(eligible, key=cost_without)
+
+def without(entrants: Sequence[int], one: int) -> list[int]:
+    return [entrant for entrant in entrants if entrant != one]
+
+
+def _cheapest(entrants: Sequence[int], cost: RematchCost) -> tuple[int, set[frozenset[int]]]:
+    found = cheapest_pairing(entrants, cost)
+    if found is None:
+        raise DrawInvariantError("An even field can always be paired, rematches and all")
+    return found
 
 
 def _keeps_cheapest(
-    leader: int,
-    opponent: int,
+    pair: tuple[int, int],
     remaining: list[int],
-    cost: RematchCost,
     need: int,
     cheapest: set[frozenset[int]],
+    cost: RematchCost,
 ) -> bool:
-    """Whether pairing ``leader`` with ``opponent`` leaves the rest of ``remaining`` (the
-    leader already out of it) pairable for what ``need`` leaves; ``cheapest``, a pairing of
-    them all at ``need``, is updated to one with this pair when there is one."""
-    pair = frozenset((leader, opponent))
-    if pair in cheapest:
+    """Whether ``pair`` leaves the rest of ``remaining`` (its first entrant, the leader,
+    already out of it) pairable for what ``need`` leaves; ``cheapest``, a pairing of them all
+    at ``need``, is updated to one with this pair when there is one.
+
+    A positive rematch cost is more than ``cost.weight``, so what is left to pay must be 0
+    (paired without a rematch, which the caller's matching then keeps) or above that.
+    """
+    leader, opponent = pair
+    if frozenset(pair) in cheapest:
         return True
-    step = cost(leader, opponent)
-    if step > need:
+    rest_need = need - cost(leader, opponent)
+    if rest_need < 0 or 0 < rest_need <= cost.weight:
         return False
     rest = [entrant for entrant in remaining if entrant != opponent]
-    rest_cost, rest_pairing = cheapest_pairing(rest, cost)
-    if step + rest_cost != need:
+    if rest_need == 0:
+        return NotMetMatching(rest, cost.history).is_perfect
+    # ``need`` is the least the round allows, so the rest can cost no less than what is left.
+    found = cheapest_pairing(rest, cost, limit=rest_need)
+    if found is None:
         return False
     cheapest.clear()
-    cheapest.update(rest_pairing | {pair})
+    cheapest.update(found[1] | {frozenset(pair)})
     return True
 
 

@@ -28,7 +28,7 @@ The rules, in order (README.md, "Swiss pairing", gives them with their sources):
 must undo. Without rematches, the entrants still to pair can always be paired while at least
 2m + 2 are left, m being the most opponents anyone has had: each can still meet at least
 half of the others, and by Dirac's theorem (1952) they then have a perfect matching. Below
-that bound, and whenever the bye is chosen, Edmonds' blossom algorithm decides
+that bound (for the bye's candidates too) Edmonds' blossom algorithm decides
 (``tournaments.formats.matching.NotMetMatching``, kept up to date pair by pair). When no
 pairing avoids a rematch (six entrants after three rounds can be left with two triangles of
 unplayed pairs), each candidate pair is checked by a minimum-cost perfect matching of those
@@ -131,18 +131,18 @@ def _bye(ranked: Sequence[int], history: History, had_bye: set[int], cost: Remat
     )
     most_met = max((len(opponents) for opponents in history.values()), default=0)
     for candidate in eligible:
-        if _pairable(without(ranked, candidate), history, most_met):
+        if _pairable(_without(ranked, candidate), history, most_met):
             return candidate
 
-    best, best_cost = eligible[0], _cheapest(without(ranked, eligible[0]), cost)[0]
+    best, best_cost = eligible[0], _cheapest(_without(ranked, eligible[0]), cost)[0]
     for candidate in eligible[1:]:
-        found = cheapest_pairing(without(ranked, candidate), cost, limit=best_cost - 1)
+        found = cheapest_pairing(_without(ranked, candidate), cost, limit=best_cost - 1)
         if found is not None:
             best, best_cost = candidate, found[0]
     return best
 
 
-def without(entrants: Sequence[int], one: int) -> list[int]:
+def _without(entrants: Sequence[int], one: int) -> list[int]:
     return [entrant for entrant in entrants if entrant != one]
 
 

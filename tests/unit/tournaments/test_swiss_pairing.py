@@ -27,6 +27,7 @@ from tournaments.formats.base import (
     play_out,
     record_results,
 )
+from tournaments.formats.matching import cheapest_pairing
 from tournaments.formats.pairing import pair_round
 from tournaments.formats.swiss import Swiss, SwissOptions
 
@@ -251,3 +252,16 @@ def test_the_bye_goes_to_one_who_has_not_had_it_even_from_the_top_score_group():
     assert round_.bye == 1
     assert round_.pairs == [(2, 3)]
     assert round_.cost > 0
+
+
+def test_the_cheapest_pairing_takes_the_cheap_pairs_and_a_limit_below_it_finds_none():
+    prices = {frozenset((1, 2)): 0, frozenset((3, 4)): 9, frozenset((1, 3)): 4}
+    prices |= {frozenset((2, 4)): 5, frozenset((1, 4)): 7, frozenset((2, 3)): 1}
+    # 1-2 and 3-4 cost 9, 1-3 and 2-4 cost 9, 1-4 and 2-3 cost 8.
+
+    def price(a: int, b: int) -> int:
+        return prices[frozenset((a, b))]
+
+    assert cheapest_pairing([1, 2, 3, 4], price) == (8, {frozenset((1, 4)), frozenset((2, 3))})
+    assert cheapest_pairing([1, 2, 3, 4], price, limit=8) is not None
+    assert cheapest_pairing([1, 2, 3, 4], price, limit=7) is None

@@ -1,10 +1,18 @@
-"""Pairing entrants who have not met: a maximum matching by Edmonds' blossom algorithm
-(1965), kept perfect as pairs are taken out of it (``tournaments.formats.swiss``)."""
+"""Pairing entrants for a Swiss round (``tournaments.formats.pairing``): a maximum matching
+of those who have not met, by Edmonds' blossom algorithm (1965), kept perfect as pairs are
+taken out of it; and, when every pairing has a rematch, the cheapest perfect matching of the
+whole field by rematch cost, by Edmonds' weighted blossom algorithm (networkx's
+``max_weight_matching``, exact in integers)."""
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from itertools import combinations
+
+import networkx as nx
+
+from tournaments.formats.base import DrawInvariantError
 
 
 class NotMetMatching:
@@ -14,7 +22,7 @@ class NotMetMatching:
     leaves their two partners unmatched, and one augmenting path between them restores it.
     """
 
-    def __init__(self, entrants: Sequence[int], met: Mapping[int, set[int]]) -> None:
+    def __init__(self, entrants: Sequence[int], met: Mapping[int, Collection[int]]) -> None:
         self.index = {entrant: i for i, entrant in enumerate(entrants)}
         count = len(entrants)
         self.free = [True] * count
@@ -120,3 +128,33 @@ class NotMetMatching:
             before = mate[parent[end]]
             mate[end], mate[parent[end]] = parent[end], end
             end = before
+
+
+def cheapest_pairing(
+    entrants: Sequence[int], cost: Callable[[int, int], int], limit: int | None = None
+) -> tuple[int, set[frozenset[int]]] | None:
+    """The least total ``cost`` of pairing all of ``entrants`` (an even number), anyone with
+    anyone, and one pairing that costs it: a minimum-cost perfect matching of the complete
+    graph. With a ``limit``, pairs costing more are left out (no pairing of a total within
+    the limit could hold one), and None means no pairing costs at most the limit.
+
+    Found as a maximum-weight matching of the largest size, each pair weighing ``ceiling`` less
+    its cost, ``ceiling`` above every cost so that no pair weighs nothing.
+    """
+    if not entrants:
+        return 0, set()
+    costs = {(a, b): cost(a, b) for a, b in combinations(entrants, 2)}
+    if limit is not None:
+        costs = {pair: c for pair, c in costs.items() if c <= limit}
+    if not costs:
+        return None
+    ceiling = max(costs.values()) + 1
+    graph = nx.Graph()
+    graph.add_weighted_edges_from((a, b, ceiling - c) for (a, b), c in costs.items())
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    total = sum(cost(a, b) for a, b in matched)
+    if 2 * len(matched) == len(entrants) and (limit is None or total <= limit):
+        return total, {frozenset(pair) for pair in matched}
+    if limit is None:
+        raise DrawInvariantError("An odd number of entrants cannot all be paired")
+    return None

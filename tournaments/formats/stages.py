@@ -1,5 +1,6 @@
-"""Pieces Swiss and round-robin play share: Berger tables, round lengths, and the knockout
-stage that may follow them (a Swiss's top cut, a round robin's best of each group)."""
+"""Pieces Swiss and round-robin play share: Berger tables (a round robin's), round lengths,
+and the knockout stage that may follow them (a Swiss's top cut, a round robin's best of each
+group)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,7 @@ def berger_table(count: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     Tournaments"), after Johann Berger: numbers 1 to n (n = ``count`` rounded up to even; in an
     odd field n is the bye), n - 1 rounds. In round r (from 1) the numbers 1..n-1 meeting each
     other add up to r + 1 modulo n - 1, and the one left over meets n. Round 1 reads 1-n, 2-(n-1),
-    ...; for six, round 2 reads 6-4, 5-3, 1-2. Round robins play the whole table; a long Swiss
-    picks among its rounds.
+    ...; for six, round 2 reads 6-4, 5-3, 1-2. Round robins play the whole table.
     """
     size = count + count % 2
     turning = size - 1

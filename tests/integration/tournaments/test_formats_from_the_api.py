@@ -4,6 +4,7 @@ organizer's table flight by flight, ties split, every cent accounted for."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -34,9 +35,14 @@ CLUB_NIGHT = {
 }
 
 
-def run_from_the_api(settings: dict[str, Any], field: list[User]) -> Tournament:
+def run_from_the_api(
+    settings: dict[str, Any],
+    field: list[User],
+    loser: Callable[[Match], int] = lambda match: match.player_1_id,
+) -> Tournament:
     """Create, open, fill and start through the API; then every live match is conceded by
-    its bottom player, game after game, until the tournament is over."""
+    its ``loser`` (the bottom player unless told), game after game, until the tournament is
+    over."""
     owner = organizer()
     api = api_for(owner)
     created = api.post("/api/tournaments/", settings, format="json")
@@ -51,14 +57,15 @@ def run_from_the_api(settings: dict[str, Any], field: list[User]) -> Tournament:
     tournament = Tournament.objects.get(pk=tournament_id)
     while matches := live_matches(tournament):
         for match in matches:
-            concede_match(match, User.objects.get(pk=match.player_1_id))
+            concede_match(match, User.objects.get(pk=loser(match)))
     tournament.refresh_from_db()
     return tournament
 
 
 def concede_match(match: Match, loser: User) -> None:
     """``loser`` resigns a backgammon, game after game, until the match is over."""
-    winner = User.objects.get(pk=match.player_0_id)
+    other = match.player_1_id if loser.pk == match.player_0_id else match.player_0_id
+    winner = User.objects.get(pk=other)
     while Match.objects.get(pk=match.pk).status == MatchStatus.PLAYING:
         for user, body in (
             (loser, {"type": "resign", "resign": "backgammon"}),
@@ -157,6 +164,52 @@ def test_a_seven_round_swiss_pays_by_its_standings_with_ties_split() -> None:
         by_rank.setdefault(row["rank"], []).append(entries[row["username"]].prize_cents)
     assert all(max(prizes) - min(prizes) <= 1 for prizes in by_rank.values())
     assert ranks == sorted(ranks)
+    assert_money_conserved(tournament, field, before)
+
+
+def test_a_nine_player_seven_round_swiss_won_by_the_favourites_never_byes_the_leader() -> None:
+    # Played from the standings every round: the bye goes to the lowest-ranked player on the
+    # lowest score who has not had one, never to the unbeaten leader while others lack one.
+    field = players(9)  # rated 1500 upwards: the last is the first seed
+    rating = {user.pk: 1500 + n for n, user in enumerate(field)}
+    before = sum(ledger.balance(user=user, currency="FUN") for user in field)
+    settings = {
+        "name": "Favourites' Swiss",
+        "format": "swiss",
+        "rounds": 7,
+        "buy_in_cents": 1000,
+        "fee_cents": 65,
+        "round_lengths": [1],
+        "clock": {"kind": "none"},
+        "prize_table": [4000, 3000, 2000, 1000],
+    }
+
+    tournament = run_from_the_api(
+        settings, field, loser=lambda m: min(m.player_0_id, m.player_1_id, key=rating.get)
+    )
+
+    assert tournament.state == TournamentState.FINISHED
+    rows = list(Pairing.objects.filter(tournament=tournament).order_by("round", "position"))
+    points = dict.fromkeys(rating, 0)
+    holders = []
+    for round_ in range(7):
+        played = [row for row in rows if row.round == round_]
+        (bye,) = [row.top_id for row in played if row.bottom_bye]
+        ranked = sorted(rating, key=lambda pk: (-points[pk], -rating[pk]))
+        below = ranked[ranked.index(bye) + 1 :]
+        assert set(below) <= set(holders), f"round {round_ + 1}: a player below lacked a bye"
+        holders.append(bye)
+        for row in played:
+            points[row.winner_id] += 1
+    leader = field[-1]
+    assert leader.pk not in holders
+    assert len(set(holders)) == 7
+    met = [frozenset((r.top_id, r.bottom_id)) for r in rows if r.top_id and r.bottom_id]
+    assert len(met) == len(set(met)) == 7 * 4
+    entries = {entry.user_id: entry for entry in Entry.objects.filter(tournament=tournament)}
+    assert points[leader.pk] == 7
+    assert entries[leader.pk].place == 1
+    assert entries[leader.pk].prize_cents == 9 * 1000 * 40 // 100  # 40% of the pool
     assert_money_conserved(tournament, field, before)
 
 

@@ -166,9 +166,7 @@ def double_with_last_chance(
         losers_final.match_length,
     )
     pairings = [
-        Pairing(p.key, p.top, WinnerOf(reentry.key), p.match_length)
-        if p.key == GRAND_FINAL
-        else p
+        Pairing(p.key, p.top, WinnerOf(reentry.key), p.match_length) if p.key == GRAND_FINAL else p
         for p in main_draw.pairings
     ]
     return LastChanceLayout([*pairings, reentry, *last_chance], loser_waves)
@@ -216,48 +214,48 @@ def draw_last_chance(
     before then, or when the last chance is already laid out."""
     if any(pairing.key.flight is Flight.LAST_CHANCE for pairing in draw.pairings):
         return draw
-    reentry = next(
-        (
-            pairing
-            for pairing in draw.pairings
-            for side in (pairing.top, pairing.bottom)
-            if isinstance(side, WinnerOf) and side.key.flight is Flight.LAST_CHANCE
-        ),
-        None,
-    )
-    if reentry is None:  # its winner's side is filled: the last chance is over
+    reentry = _reentry(draw)
+    if reentry is None:
         return draw
-    feeders = _feeders(draw, reentry, reenters_at)
+    feeders = _feeders(draw, reentry.key, reenters_at)
     if any(pairing.winner is None for pairing in feeders):
         return draw
     drawn = sorted(loser for p in feeders if isinstance(loser := p.loser, int))
     random.Random(f"{draw_seed}:{','.join(map(str, drawn))}").shuffle(drawn)
     rounds = bracket_size(len(drawn)).bit_length() - 1
-    last_chance = bracket_pairings(
-        Flight.LAST_CHANCE, drawn, lengths_by_round(lengths, rounds)
-    )
-    waiting = WinnerOf(last_chance[-1].key)
-    if waiting not in (reentry.top, reentry.bottom):
+    last_chance = bracket_pairings(Flight.LAST_CHANCE, drawn, lengths_by_round(lengths, rounds))
+    final = WinnerOf(last_chance[-1].key)
+    if final not in (draw.source(reentry.key, "top"), draw.source(reentry.key, "bottom")):
         raise DrawInvariantError(f"{reentry.key} waits on another last chance than was drawn")
     return build_draw([*draw.pairings, *last_chance])
 
 
-def _feeders(draw: Draw, reentry: Pairing, reenters_at: int) -> list[Pairing]:
-    if reentry.key.flight is Flight.MAIN:
-        return [p for round_ in draw.rounds(Flight.MAIN)[: reentry.key.round] for p in round_]
+def _reentry(draw: Draw) -> Pairing | None:
+    """The pairing the last chance's winner re-enters, as laid out."""
+    for pairing in draw.pairings:
+        if pairing.key.flight is Flight.LAST_CHANCE:
+            continue
+        for side in ("top", "bottom"):
+            source = draw.source(pairing.key, side)
+            if isinstance(source, WinnerOf) and source.key.flight is Flight.LAST_CHANCE:
+                return pairing
+    return None
+
+
+def _feeders(draw: Draw, reentry: PairingKey, reenters_at: int) -> list[Pairing]:
+    if reentry.flight is Flight.MAIN:
+        return [p for round_ in draw.rounds(Flight.MAIN)[: reentry.round] for p in round_]
     positions = losers_positions(len(draw.rounds(Flight.MAIN)))
     fed_by = sum(1 for n in positions if 2 * n > reenters_at)
     return [p for round_ in draw.rounds(Flight.LOSERS)[:fed_by] for p in round_]
 
 
 def feeder_keys(draw: Draw, reenters_at: int) -> set[PairingKey]:
-    """The keys of the pairings whose losers a fresh last chance draws (none once drawn,
-    or when its winner's side is filled)."""
-    for pairing in draw.pairings:
-        for side in (pairing.top, pairing.bottom):
-            if isinstance(side, WinnerOf) and side.key.flight is Flight.LAST_CHANCE:
-                return {p.key for p in _feeders(draw, pairing, reenters_at)}
-    return set()
+    """The keys of the pairings whose losers the last chance takes."""
+    reentry = _reentry(draw)
+    if reentry is None:
+        return set()
+    return {p.key for p in _feeders(draw, reentry.key, reenters_at)}
 
 
 def double_placings_with_reentry(draw: Draw, *, finished: bool) -> tuple[Placing, ...]:

@@ -211,7 +211,7 @@ def test_the_organizers_form_creates_a_double_elimination_with_a_consolation() -
         # left in hidden fields of other formats: not taken by a double elimination
         "rounds": "7",
         "group_size": "4",
-        "last_chance": "on",
+        "top_cut": "8",
         "clock_kind": "move",
         "move_seconds": "15",
         "reserve_seconds": "90",
@@ -228,7 +228,7 @@ def test_the_organizers_form_creates_a_double_elimination_with_a_consolation() -
     assert tournament.flight_lengths == {"losers": [3], "consolation": [3], "final": [3]}
     assert tournament.consolation_through_round == 1  # the form counts rounds from 1
     assert tournament.prize_table == {"main": [5000, 2500, 1000], "consolation": [1000, 500]}
-    assert (tournament.rounds, tournament.group_size) == (None, None)
+    assert (tournament.rounds, tournament.group_size, tournament.top_cut) == (None, None, None)
     assert tournament.last_chance_reenters_at is None
     edit = client.get(f"/tournaments/{tournament.pk}/edit/")
     assert edit.context["form"].initial["consolation_prizes"] == "10, 5"

@@ -10,7 +10,7 @@ import pytest
 
 from accounts import ledger
 from tests.integration.matches.helpers import api_for
-from tests.integration.tournaments.helpers import players
+from tests.integration.tournaments.helpers import organizer, players
 from tests.integration.tournaments.test_formats_from_the_api import (
     assert_money_conserved,
     run_from_the_api,
@@ -169,3 +169,31 @@ def test_the_bracket_page_shows_every_flight() -> None:
     text = page.content.decode()
     for heading in ("Winners&#x27;", "Losers&#x27; flight", "Last chance", "Consolation"):
         assert heading in text
+
+
+def test_the_bracket_page_says_where_a_last_chance_not_drawn_yet_comes_back() -> None:
+    owner_field = players(9)
+    settings = {
+        **WEEKEND,
+        "format": "knockout",
+        "last_chance": True,
+        "last_chance_reenters_at": 2,
+        "last_chance_entry": "fresh",
+    }
+    owner = organizer()
+    api = api_for(owner)
+    created = api.post("/api/tournaments/", settings, format="json")
+    assert created.status_code == 201, created.json()
+    tournament_id = created.json()["id"]
+    api.post(f"/api/tournaments/{tournament_id}/open/")
+    for player in owner_field:
+        api_for(player).post(f"/api/tournaments/{tournament_id}/register/")
+    assert api.post(f"/api/tournaments/{tournament_id}/start/").status_code == 200
+
+    page = api_for(owner_field[0]).get(f"/tournaments/{tournament_id}/bracket/")
+    shown = api_for(owner_field[0]).get(f"/api/tournaments/{tournament_id}/bracket/").json()
+
+    assert page.status_code == 200
+    assert "winner:last_chance:" in page.content.decode()
+    assert {r["flight"] for r in shown["rounds"]} == {"main"}
+    assert not Pairing.objects.filter(tournament_id=tournament_id, flight="last_chance").exists()

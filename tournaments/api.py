@@ -73,6 +73,7 @@ def tournament_data(tournament_id: int, viewer: User | None) -> dict[str, Any]:
         ),
         "last_chance": t.last_chance_reenters_at is not None,
         "last_chance_reenters_at": t.last_chance_reenters_at,
+        "last_chance_entry": t.last_chance_entry,
         "prize_table": t.prize_table,
         "abandon_policy": t.abandon_policy,
         "target": t.target_id,

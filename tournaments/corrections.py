@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core import locks
 from core.errors import Conflict, InternalError
@@ -68,7 +69,9 @@ from matches.state import lock_match
 from tournaments import draw_rows, scheduler
 from tournaments.formats.base import BYE, Draw, Flight, Format, PairingKey, replay
 from tournaments.formats.base import Pairing as DrawPairing
+from tournaments.formats.last_chance import LastChanceEntry, feeder_keys
 from tournaments.formats.round_robin import RoundRobin
+from tournaments.formats.side_flights import WithSideFlights
 from tournaments.formats.swiss import Swiss
 from tournaments.models import Pairing, Tournament, TournamentFormat, TournamentState
 from tournaments.reads.rounds import pairing_words, round_name
@@ -224,6 +227,8 @@ def _withdrawn(
 ) -> set[PairingKey]:
     """The later stage paired from ``key``'s result, which the correction pairs again; refuses
     a correction the Swiss and round-robin rules of the module docstring do not allow."""
+    if isinstance(fmt, WithSideFlights):
+        return _last_chance_drawn_again(fmt, draw, rows, key)
     if key.flight is not Flight.MAIN or not isinstance(fmt, Swiss | RoundRobin):
         return set()
     knockout = tuple(pairing for round_ in draw.rounds(Flight.FINAL) for pairing in round_)
@@ -251,6 +256,27 @@ def _withdrawn(
         raise Conflict(
             f"{name} was paired from this result and has started: its matches are not taken "
             "away from their players, so this result cannot be changed now."
+        )
+    return {pairing.key for pairing in stage}
+
+
+def _last_chance_drawn_again(
+    fmt: WithSideFlights, draw: Draw, rows: dict[PairingKey, Pairing], key: PairingKey
+) -> set[PairingKey]:
+    """A fresh last chance drawn from ``key``'s result, to be drawn again; refused once one of
+    its matches has started."""
+    reenters_at = fmt.options.last_chance_reenters_at
+    if reenters_at is None or fmt.options.last_chance_entry is not LastChanceEntry.FRESH:
+        return set()
+    stage = tuple(pairing for round_ in draw.rounds(Flight.LAST_CHANCE) for pairing in round_)
+    if not stage or key not in feeder_keys(draw, reenters_at):
+        return set()
+    if _has_started(stage, rows):
+        raise Conflict(
+            _(
+                "The last chance was drawn from this result and has started: its matches are "
+                "not taken away from their players, so this result cannot be changed now."
+            )
         )
     return {pairing.key for pairing in stage}
 

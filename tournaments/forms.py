@@ -21,7 +21,7 @@ from tournaments.settings.build import form_field, shown_for
 from tournaments.settings.by_format import switched
 from tournaments.settings.fields import DEFAULT_CONSOLATION_THROUGH, DEFAULT_LAST_CHANCE_REENTRY
 from tournaments.settings.general import TournamentSettings
-from tournaments.settings.setting import DOUBLE, KNOCKOUT, ROUND_ROBIN, SWISS
+from tournaments.settings.setting import DOUBLE, ROUND_ROBIN, SWISS
 from tournaments.swing.form import SwingFields, swing_initial, swing_settings
 
 if TYPE_CHECKING:
@@ -36,13 +36,19 @@ FIELD_OF_SETTING = {
     "prize_table": "prizes",
     "last_chance_reenters_at": "last_chance_reenters_at",
 }
+# The prize shares, by flight: the form field of each.
+PRIZE_FIELDS = {
+    "main": "prizes",
+    "consolation": "consolation_prizes",
+    "last_chance": "last_chance_prizes",
+}
 # The fields the clock's sentence is read from.
 CLOCK = ("clock_kind", "move_seconds", "reserve_seconds", "round_lengths")
 # The side flights' match lengths, by form field: (flight, the formats that play it).
 FLIGHT_LENGTH_FIELDS = {
     "losers_lengths": ("losers", (DOUBLE,)),
     "consolation_lengths": ("consolation", BRACKET_FORMATS),
-    "last_chance_lengths": ("last_chance", (KNOCKOUT,)),
+    "last_chance_lengths": ("last_chance", BRACKET_FORMATS),
     "final_lengths": ("final", (DOUBLE, SWISS, ROUND_ROBIN)),
 }
 
@@ -82,6 +88,7 @@ class TournamentForm(SwingFields):
     consolation_through_round = form_field(fields.CONSOLATION_THROUGH_ROUND)
     last_chance = form_field(fields.LAST_CHANCE)
     last_chance_reenters_at = form_field(fields.LAST_CHANCE_REENTERS_AT)
+    last_chance_entry = form_field(fields.LAST_CHANCE_ENTRY)
     buy_in = form_field(fields.BUY_IN_CENTS)
     fee = form_field(fields.FEE_CENTS)
     currency = form_field(fields.CURRENCY)
@@ -108,7 +115,7 @@ class TournamentForm(SwingFields):
     last_chance_lengths = _lengths_field(
         gettext_lazy("Last chance match lengths"),
         gettext_lazy("Points per last-chance round."),
-        (KNOCKOUT,),
+        BRACKET_FORMATS,
     )
     final_lengths = _lengths_field(
         gettext_lazy("Final match lengths"),
@@ -133,6 +140,12 @@ class TournamentForm(SwingFields):
         help_text=gettext_lazy(
             "Of the same pool, e.g. 10, 5: with the main shares they add up to 100."
         ),
+        widget=forms.TextInput(attrs=shown_for(*BRACKET_FORMATS)),
+    )
+    last_chance_prizes = forms.CharField(
+        required=False,
+        label=gettext_lazy("Last chance prize shares (%)"),
+        help_text=gettext_lazy("Of the same pool, e.g. 5; empty: the last chance pays nothing."),
         widget=forms.TextInput(attrs=shown_for(*BRACKET_FORMATS)),
     )
     clock_kind = form_field(fields.CLOCK_KIND)
@@ -188,7 +201,7 @@ class TournamentForm(SwingFields):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        for name in (*FLIGHT_LENGTH_FIELDS, "prizes", "consolation_prizes"):
+        for name in (*FLIGHT_LENGTH_FIELDS, *PRIZE_FIELDS.values()):
             text = cleaned.get(name)
             if not text:
                 continue
@@ -209,8 +222,8 @@ class TournamentForm(SwingFields):
         }
         prize_table = {
             flight: data[name]
-            for flight, name in (("main", "prizes"), ("consolation", "consolation_prizes"))
-            if data[name] and (flight == "main" or data["consolation"])
+            for flight, name in PRIZE_FIELDS.items()
+            if data[name] and (flight == "main" or data[flight])
         }
         return TournamentSettings(
             name=data["name"] or "",  # left empty, it has no initial value either
@@ -251,6 +264,7 @@ class TournamentForm(SwingFields):
                 data["last_chance_reenters_at"],
                 DEFAULT_LAST_CHANCE_REENTRY,
             ),
+            last_chance_entry=data["last_chance_entry"] or fields.LAST_CHANCE_ENTRY.default,
             prize_table=prize_table,
             **swing_settings(data),
             **division_settings(data),
@@ -320,9 +334,12 @@ class TournamentForm(SwingFields):
                 tournament.last_chance_reenters_at or DEFAULT_LAST_CHANCE_REENTRY
             ),
             "prizes": _listed(_percent_text(bp) for bp in tournament.prize_table.get("main", ())),
-            "consolation_prizes": _listed(
-                _percent_text(bp) for bp in tournament.prize_table.get("consolation", ())
-            ),
+            "last_chance_entry": tournament.last_chance_entry,
+            **{
+                name: _listed(_percent_text(bp) for bp in tournament.prize_table.get(flight, ()))
+                for flight, name in PRIZE_FIELDS.items()
+                if flight != "main"
+            },
             **swing_initial(tournament),
             **division_initial(tournament),
         }

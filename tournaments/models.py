@@ -78,6 +78,13 @@ class Seeding(models.TextChoices):
     RANDOM = "random", _("Random draw")
 
 
+class LastChanceEntry(models.TextChoices):
+    """How players enter a last chance (``tournaments.formats.last_chance``)."""
+
+    PROGRESSIVE = "progressive", _("Round by round, as they are knocked out")
+    FRESH = "fresh", _("A fresh draw once all of them are known")
+
+
 class TournamentAbandonPolicy(models.TextChoices):
     ENGINE = "engine", _("Adjudicate with the engine")
     FORFEIT = "forfeit", _("The absent player forfeits")
@@ -144,7 +151,14 @@ class Tournament(models.Model):
         null=True,
         blank=True,
         help_text="Knockout: a last chance whose winner re-enters the main flight in the round "
-        "of this many players; none: no last chance.",
+        "of this many players; double elimination: it takes those knocked out while more than "
+        "this many are left in the losers' flight; none: no last chance.",
+    )
+    last_chance_entry = models.CharField(
+        max_length=12,
+        choices=LastChanceEntry.choices,
+        default=LastChanceEntry.PROGRESSIVE,
+        help_text="How players enter the last chance: round by round, or a fresh draw.",
     )
     group_size = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Round robin: players per group (none: one table)."

@@ -99,7 +99,7 @@ class ByFlightField(serializers.Field[Any, Any, Any, Any]):
 # (``config.settings.api``) while their limits are the same.
 POWERS_OF_TWO = [(n, str(n)) for n in powers_of_two(fields.TOP_CUT)]
 LENGTH_FLIGHTS = [Flight.MAIN, Flight.LOSERS, Flight.CONSOLATION, Flight.LAST_CHANCE, Flight.FINAL]
-PRIZE_FLIGHTS = [Flight.MAIN, Flight.CONSOLATION]
+PRIZE_FLIGHTS = [Flight.MAIN, Flight.CONSOLATION, Flight.LAST_CHANCE]
 
 
 @extend_schema_field(
@@ -174,6 +174,7 @@ class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
     consolation_through_round = api_field(fields.CONSOLATION_THROUGH_ROUND)
     last_chance = api_field(fields.LAST_CHANCE)
     last_chance_reenters_at = api_field(fields.LAST_CHANCE_REENTERS_AT)
+    last_chance_entry = api_field(fields.LAST_CHANCE_ENTRY)
     prize_table = PrizeTableField(
         required=False,
         help_text="Prize shares in basis points of the pool (10,000 is all of it), best place "
@@ -274,6 +275,7 @@ class TournamentOutputSerializer(DivisionOutputFields):
     consolation_through_round = serializers.IntegerField(allow_null=True)
     last_chance = serializers.BooleanField()
     last_chance_reenters_at = serializers.IntegerField(allow_null=True)
+    last_chance_entry = serializers.CharField(help_text="progressive or fresh")
     prize_table = serializers.DictField(
         child=serializers.ListField(child=serializers.IntegerField()),
         help_text="Shares in basis points by flight, as set; empty: the published table.",

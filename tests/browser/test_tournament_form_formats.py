@@ -45,7 +45,7 @@ class TournamentFormInTheBrowser(BrowserTestCase):
         page.select_option("#id_format", "double_elimination")
         expect(field(page, "losers_lengths")).to_be_visible()
         expect(field(page, "grand_final_reset")).to_be_visible()
-        expect(field(page, "last_chance")).to_be_hidden()
+        expect(field(page, "last_chance")).to_be_visible()
         expect(field(page, "group_size")).to_be_hidden()
         page.fill("#id_name", "Club night 5/3/3")
         page.fill("#id_round_lengths", "5")

@@ -13,6 +13,8 @@ Terms used across ``tournaments.formats``:
 - **Pairing**: one match slot, identified by flight, round and position. Each of its two sides
   (``top`` and ``bottom``) is an entrant id, a **bye** (nobody), or a pointer to another
   pairing whose winner (``WinnerOf``) or loser (``LoserOf``) will take the side.
+  A side may wait on a last-chance pairing not laid out yet: a fresh last chance is drawn
+  only once its players are known (``last_chance``).
 - **Bye**: an empty side. An entrant facing a bye advances at once, without a match.
 - **Result**: the winner of one pairing, reported when its match ends.
 - **Placing**: where an entrant finished. Entrants knocked out in the same round share a
@@ -204,7 +206,9 @@ class _Layout:
             for side_name in ("top", "bottom"):
                 side = getattr(pairing, side_name)
                 if isinstance(side, WinnerOf | LoserOf):
-                    if side.key not in index:
+                    # A fresh last chance is laid out once drawn (``last_chance``): the sides
+                    # that wait on it wait on pairings to come.
+                    if side.key not in index and side.key.flight is not Flight.LAST_CHANCE:
                         raise DrawInvariantError(f"{pairing.key} waits for unknown {side.key}")
                     dependents.setdefault(side.key, []).append((i, side_name))
                     sources[pairing.key, side_name] = side

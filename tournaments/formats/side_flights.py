@@ -2,52 +2,61 @@
 
 Club events often run "main / consolation / last chance": players knocked out early play on,
 for prizes of their own, in flights beside the main one. Terms (with those of ``base``,
-``knockout`` and ``double_elimination``):
+``knockout``, ``double_elimination``, ``one_loss`` and ``last_chance``):
 
 - **Side flight**: a consolation or a last chance, a one-loss knockout with its own champion
   and its own placings. Players enter it only once they are out of the event it is fed by, so
   nobody is ever in two undecided pairings at once.
-- **Wave**: the players knocked out of the feeding flight in one of its rounds, one side per
-  position of that round; a bye where that pairing has no loser (it was a bye) or was never
-  laid out.
-- **Progressive entry**: a side flight starts from its first wave. Each later wave **drops in**
-  as soon as the flight's survivors are as many as the wave: one drop-in against each
-  survivor, shifted by ``double_elimination.drop_mask`` so a drop-in does not at once meet a
-  player they knocked out themselves a round earlier. Until then the survivors pair off two by
-  two in bracket order; after the last wave they play on to the flight's final. A pairing both
-  of whose sides would be byes is not laid out and its place in the next round is a bye, so no
-  pairing holds two byes and keys keep their bracket positions.
-- **Consolation** (``Flight.CONSOLATION``, ``consolation_through_round`` = c, counted from 0):
+- **Wave**, **progressive entry**: as ``one_loss`` defines them. Each later wave drops in as
+  soon as the flight's survivors are as many as the wave: one drop-in against each survivor,
+  shifted by ``double_elimination.drop_mask`` so a drop-in does not at once meet a player they
+  knocked out themselves a round earlier. Until then the survivors pair off two by two in
+  bracket order; after the last wave they play on to the flight's final.
+- **Consolation** (``Flight.CONSOLATION``, ``consolation_through_round`` = c, counted from 0),
+  entered progressively. Its **feeding flight**:
 
-  - beside a knockout, the waves are the losers of main rounds 0 .. c. Consolation round 0
-    pairs the losers of main pairings 2q and 2q + 1; the losers of main round r (r >= 1) drop
-    in at consolation round 2r - 1, and consolation round 2r pairs off the survivors.
-  - beside a double elimination, the waves are the players knocked out, at their second loss,
-    in losers' rounds 0 .. c: the first two waves meet in consolation round 0 (both hold as
-    many players as losers' round 0 has positions), and later ones drop in as above. A first
-    loss is not the end of a double-elimination player's event, and the club format's
+  - beside a knockout alone, the waves are the losers of main rounds 0 .. c. Consolation
+    round 0 pairs the losers of main pairings 2q and 2q + 1; the losers of main round r
+    (r >= 1) drop in at consolation round 2r - 1, and consolation round 2r pairs off the
+    survivors.
+  - beside a double elimination alone, the waves are the players knocked out, at their second
+    loss, in losers' rounds 0 .. c: the first two waves meet in consolation round 0 (both hold
+    as many players as losers' round 0 has positions), and later ones drop in as above. A
+    first loss is not the end of a double-elimination player's event, and the club format's
     consolation is for players whose main event is over; feeding it first losses would put a
     player in the losers' flight and the consolation at once.
+  - beside a last chance (either main format), the waves are the losers of last-chance rounds
+    0 .. c, entering as beside a knockout. An early loser of the main event plays the last
+    chance first; the consolation is where the last chance's early losers play on. So every
+    player has one road: main, then last chance (if knocked out before its winner re-enters),
+    then consolation (if knocked out of it in its rounds 1 .. c + 1). Those knocked out of
+    the main flight once the last chance is closed to them, or of the last chance late, are
+    placed by the flight they went out of and play no more.
 
-  A c beyond the last round before the feeding flight's final (the main final, or the losers'
-  final) is read as that round, since the organizer chooses c before the field is known; a
-  field in which fewer than two players can enter has no consolation.
-- **Last chance** (``Flight.LAST_CHANCE``, ``last_chance_reenters_at`` = P, a power of two):
-  beside a knockout only (a double elimination is its own second chance). Its winner re-enters
-  the main flight in the round that has P players (2: the final, 4: the semi-finals). The main
-  bracket is P sections of 2^R lines, R the smallest number with (P - 1) * 2^R >= entrants.
-  Section 1 (lines 2^R .. 2^(R+1) - 1, next to seed 1's) is **reserved**: none of its pairings
-  in main rounds 0 .. R-1 is laid out, and the bottom side of main round R, position 0 is
-  ``WinnerOf`` the last-chance final, so the re-entering player is the lowest seed of that
-  round and meets the winner of seed 1's section. Entrants fill the other lines by standard
-  order, byes the rest (to the top seeds; every pairing keeps an entrant). The last chance is
-  fed, progressively, by the losers of main rounds 0 .. R-1: everyone knocked out before its
-  winner re-enters. It needs two such players, so at least P + 1 entrants.
+  A c beyond the last round before the feeding flight's final is read as that round, since
+  the organizer chooses c before the field is known; a field in which fewer than two players
+  can enter has no consolation.
+- **Last chance** (``Flight.LAST_CHANCE``, ``last_chance_reenters_at`` = P, a power of two,
+  and ``last_chance_entry``): who it takes, how they enter (round by round, or a **fresh
+  draw** once all of them are known) and where its winner comes back are ``last_chance``'s.
+  Beside a knockout the winner re-enters the main flight in the round that has P players
+  (2: the final, 4: the semi-finals). The main bracket is P sections of 2^R lines, R the
+  smallest number with (P - 1) * 2^R >= entrants. Section 1 (lines 2^R .. 2^(R+1) - 1, next
+  to seed 1's) is **reserved**: none of its pairings in main rounds 0 .. R-1 is laid out, and
+  the bottom side of main round R, position 0 is ``WinnerOf`` the last-chance final, so the
+  re-entering player is the lowest seed of that round and meets the winner of seed 1's
+  section. Entrants fill the other lines by standard order, byes the rest (to the top seeds;
+  every pairing keeps an entrant). It needs two players knocked out before then, so at least
+  P + 1 entrants. Beside a double elimination the winner re-enters the losers' flight in a
+  re-entry match against its champion: coming back into the winners' flight would give a
+  player who has lost twice two more lives than those still unbeaten, and a line kept empty
+  in the middle of the losers' flight would be met by the winners' flight's drop-ins at fixed
+  places, so only the end of the losers' flight has room for one more player.
 - **Match lengths**: ``round_lengths`` may give each side flight its own, first round to
   final, read from the final backwards; a side flight without them takes the main flight's.
 - **Placings**: the main places are the main format's (with a last chance, by the round each
-  entrant last went out of the main flight: its winner, re-entered, is placed by how far they
-  then got). Each side flight has its own list (``WithSideFlights.flight_placings``): its
+  entrant last went out of the main or losers' flight: its winner, re-entered, is placed by
+  how far they then got). Each side flight has its own list (``flight_placings``): its
   champion 1st, its finalist 2nd, then those knocked out in each earlier round sharing a place
   range, later rounds first. Players still in share the top places of an unfinished flight;
   players not yet entered are not listed.
@@ -56,55 +65,56 @@ for prizes of their own, in flights beside the main one. Terms (with those of ``
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.formats.base import (
-    BYE,
     Draw,
     DrawInvariantError,
     Entrant,
     Flight,
     FormatError,
-    LoserOf,
     Pairing,
-    PairingKey,
     Placing,
     Result,
     Side,
-    WinnerOf,
     build_draw,
     check_match_lengths,
     gettext_noop,
-    placings_by_group,
 )
-from tournaments.formats.double_elimination import DoubleElimination, drop_mask
-from tournaments.formats.knockout import (
-    Knockout,
-    lengths_by_round,
-    seed_order,
-    standard_order,
+from tournaments.formats.double_elimination import DoubleElimination
+from tournaments.formats.knockout import Knockout, lengths_by_round
+from tournaments.formats.last_chance import (
+    LastChanceEntry,
+    double_placings_with_reentry,
+    double_with_last_chance,
+    draw_last_chance,
+    knockout_with_last_chance,
 )
+from tournaments.formats.one_loss import progressive_flight, real_sides, single_loss_placings
+from tournaments.formats.one_loss import waves as losers_waves
 
 SIDE_FLIGHT_NAMES = {Flight.CONSOLATION: "consolation", Flight.LAST_CHANCE: "last chance"}
 
 
 @dataclass(frozen=True)
 class SideFlightOptions:
-    """The organizer's choices: which main rounds' losers the consolation takes (through
-    ``consolation_through_round``, from 0), or the number of main players left when the last
-    chance winner re-enters; and match lengths per side flight."""
+    """The organizer's choices: which rounds' losers the consolation takes (through
+    ``consolation_through_round``, from 0), the number of players left when the last chance
+    winner re-enters and how players enter the last chance; match lengths per side flight.
+    ``draw_seed`` seeds a fresh last chance's draw (the tournament's own number)."""
 
     consolation_through_round: int | None = None
     last_chance_reenters_at: int | None = None
     round_lengths: Mapping[Flight, tuple[int, ...]] = field(default_factory=dict)
+    last_chance_entry: LastChanceEntry = LastChanceEntry.PROGRESSIVE
+    draw_seed: int = 0
 
 
 @dataclass(frozen=True)
 class WithSideFlights:
-    """A knockout or double elimination with a consolation or a last chance beside it."""
+    """A knockout or double elimination with a consolation, a last chance or both beside it."""
 
     main: Knockout | DoubleElimination
     options: SideFlightOptions
@@ -116,13 +126,6 @@ class WithSideFlights:
             raise FormatError(
                 gettext_noop("Choose a consolation or a last chance to run beside the main draw.")
             )
-        if through is not None and reenters_at is not None:
-            raise FormatError(
-                gettext_noop(
-                    "A player knocked out early can play the consolation or the last chance, "
-                    "not both: choose one."
-                )
-            )
         if through is not None and through < 0:
             raise FormatError(
                 gettext_noop(
@@ -131,22 +134,14 @@ class WithSideFlights:
                 ),
                 round=through + 1,
             )
-        if reenters_at is not None:
-            if isinstance(self.main, DoubleElimination):
-                raise FormatError(
-                    gettext_noop(
-                        "A last chance re-enters a knockout; a double elimination already gives "
-                        "every player a second chance."
-                    )
-                )
-            if reenters_at < 2 or reenters_at & (reenters_at - 1):
-                raise FormatError(
-                    gettext_noop(
-                        "The last chance winner re-enters a round of 2, 4, 8, ... players, "
-                        "not %(left)s."
-                    ),
-                    left=reenters_at,
-                )
+        if reenters_at is not None and (reenters_at < 2 or reenters_at & (reenters_at - 1)):
+            raise FormatError(
+                gettext_noop(
+                    "The last chance winner re-enters a round of 2, 4, 8, ... players, "
+                    "not %(left)s."
+                ),
+                left=reenters_at,
+            )
         for flight, lengths in self.options.round_lengths.items():
             if flight not in SIDE_FLIGHT_NAMES:
                 raise FormatError(
@@ -157,19 +152,47 @@ class WithSideFlights:
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
         reenters_at = self.options.last_chance_reenters_at
-        if reenters_at is not None:
-            assert isinstance(self.main, Knockout)  # checked in __post_init__
-            return build_draw(self._main_and_last_chance(self.main, entrants, reenters_at, rng))
-        main_draw = self.main.initial_draw(entrants, rng)
-        consolation = self._consolation(main_draw)
-        if not consolation:
-            return main_draw
-        # The main pairings are already laid out with their byes advanced; the consolation's
-        # sides wait only on undecided pairings, so building again moves nothing twice.
-        return build_draw([*main_draw.pairings, *consolation])
+        entry = self.options.last_chance_entry
+        if reenters_at is None:
+            main_draw = self.main.initial_draw(entrants, rng)
+            pairings = list(main_draw.pairings)
+            feeding = Flight.MAIN if isinstance(self.main, Knockout) else Flight.LOSERS
+            consolation_waves = self._feeding_waves(main_draw, feeding)
+        else:
+            if isinstance(self.main, Knockout):
+                layout = knockout_with_last_chance(self.main, entrants, reenters_at, entry, rng)
+            else:
+                layout = double_with_last_chance(self.main, entrants, reenters_at, entry, rng)
+            last_chance = [p for p in layout.pairings if p.key.flight is Flight.LAST_CHANCE]
+            pairings = [p for p in layout.pairings if p.key.flight is not Flight.LAST_CHANCE]
+            pairings.extend(self._with_lengths(last_chance, Flight.LAST_CHANCE))
+            through = self.options.consolation_through_round
+            consolation_waves = (
+                []
+                if through is None
+                # Through the round before the last chance's final, as below.
+                else layout.loser_waves[: min(through + 1, len(layout.loser_waves) - 1)]
+            )
+        if real_sides(consolation_waves) >= 2:
+            consolation, _ = progressive_flight(Flight.CONSOLATION, consolation_waves)
+            pairings.extend(self._with_lengths(consolation, Flight.CONSOLATION))
+        # Pairings already laid out have their byes advanced; the side flights' sides wait
+        # only on undecided pairings, so building again moves nothing twice.
+        return build_draw(pairings)
 
     def advance(self, draw: Draw, results: Iterable[Result]) -> Draw:
-        return self.main.advance(draw, results)
+        """The main format's advance; a fresh last chance is drawn once its players are
+        known."""
+        draw = self.main.advance(draw, results)
+        reenters_at = self.options.last_chance_reenters_at
+        if reenters_at is None or self.options.last_chance_entry is not LastChanceEntry.FRESH:
+            return draw
+        return draw_last_chance(
+            draw,
+            reenters_at=reenters_at,
+            lengths=self._given_lengths(Flight.LAST_CHANCE),
+            draw_seed=self.options.draw_seed,
+        )
 
     def ready_pairings(self, draw: Draw) -> tuple[Pairing, ...]:
         return draw.ready()
@@ -181,9 +204,11 @@ class WithSideFlights:
 
     def placings(self, draw: Draw) -> tuple[Placing, ...]:
         """The main places; entrants still in share the top places of an unfinished draw."""
-        if self.options.last_chance_reenters_at is not None:
+        if self.options.last_chance_reenters_at is None:
+            return self.main.placings(draw)
+        if isinstance(self.main, Knockout):
             return single_loss_placings(draw, Flight.MAIN)
-        return self.main.placings(draw)
+        return double_placings_with_reentry(draw, finished=self.main.is_finished(draw))
 
     def flight_placings(self, draw: Draw, flight: Flight) -> tuple[Placing, ...]:
         """The places of one prize flight: the main one, or a side flight (empty when this
@@ -194,187 +219,32 @@ class WithSideFlights:
             raise DrawInvariantError(f"The {flight} flight has no placings of its own")
         return single_loss_placings(draw, flight)
 
-    def _consolation(self, main_draw: Draw) -> list[Pairing]:
+    def _feeding_waves(self, main_draw: Draw, feeding: Flight) -> list[list[Side]]:
+        """The consolation's waves from the main format alone (no last chance)."""
         through = self.options.consolation_through_round
-        assert through is not None
-        feeding = Flight.MAIN if isinstance(self.main, Knockout) else Flight.LOSERS
+        if through is None:
+            return []
         rounds = main_draw.rounds(feeding)
         # Through the round before the feeding flight's final, whatever the organizer chose.
         fed_by = rounds[: min(through + 1, len(rounds) - 1)]
-        if not fed_by:
-            return []
         positions = [len(round_) for round_ in fed_by]
-        if feeding is Flight.LOSERS:
+        if feeding is Flight.LOSERS and positions:
             # Losers' round 0 leaves out the pairings only byes could fill.
             positions[0] = len(main_draw.rounds(Flight.MAIN)[0]) // 2
-        waves = _waves(main_draw, feeding, positions)
-        if sum(side is not BYE for wave in waves for side in wave) < 2:
-            return []
-        pairings = _progressive_flight(Flight.CONSOLATION, waves)
-        return self._with_lengths(pairings, Flight.CONSOLATION)
+        return losers_waves((p for round_ in fed_by for p in round_), positions)
 
-    def _main_and_last_chance(
-        self,
-        main: Knockout,
-        entrants: Sequence[Entrant],
-        reenters_at: int,
-        rng: random.Random,
-    ) -> list[Pairing]:
-        """The main flight with its reserved section, and the last chance that fills it."""
-        if len(entrants) < reenters_at + 1:
-            raise FormatError(
-                gettext_noop(
-                    "A last chance whose winner re-enters the main flight with %(left)s "
-                    "players left needs at least %(least)s entrants, so that two can lose "
-                    "before then; it has %(count)s."
-                ),
-                left=reenters_at,
-                least=reenters_at + 1,
-                count=len(entrants),
-            )
-        if len({entrant.id for entrant in entrants}) != len(entrants):
-            raise DrawInvariantError("An entrant is registered twice")
-        seeded = seed_order(entrants, main.options.seeding, rng)
-        section = 1
-        while (reenters_at - 1) * section < len(seeded):
-            section *= 2
-        size = reenters_at * section
-        order = standard_order(size)
-        free = sorted(
-            (line for line in range(size) if not section <= line < 2 * section),
-            key=order.__getitem__,
-        )
-        lines: list[Side] = [BYE] * size
-        for entrant, line in zip(seeded, free[: len(seeded)], strict=True):
-            lines[line] = entrant.id
-
-        main_pairings: list[Pairing] = []
-        survivors = lines
-        while len(survivors) > reenters_at:
-            survivors = _pair_off(Flight.MAIN, main_pairings, survivors)
-        reentry_round = section.bit_length() - 1
-        positions = [size >> (round_ + 1) for round_ in range(reentry_round)]
-        waves = _waves(Draw(tuple(main_pairings)), Flight.MAIN, positions)
-        last_chance = _progressive_flight(Flight.LAST_CHANCE, waves)
-        survivors[1] = WinnerOf(last_chance[-1].key)
-        while len(survivors) > 1:
-            survivors = _pair_off(Flight.MAIN, main_pairings, survivors)
-
-        main_lengths = lengths_by_round(main.options.match_lengths, size.bit_length() - 1)
-        return [
-            *(
-                dataclasses.replace(p, match_length=main_lengths[p.key.round])
-                for p in main_pairings
-            ),
-            *self._with_lengths(last_chance, Flight.LAST_CHANCE),
-        ]
+    def _given_lengths(self, flight: Flight) -> tuple[int, ...]:
+        given = self.options.round_lengths.get(flight)
+        if given is not None:
+            return given
+        if isinstance(self.main, Knockout):
+            return self.main.options.match_lengths
+        return self.main.options.round_lengths[Flight.MAIN]
 
     def _with_lengths(self, pairings: Sequence[Pairing], flight: Flight) -> list[Pairing]:
-        given = self.options.round_lengths.get(flight)
-        if given is None:
-            main = self.main
-            if isinstance(main, Knockout):
-                given = main.options.match_lengths
-            else:
-                given = main.options.round_lengths[Flight.MAIN]
-        lengths = lengths_by_round(given, pairings[-1].key.round + 1)
+        """``pairings`` (one flight's) with their rounds' lengths."""
+        if not pairings:
+            return []
+        rounds = max(pairing.key.round for pairing in pairings) + 1
+        lengths = lengths_by_round(self._given_lengths(flight), rounds)
         return [dataclasses.replace(p, match_length=lengths[p.key.round]) for p in pairings]
-
-
-def _waves(draw: Draw, flight: Flight, positions_by_round: Sequence[int]) -> list[list[Side]]:
-    """The losers of ``flight``'s first rounds, one side per position (as many rounds as
-    ``positions_by_round`` counts): ``LoserOf`` the pairing, or a bye where it is not laid out
-    or is itself a bye."""
-    rounds = draw.rounds(flight)
-    waves: list[list[Side]] = []
-    for round_, positions in enumerate(positions_by_round):
-        laid_out = {pairing.key.position: pairing for pairing in rounds[round_]}
-        wave: list[Side] = []
-        for position in range(positions):
-            pairing = laid_out.get(position)
-            wave.append(BYE if pairing is None or pairing.is_bye else LoserOf(pairing.key))
-        waves.append(wave)
-    return waves
-
-
-def _progressive_flight(flight: Flight, waves: Sequence[Sequence[Side]]) -> list[Pairing]:
-    """A one-loss flight entered in waves (see the module docstring), lengths still 0.
-
-    The first wave stands as the survivors: a knockout's pairs off before main round 1's
-    losers drop in, while a double elimination's meets the second wave at once, both waves
-    having as many players as losers' round 0 has positions.
-    """
-    pairings: list[Pairing] = []
-    survivors = list(waves[0])
-    for number, wave in enumerate(waves[1:], start=1):
-        while len(survivors) > len(wave):
-            survivors = _pair_off(flight, pairings, survivors)
-        survivors = _drop_in(flight, pairings, survivors, wave, drop_round=number)
-    while len(survivors) > 1:
-        survivors = _pair_off(flight, pairings, survivors)
-    return pairings
-
-
-def _pair_off(flight: Flight, pairings: list[Pairing], sides: Sequence[Side]) -> list[Side]:
-    """The next round of ``flight``: sides 2q and 2q + 1 meet at position q."""
-    pairs = [(sides[2 * q], sides[2 * q + 1]) for q in range(len(sides) // 2)]
-    return _lay_out_round(flight, pairings, pairs)
-
-
-def _drop_in(
-    flight: Flight,
-    pairings: list[Pairing],
-    survivors: Sequence[Side],
-    wave: Sequence[Side],
-    *,
-    drop_round: int,
-) -> list[Side]:
-    """A round in which each survivor meets a drop-in from ``wave``, shifted."""
-    if len(survivors) != len(wave):
-        raise DrawInvariantError(f"{len(wave)} players drop in on {len(survivors)} survivors")
-    mask = drop_mask(drop_round, len(wave).bit_length() - 1)
-    pairs = [(survivor, wave[q ^ mask]) for q, survivor in enumerate(survivors)]
-    return _lay_out_round(flight, pairings, pairs)
-
-
-def _lay_out_round(
-    flight: Flight, pairings: list[Pairing], pairs: Sequence[tuple[Side, Side]]
-) -> list[Side]:
-    """Lay out one round after the pairings already in ``flight``; the sides moving on."""
-    round_ = 1 + max((p.key.round for p in pairings if p.key.flight is flight), default=-1)
-    moving_on: list[Side] = []
-    for position, (top, bottom) in enumerate(pairs):
-        if top is BYE and bottom is BYE:
-            moving_on.append(BYE)
-            continue
-        key = PairingKey(flight, round_, position)
-        pairings.append(Pairing(key, top, bottom, 0))
-        moving_on.append(WinnerOf(key))
-    return moving_on
-
-
-def single_loss_placings(draw: Draw, flight: Flight) -> tuple[Placing, ...]:
-    """Placings of a flight where one loss puts a player out, by the round each entrant last
-    went out of it (see the module docstring)."""
-    last: dict[int, Pairing] = {}
-    for pairing in draw.pairings:
-        if pairing.key.flight is not flight:
-            continue
-        for side in (pairing.top, pairing.bottom):
-            if isinstance(side, int) and (
-                side not in last or last[side].key.round < pairing.key.round
-            ):
-                last[side] = pairing
-
-    def went_out(entrant: int) -> bool:
-        return last[entrant].winner not in (None, entrant)
-
-    def by_exit(entrant: int) -> tuple[int, int]:
-        return (-last[entrant].key.round, last[entrant].key.position)
-
-    groups = [sorted((e for e in last if not went_out(e)), key=by_exit)]
-    out = sorted((e for e in last if went_out(e)), key=by_exit)
-    groups.extend(
-        list(group) for _, group in itertools.groupby(out, key=lambda e: last[e].key.round)
-    )
-    return placings_by_group(groups)

@@ -7,9 +7,11 @@ refuses them field by field with the same ``refuse`` as ``general``. Each settin
 limits are declared in ``tournaments.settings.fields``.
 
 Counting as organizers do: ``consolation_through_round`` is a round of the main flight from
-1 (the model stores it from 0, as the formats count); ``last_chance_reenters_at`` is the
-number of players left in the main flight when the last chance's winner comes back (8: the
-quarter-finals).
+1 (the model stores it from 0, as the formats count), or of the last chance when one runs
+beside it; ``last_chance_reenters_at`` is the number of players left in the main flight when
+the last chance's winner comes back (8: the quarter-finals), or beside a double elimination
+the number left in the losers' flight once the last chance takes nobody more
+(``tournaments.formats.side_flights`` says how the flights fit together).
 """
 
 from __future__ import annotations
@@ -70,9 +72,11 @@ def flights_of(values: Mapping[str, Any]) -> tuple[Flight, ...]:
 
 
 def prize_flights(flights: Sequence[Flight]) -> tuple[Flight, ...]:
-    """The flights with places of their own to pay: the main one and a consolation. A last
-    chance's winner goes back into the main flight, and is paid by their place there."""
-    return tuple(f for f in flights if f in (Flight.MAIN, Flight.CONSOLATION))
+    """The flights with places of their own to pay: the main one, a consolation and a last
+    chance. A last chance's winner also goes back into the main flight and is paid there by
+    their place too; a last chance pays places of its own only where the table gives it
+    shares."""
+    return tuple(f for f in flights if f in (Flight.MAIN, Flight.CONSOLATION, Flight.LAST_CHANCE))
 
 
 def format_values(
@@ -199,11 +203,6 @@ def _check_side_flights(values: dict[str, Any], max_entrants: int | None, refuse
         )
     if reenters_at is None:
         return
-    if through is not None:
-        refuse(
-            "last_chance_reenters_at",
-            _("A player knocked out early plays the consolation or the last chance: choose one."),
-        )
     if not fields.LAST_CHANCE_REENTERS_AT.allows(reenters_at):
         refuse(
             "last_chance_reenters_at",
@@ -213,6 +212,17 @@ def _check_side_flights(values: dict[str, Any], max_entrants: int | None, refuse
             )
             % {"left": reenters_at},
         )
+    elif values["format"] == TournamentFormat.DOUBLE_ELIMINATION:
+        if max_entrants is not None and max_entrants < 2 * reenters_at + 1:
+            refuse(
+                "last_chance_reenters_at",
+                _(
+                    "Beside a double elimination the last chance takes those knocked out while "
+                    "more than %(left)s players are left in the losers' flight: that needs at "
+                    "least %(least)s players; allow more, or give a smaller number."
+                )
+                % {"left": reenters_at, "least": 2 * reenters_at + 1},
+            )
     elif max_entrants is not None and max_entrants < reenters_at + 1:
         refuse(
             "last_chance_reenters_at",

@@ -29,10 +29,15 @@ from tournaments import models
 from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.formats.sit_and_go import MAX_SEATS, MIN_SEATS
 from tournaments.formats.swing import MAX_CPP, MAX_LEVELS, CppRaise
-from tournaments.models import BRACKET_FORMATS, Seeding, TournamentAbandonPolicy, TournamentFormat
+from tournaments.models import (
+    BRACKET_FORMATS,
+    LastChanceEntry,
+    Seeding,
+    TournamentAbandonPolicy,
+    TournamentFormat,
+)
 from tournaments.settings.setting import (
     DOUBLE,
-    KNOCKOUT,
     ROUND_ROBIN,
     SWING,
     SWISS,
@@ -305,17 +310,21 @@ CONSOLATION_THROUGH_ROUND = Setting(
     initial=DEFAULT_CONSOLATION_THROUGH,
     formats=BRACKET_FORMATS,
     label=_("Consolation takes the losers of rounds 1 to"),
-    help=_("Beside a double elimination: those knocked out in losers' rounds 1 to this."),
+    help=_(
+        "Beside a double elimination: those knocked out in losers' rounds 1 to this. Beside a "
+        "last chance: those knocked out in its rounds 1 to this."
+    ),
     api_help="The consolation takes those knocked out in rounds 1 to this one "
     f"(default {DEFAULT_CONSOLATION_THROUGH}).",
 )
 LAST_CHANCE = Setting(
     "last_chance",
     Kind.FLAG,
-    formats=(KNOCKOUT,),
+    formats=BRACKET_FORMATS,
     label=_("Last chance: its winner comes back into the main flight"),
-    api_help="Knockout: a one-loss flight for the players knocked out early whose winner "
-    "comes back into the main flight.",
+    api_help="Knockout or double elimination: a one-loss flight for the players knocked out "
+    "early whose winner comes back into the main flight (a double elimination's losers' "
+    "flight, against its champion).",
 )
 LAST_CHANCE_REENTERS_AT = Setting(
     "last_chance_reenters_at",
@@ -323,11 +332,26 @@ LAST_CHANCE_REENTERS_AT = Setting(
     low=2,
     high=MAX_ENTRANTS.high,
     initial=DEFAULT_LAST_CHANCE_REENTRY,
-    formats=(KNOCKOUT,),
+    formats=BRACKET_FORMATS,
     label=_("The last chance's winner comes back with this many left"),
-    help=_("2, 4, 8, ...: 8 is the quarter-finals."),
+    help=_(
+        "2, 4, 8, ...: 8 is the quarter-finals. Beside a double elimination: it takes those "
+        "knocked out while more than this many are left in the losers' flight."
+    ),
     api_help="The last chance's winner comes back when this many (2, 4, 8, ...) are left "
-    f"in the main flight (default {DEFAULT_LAST_CHANCE_REENTRY}).",
+    f"in the main flight (default {DEFAULT_LAST_CHANCE_REENTRY}); beside a double "
+    "elimination, it takes those knocked out while more than this many are left in the "
+    "losers' flight, and its winner meets the losers' flight champion for a place in the final.",
+)
+LAST_CHANCE_ENTRY = Setting(
+    "last_chance_entry",
+    Kind.CHOICE,
+    choices=tuple(LastChanceEntry.choices),
+    default=LastChanceEntry.PROGRESSIVE,
+    formats=BRACKET_FORMATS,
+    label=_("Players enter the last chance"),
+    api_help="progressive (default): round by round, as they are knocked out; fresh: drawn "
+    "at random into a new bracket once every player it takes is known.",
 )
 PRIZE_TABLE = Setting(
     "prize_table",
@@ -348,6 +372,7 @@ FORMAT_ONLY = (
     ADVANCE_PER_GROUP,
     CONSOLATION_THROUGH_ROUND,
     LAST_CHANCE_REENTERS_AT,
+    LAST_CHANCE_ENTRY,
 )
 
 # ---------------------------------------------------------------- a swing's own

@@ -69,6 +69,7 @@ class TournamentSettings:
     advance_per_group: int | None = None
     consolation_through_round: int | None = None
     last_chance_reenters_at: int | None = None
+    last_chance_entry: str = fields.LAST_CHANCE_ENTRY.default
     prize_table: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # swing (``tournaments.settings.swing``)
     starting_chips: int | None = None
@@ -119,6 +120,7 @@ def settings_of(tournament: Tournament) -> TournamentSettings:
             None if (through := tournament.consolation_through_round) is None else through + 1
         ),
         last_chance_reenters_at=tournament.last_chance_reenters_at,
+        last_chance_entry=tournament.last_chance_entry,
         prize_table={name: tuple(v) for name, v in tournament.prize_table.items()},
         starting_chips=tournament.starting_chips,
         cpp_levels=tuple(tournament.cpp_levels),

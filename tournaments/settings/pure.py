@@ -11,6 +11,7 @@ from tournaments.formats.base import (
 from tournaments.formats.double_elimination import FLIGHT_NAMES as DOUBLE_FLIGHT_NAMES
 from tournaments.formats.double_elimination import DoubleElimination, DoubleEliminationOptions
 from tournaments.formats.knockout import Knockout, KnockoutOptions, Seeding
+from tournaments.formats.last_chance import LastChanceEntry
 from tournaments.formats.round_robin import RoundRobin, RoundRobinOptions
 from tournaments.formats.satellite import Satellite, SatelliteOptions, TargetTournament
 from tournaments.formats.side_flights import (
@@ -100,7 +101,7 @@ def _with_side_flights(
     main: Knockout | DoubleElimination,
     by_flight: dict[Flight, tuple[int, ...]],
 ) -> Format:
-    """``main`` with the consolation or last chance the tournament runs beside it, if any."""
+    """``main`` with the consolation and last chance the tournament runs beside it, if any."""
     through = tournament.consolation_through_round
     reenters_at = tournament.last_chance_reenters_at
     if through is None and reenters_at is None:
@@ -108,7 +109,16 @@ def _with_side_flights(
     side_lengths = {
         flight: values for flight, values in by_flight.items() if flight in SIDE_FLIGHT_NAMES
     }
-    return WithSideFlights(main, SideFlightOptions(through, reenters_at, side_lengths))
+    return WithSideFlights(
+        main,
+        SideFlightOptions(
+            through,
+            reenters_at,
+            side_lengths,
+            last_chance_entry=LastChanceEntry(tournament.last_chance_entry),
+            draw_seed=tournament.draw_seed,
+        ),
+    )
 
 
 # ---------------------------------------------------------------- the draw

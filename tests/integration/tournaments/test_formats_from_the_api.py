@@ -264,7 +264,7 @@ def test_the_organizers_form_creates_a_double_elimination_with_a_consolation() -
         # left in hidden fields of other formats: not taken by a double elimination
         "rounds": "7",
         "group_size": "4",
-        "last_chance": "on",
+        "top_cut": "8",
         "clock_kind": "move",
         "move_seconds": "15",
         "reserve_seconds": "90",
@@ -281,7 +281,7 @@ def test_the_organizers_form_creates_a_double_elimination_with_a_consolation() -
     assert tournament.flight_lengths == {"losers": [3], "consolation": [3], "final": [3]}
     assert tournament.consolation_through_round == 1  # the form counts rounds from 1
     assert tournament.prize_table == {"main": [5000, 2500, 1000], "consolation": [1000, 500]}
-    assert (tournament.rounds, tournament.group_size) == (None, None)
+    assert (tournament.rounds, tournament.group_size, tournament.top_cut) == (None, None, None)
     assert tournament.last_chance_reenters_at is None
     edit = client.get(f"/tournaments/{tournament.pk}/edit/")
     assert edit.context["form"].initial["consolation_prizes"] == "10, 5"
@@ -326,4 +326,83 @@ def test_the_form_shows_a_prize_table_it_cannot_pay_beside_its_field(
 
     assert response.status_code == 400
     assert response.context["form"].errors["prizes"] == [message]
+    assert not Tournament.objects.exists()
+
+
+def test_the_organizers_form_creates_a_double_elimination_with_a_last_chance_and_consolation() -> (
+    None
+):
+    owner = organizer()
+    client = Client()
+    client.force_login(owner)
+    form = {
+        "name": "Weekend open",
+        "format": "double_elimination",
+        "max_entrants": "32",
+        "buy_in": "10.00",
+        "fee": "0.65",
+        "currency": "FUN",
+        "seeding": "rating",
+        "round_lengths": "5",
+        "last_chance_lengths": "3",
+        "grand_final_reset": "on",
+        "consolation": "on",
+        "consolation_through_round": "1",
+        "last_chance": "on",
+        "last_chance_reenters_at": "4",
+        "last_chance_entry": "fresh",
+        "prizes": "60, 20",
+        "consolation_prizes": "10",
+        "last_chance_prizes": "10",
+        "clock_kind": "move",
+        "move_seconds": "15",
+        "reserve_seconds": "90",
+        "abandon_policy": "engine",
+        "show_up_seconds": "300",
+    }
+
+    response = client.post("/tournaments/new/", form)
+
+    assert response.status_code == 302, response.context["form"].errors
+    tournament = Tournament.objects.get()
+    assert (tournament.consolation_through_round, tournament.last_chance_reenters_at) == (0, 4)
+    assert tournament.last_chance_entry == "fresh"
+    assert tournament.flight_lengths == {"last_chance": [3]}
+    assert tournament.prize_table == {
+        "main": [6000, 2000],
+        "consolation": [1000],
+        "last_chance": [1000],
+    }
+    edit = client.get(f"/tournaments/{tournament.pk}/edit/")
+    assert edit.context["form"].initial["last_chance_prizes"] == "10"
+    assert edit.context["form"].initial["last_chance_entry"] == "fresh"
+
+
+def test_the_organizers_form_refuses_a_last_chance_too_big_for_its_double_elimination() -> None:
+    owner = organizer()
+    client = Client()
+    client.force_login(owner)
+    form = {
+        "name": "Weekend open",
+        "format": "double_elimination",
+        "max_entrants": "16",
+        "buy_in": "10.00",
+        "fee": "0.65",
+        "currency": "FUN",
+        "seeding": "rating",
+        "round_lengths": "5",
+        "last_chance": "on",
+        "last_chance_reenters_at": "8",
+        "clock_kind": "move",
+        "move_seconds": "15",
+        "reserve_seconds": "90",
+        "abandon_policy": "engine",
+        "show_up_seconds": "300",
+    }
+
+    response = client.post("/tournaments/new/", form)
+
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert "that needs at least 17 players" in str(errors["last_chance_reenters_at"])
     assert not Tournament.objects.exists()

@@ -34,6 +34,7 @@ FORM_BY_HAND = {
     "final_lengths",
     "prizes",
     "consolation_prizes",
+    "last_chance_prizes",
 }
 API_BY_HAND = {"round_lengths", "prize_table", "clock", "flight_clocks", "consolation"}
 

@@ -79,9 +79,19 @@ def test_a_player_may_not_create_a_tournament() -> None:
             "1 to 3 of each group of 4",
         ),
         (
-            {"format": "knockout", "consolation": "progressive", "last_chance": True},
+            {
+                "format": "double_elimination",
+                "last_chance": True,
+                "last_chance_reenters_at": 8,
+                "max_entrants": 16,
+            },
             "last_chance_reenters_at",
-            "the consolation or the last chance",
+            "more than 8 players are left in the losers' flight: that needs at least 17 players",
+        ),
+        (
+            {"format": "knockout", "last_chance": True, "last_chance_entry": "lottery"},
+            "last_chance_entry",
+            "not a valid choice",
         ),
         ({"prize_table": [6000, 3000]}, "prize_table", "add up to 90%"),
         ({"prize_table": [3000, 7000]}, "prize_table", "cannot pay more than the place above"),

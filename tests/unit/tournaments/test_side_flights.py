@@ -308,13 +308,7 @@ def test_side_flights_play_their_own_lengths_or_the_main_flight_s():
     ("main", "options", "message"),
     [
         (KNOCKOUT, SideFlightOptions(), "Choose a consolation or a last chance"),
-        (
-            KNOCKOUT,
-            SideFlightOptions(consolation_through_round=1, last_chance_reenters_at=4),
-            "not both",
-        ),
         (KNOCKOUT, SideFlightOptions(consolation_through_round=-1), "round 0 does not exist"),
-        (DOUBLE, SideFlightOptions(last_chance_reenters_at=4), "already gives"),
         (KNOCKOUT, SideFlightOptions(last_chance_reenters_at=6), "not 6"),
         (KNOCKOUT, SideFlightOptions(last_chance_reenters_at=1), "not 1"),
         (

@@ -62,7 +62,7 @@ TOURNAMENT_RULES = (
     r"|top_cut: A top cut of \d+ needs at least"
     r"|advance_per_group: (Say how many of each group|1 to \d+ of each group)"
     r"|group_size: A knockout after the round robin needs groups"
-    r"|last_chance_reenters_at: (A player knocked out early|Coming back with)"
+    r"|last_chance_reenters_at: (Beside a double elimination|Coming back with)"
     r"|prize_table: (The shares add up to|A place of the .+ cannot pay more|\d+ paid places"
     r"|This tournament has no .+ to pay|Give the main flight's shares)"
     # a swing needs its chips and a CPP schedule that can be played

@@ -159,7 +159,7 @@ class DoubleElimination:
             [entrant.id for entrant in seeded],
             self._lengths(Flight.MAIN, winners_rounds),
         )
-        losers = _losers_flight(
+        losers = losers_flight(
             winners[: size // 2], winners_rounds, self._lengths(Flight.LOSERS, losers_rounds)
         )
         final_lengths = self._lengths(Flight.FINAL, final_rounds)
@@ -225,7 +225,7 @@ def drop_mask(drop_round: int, position_digits: int) -> int:
     return mask
 
 
-def _losers_flight(
+def losers_flight(
     first_round: Sequence[Pairing], winners_rounds: int, lengths: Sequence[int]
 ) -> list[Pairing]:
     """Losers' round 0, then a drop round and a survivor round per winners' round after it."""

@@ -88,8 +88,8 @@ from tournaments.formats.base import (
     WinnerOf,
     build_draw,
     call_off,
-    entrant_of,
     check_match_lengths,
+    entrant_of,
     gettext_noop,
     placings_by_group,
     record_results,
@@ -228,10 +228,14 @@ class TripleElimination:
         rounds = FINALS_WITH_RESETS if self.options.grand_final_reset else FINALS_WITHOUT_RESETS
         lengths = self._lengths(Flight.FINAL, rounds)
         keys = [PairingKey(Flight.FINAL, round_, 0) for round_ in range(rounds)]
-        finals = [Pairing(PLAYOFF, first_losers_champion, WinnerOf(second_losers_final), lengths[0])]
+        finals = [
+            Pairing(PLAYOFF, first_losers_champion, WinnerOf(second_losers_final), lengths[0])
+        ]
         grand_final = 2 if self.options.grand_final_reset else 1
         for round_ in range(1, rounds):
             before = keys[round_ - 1]
+            top: Side
+            bottom: Side
             if round_ == grand_final:
                 top, bottom = winners_champion, WinnerOf(before)
             else:

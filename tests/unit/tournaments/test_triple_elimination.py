@@ -148,8 +148,7 @@ def test_sixteen_players_drop_through_two_losers_flights_in_stages() -> None:
     # The opening: first losers' round 0 against round 1, shifted by halves.
     opening = draw.rounds(Flight.SECOND_LOSERS)[0]
     assert [(draw.source(p.key, "top"), draw.source(p.key, "bottom")) for p in opening] == [
-        (LoserOf(key(Flight.LOSERS, 0, q)), LoserOf(key(Flight.LOSERS, 1, q ^ 2)))
-        for q in range(4)
+        (LoserOf(key(Flight.LOSERS, 0, q)), LoserOf(key(Flight.LOSERS, 1, q ^ 2))) for q in range(4)
     ]
     # A survivor round, then drop rounds from first losers' rounds 2 (m(2) keeps the order
     # of two positions) and 3 (m(3) swaps them).

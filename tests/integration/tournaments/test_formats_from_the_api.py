@@ -58,7 +58,8 @@ def run_from_the_api(settings: dict[str, Any], field: list[User]) -> Tournament:
 
 def concede_match(match: Match, loser: User) -> None:
     """``loser`` resigns a backgammon, game after game, until the match is over."""
-    winner = User.objects.get(pk=match.player_0_id)
+    other = match.player_1_id if loser.pk == match.player_0_id else match.player_0_id
+    winner = User.objects.get(pk=other)
     while Match.objects.get(pk=match.pk).status == MatchStatus.PLAYING:
         for user, body in (
             (loser, {"type": "resign", "resign": "backgammon"}),

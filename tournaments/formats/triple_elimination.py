@@ -75,10 +75,8 @@ from dataclasses import dataclass
 from tournaments.formats.base import (
     BYE,
     Draw,
-    DrawInvariantError,
     Entrant,
     Flight,
-    FormatError,
     LoserOf,
     Pairing,
     PairingKey,
@@ -88,23 +86,25 @@ from tournaments.formats.base import (
     WinnerOf,
     build_draw,
     call_off,
-    check_match_lengths,
     entrant_of,
     gettext_noop,
     placings_by_group,
     record_results,
 )
-from tournaments.formats.double_elimination import drop_mask, losers_flight
+from tournaments.formats.double_elimination import (
+    check_flight_lengths,
+    drop_mask,
+    flight_lengths,
+    losers_flight,
+    seeded_field,
+)
 from tournaments.formats.knockout import (
     Seeding,
     bracket_pairings,
     bracket_size,
-    lengths_by_round,
-    seed_order,
     seeds_from_first_round,
 )
 
-MIN_ENTRANTS = 4
 OUT_AFTER_LOSSES = 3
 
 PLAYOFF = PairingKey(Flight.FINAL, 0, 0)
@@ -136,21 +136,16 @@ class TripleElimination:
     options: TripleEliminationOptions
 
     def __post_init__(self) -> None:
-        lengths = self.options.round_lengths
-        if Flight.MAIN not in lengths:
-            raise FormatError(
-                gettext_noop(
-                    "Give the match lengths of the winners' flight; the losers' flights and "
-                    "the finals follow them unless given their own."
-                )
-            )
-        for flight, flight_lengths in lengths.items():
-            if flight not in FLIGHT_NAMES:
-                raise FormatError(
-                    "A triple elimination has a winners' flight, two losers' flights and "
-                    f"finals, not a {flight.value.replace('_', ' ')} flight."
-                )
-            check_match_lengths(flight_lengths, required_for=f"the {FLIGHT_NAMES[flight]}")
+        check_flight_lengths(
+            self.options.round_lengths,
+            FLIGHT_NAMES,
+            main_missing=gettext_noop(
+                "Give the match lengths of the winners' flight; the losers' flights and "
+                "the finals follow them unless given their own."
+            ),
+            flights_words="a triple elimination has a winners' flight, two losers' flights "
+            "and finals",
+        )
 
     @property
     def last_final(self) -> PairingKey:
@@ -158,17 +153,14 @@ class TripleElimination:
         return PairingKey(Flight.FINAL, rounds - 1, 0)
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
-        if len(entrants) < MIN_ENTRANTS:
-            raise FormatError(
-                gettext_noop(
-                    "A triple elimination needs at least %(least)s entrants; it has %(count)s."
-                ),
-                least=MIN_ENTRANTS,
-                count=len(entrants),
-            )
-        if len({entrant.id for entrant in entrants}) != len(entrants):
-            raise DrawInvariantError("An entrant is registered twice")
-        seeded = seed_order(entrants, self.options.seeding, rng)
+        seeded = seeded_field(
+            entrants,
+            self.options.seeding,
+            rng,
+            too_few=gettext_noop(
+                "A triple elimination needs at least %(least)s entrants; it has %(count)s."
+            ),
+        )
         size = bracket_size(len(seeded))
         winners_rounds = size.bit_length() - 1
         first_losers_rounds = 2 * winners_rounds - 2
@@ -244,15 +236,8 @@ class TripleElimination:
         return finals
 
     def _lengths(self, flight: Flight, rounds: int) -> tuple[int, ...]:
-        given = self.options.round_lengths
-        if flight in given:
-            return lengths_by_round(given[flight], rounds)
-        main = given[Flight.MAIN]
-        if flight is Flight.FINAL:
-            return (main[-1],) * rounds
-        if flight is Flight.SECOND_LOSERS and Flight.LOSERS in given:
-            return lengths_by_round(given[Flight.LOSERS], rounds)
-        return lengths_by_round(main, rounds)
+        follows = Flight.LOSERS if flight is Flight.SECOND_LOSERS else Flight.MAIN
+        return flight_lengths(self.options.round_lengths, flight, rounds, follows=follows)
 
 
 def losses_by_entrant(draw: Draw) -> Counter[int]:

@@ -2,7 +2,7 @@
 match API: three flights and the finals made as results come in, everyone but the champion
 out on a third loss, match lengths per flight, prizes paid by place, money conserved; and a
 staff decision that overturns a first losers' match or the playoff corrects the flights its
-result fed."""
+result fed; the organizer's form and API take its settings and refuse what it does not play."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.db.models import Q
+from django.test import Client
 
 from accounts import ledger
 from accounts.models import User
@@ -189,3 +190,58 @@ def test_overturning_the_playoff_won_by_the_one_loss_champion_makes_its_reset() 
     win(reset, one_loss)
     assert slot(tournament, "final", 2, 0).bottom_id == one_loss
     assert Tournament.objects.get(pk=tournament.pk).state == TournamentState.RUNNING
+
+
+def test_the_organizers_form_creates_a_triple_elimination_with_lengths_per_flight() -> None:
+    owner = organizer()
+    client = Client()
+    client.force_login(owner)
+    form = {
+        "name": "Nordic Open, division A",
+        "format": "triple_elimination",
+        "buy_in": "10.00",
+        "fee": "0.65",
+        "currency": "FUN",
+        "seeding": "rating",
+        "round_lengths": "5, 7",
+        "losers_lengths": "3",
+        "second_losers_lengths": "1, 3",
+        "final_lengths": "7",
+        "grand_final_reset": "on",
+        "prizes": "60, 40",
+        # left in hidden fields of other formats: not taken by a triple elimination
+        "consolation": "on",
+        "consolation_lengths": "3",
+        "rounds": "7",
+        "clock_kind": "move",
+        "move_seconds": "15",
+        "reserve_seconds": "90",
+        "abandon_policy": "engine",
+        "show_up_seconds": "300",
+    }
+
+    response = client.post("/tournaments/new/", form)
+
+    assert response.status_code == 302, response.context["form"].errors
+    tournament = Tournament.objects.get()
+    assert tournament.format == "triple_elimination"
+    assert tournament.round_lengths == [5, 7]
+    assert tournament.flight_lengths == {"losers": [3], "second_losers": [1, 3], "final": [7]}
+    assert tournament.grand_final_reset
+    assert tournament.consolation_through_round is None
+    assert tournament.prize_table == {"main": [6000, 4000]}
+    page = client.get(f"/tournaments/{tournament.pk}/")
+    assert "each final played again until a player has lost three times" in page.content.decode()
+    edit = client.get(f"/tournaments/{tournament.pk}/edit/")
+    assert edit.context["form"].initial["second_losers_lengths"] == "1, 3"
+
+
+def test_the_api_refuses_to_pay_a_consolation_a_triple_elimination_does_not_play() -> None:
+    answer = api_for(organizer()).post(
+        "/api/tournaments/",
+        {**NORDIC_OPEN, "prize_table": {"main": [8000], "consolation": [2000]}},
+        format="json",
+    )
+
+    assert answer.status_code == 400
+    assert "This tournament has no consolation to pay." in str(answer.json())

@@ -6,8 +6,10 @@ Terms (with those of ``tournaments.formats.base``):
   cleared and the pairing is played again (the **replay**).
 - **Feed**: where a pairing's winner and loser go on, as its format laid the draw out. A
   knockout sends the winner on; a double elimination also drops a first loser into the
-  losers' flight; a consolation or a last chance takes early losers; the grand final's reset
-  is played only when the losers' flight champion wins the first final.
+  losers' flight, a triple elimination a second loser into its second losers' flight; a
+  consolation or a last chance takes early losers; the grand final's reset is played only
+  when the losers' flight champion wins the first final, a triple elimination's finals only
+  while neither player in them has lost three times.
 - **Later stage**: pairings a format makes only once a set of results is in: a Swiss's next
   round or top cut, a round robin's knockout stage.
 - **Started**: a player came to the board of the match (or it ended); an unstarted match

@@ -21,7 +21,7 @@ from tournaments.settings.build import form_field, shown_for
 from tournaments.settings.by_format import switched
 from tournaments.settings.fields import DEFAULT_CONSOLATION_THROUGH, DEFAULT_LAST_CHANCE_REENTRY
 from tournaments.settings.general import TournamentSettings
-from tournaments.settings.setting import DOUBLE, ROUND_ROBIN, SWISS
+from tournaments.settings.setting import DOUBLE, ROUND_ROBIN, SWISS, TRIPLE
 from tournaments.swing.form import SwingFields, swing_initial, swing_settings
 
 if TYPE_CHECKING:
@@ -46,10 +46,11 @@ PRIZE_FIELDS = {
 CLOCK = ("clock_kind", "move_seconds", "reserve_seconds", "round_lengths")
 # The side flights' match lengths, by form field: (flight, the formats that play it).
 FLIGHT_LENGTH_FIELDS = {
-    "losers_lengths": ("losers", (DOUBLE,)),
+    "losers_lengths": ("losers", (DOUBLE, TRIPLE)),
+    "second_losers_lengths": ("second_losers", (TRIPLE,)),
     "consolation_lengths": ("consolation", BRACKET_FORMATS),
     "last_chance_lengths": ("last_chance", BRACKET_FORMATS),
-    "final_lengths": ("final", (DOUBLE, SWISS, ROUND_ROBIN)),
+    "final_lengths": ("final", (DOUBLE, TRIPLE, SWISS, ROUND_ROBIN)),
 }
 
 
@@ -105,7 +106,12 @@ class TournamentForm(SwingFields):
     losers_lengths = _lengths_field(
         gettext_lazy("Losers' flight match lengths"),
         gettext_lazy("Points per losers' round, e.g. 3."),
-        (DOUBLE,),
+        (DOUBLE, TRIPLE),
+    )
+    second_losers_lengths = _lengths_field(
+        gettext_lazy("Second losers' flight match lengths"),
+        gettext_lazy("Points per round of the players with two losses; empty: as the losers'."),
+        (TRIPLE,),
     )
     consolation_lengths = _lengths_field(
         gettext_lazy("Consolation match lengths"),
@@ -120,10 +126,10 @@ class TournamentForm(SwingFields):
     final_lengths = _lengths_field(
         gettext_lazy("Final match lengths"),
         gettext_lazy(
-            "Double elimination: the final between the flights' winners. Swiss or round "
-            "robin: the knockout after it, first round to final."
+            "Double or triple elimination: the finals between the flights' winners. Swiss or "
+            "round robin: the knockout after it, first round to final."
         ),
-        (DOUBLE, SWISS, ROUND_ROBIN),
+        (DOUBLE, TRIPLE, SWISS, ROUND_ROBIN),
     )
     prizes = forms.CharField(
         required=False,

@@ -47,13 +47,14 @@ class TournamentFormat(models.TextChoices):
     SIT_AND_GO = "sit_and_go", _("Sit & Go")
     SATELLITE = "satellite", _("Satellite")
     DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    TRIPLE_ELIMINATION = "triple_elimination", _("Triple elimination")
     SWISS = "swiss", _("Swiss")
     ROUND_ROBIN = "round_robin", _("Round robin")
     SWING = "swing", _("Swing")
 
 
 # The formats whose main flight is a bracket of single or double losses, which a
-# consolation can run beside.
+# consolation can run beside (a triple elimination's players have had chances enough).
 BRACKET_FORMATS = (TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATION)
 
 
@@ -113,8 +114,9 @@ class Tournament(models.Model):
     )
     flight_lengths = models.JSONField(
         default=dict,
-        help_text="Double elimination: points per round of the losers' flight and the final "
-        '({"losers": [...], "final": [...]}); round_lengths are the main flight\'s.',
+        help_text="Double or triple elimination: points per round of the losers' flights and "
+        'the finals ({"losers": [...], "second_losers": [...], "final": [...]}); '
+        "round_lengths are the main flight's.",
     )
     flight_clocks = models.JSONField(
         default=dict,
@@ -130,7 +132,8 @@ class Tournament(models.Model):
     grand_final_reset = models.BooleanField(
         default=True,
         help_text="Double elimination: a second final when the losers' flight winner wins the "
-        "first.",
+        "first. Triple elimination: each final is played again until a finalist has lost "
+        "three times.",
     )
     rounds = models.PositiveSmallIntegerField(
         null=True,
@@ -333,7 +336,7 @@ class Entry(models.Model):
 
 class Pairing(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
-    flight = models.CharField(max_length=12, default="main")
+    flight = models.CharField(max_length=16, default="main")
     round = models.PositiveSmallIntegerField()
     position = models.PositiveIntegerField()
     top = models.ForeignKey(

@@ -98,7 +98,14 @@ class ByFlightField(serializers.Field[Any, Any, Any, Any]):
 # The choices of ``top_cut`` and ``last_chance_reenters_at``, one enum in the schema
 # (``config.settings.api``) while their limits are the same.
 POWERS_OF_TWO = [(n, str(n)) for n in powers_of_two(fields.TOP_CUT)]
-LENGTH_FLIGHTS = [Flight.MAIN, Flight.LOSERS, Flight.CONSOLATION, Flight.LAST_CHANCE, Flight.FINAL]
+LENGTH_FLIGHTS = [
+    Flight.MAIN,
+    Flight.LOSERS,
+    Flight.SECOND_LOSERS,
+    Flight.CONSOLATION,
+    Flight.LAST_CHANCE,
+    Flight.FINAL,
+]
 PRIZE_FLIGHTS = [Flight.MAIN, Flight.CONSOLATION, Flight.LAST_CHANCE]
 
 
@@ -127,12 +134,19 @@ class PrizeTableField(ByFlightField):
 class FlightClocksSerializer(serializers.Serializer[dict[str, Any]]):
     """The other flights' time controls, each as ``clock``."""
 
-    losers = ClockSerializer(required=False, help_text="Double elimination's losers' flight.")
+    losers = ClockSerializer(
+        required=False,
+        help_text="Double elimination's losers' flight, triple elimination's first one.",
+    )
+    second_losers = ClockSerializer(
+        required=False, help_text="Triple elimination's second losers' flight."
+    )
     consolation = ClockSerializer(required=False)
     last_chance = ClockSerializer(required=False)
     final = ClockSerializer(
         required=False,
-        help_text="A double elimination's final, or the knockout after a Swiss or round robin.",
+        help_text="A double or triple elimination's finals, or the knockout after a Swiss or "
+        "round robin.",
     )
 
 
@@ -151,8 +165,9 @@ class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
         default=[5],
         help_text="Points per round, first round to final; a bigger field repeats the first "
         "round's. A list is the main flight's; or one per flight: {\"main\": [5, 5, 7], "
-        '"losers": [3], "consolation": [3], "final": [7]} (a flight not given plays the main '
-        "flight's lengths).",
+        '"losers": [3], "second_losers": [3], "consolation": [3], "final": [7]} (a flight not '
+        "given plays the main flight's lengths; a triple elimination's second losers' flight "
+        "the losers' flight's).",
     )
     clock = ClockSerializer(required=False)
     flight_clocks = FlightClocksSerializer(

@@ -18,14 +18,29 @@ from tournaments.reads.rounds import slot_words
 
 # The flights side by side (or stacked on a phone) in the order a player follows them: the
 # main event, its second chance, the final, then the side events.
-SHOWN_ORDER = [Flight.MAIN, Flight.LOSERS, Flight.FINAL, Flight.CONSOLATION, Flight.LAST_CHANCE]
+SHOWN_ORDER = [
+    Flight.MAIN,
+    Flight.LOSERS,
+    Flight.SECOND_LOSERS,
+    Flight.FINAL,
+    Flight.CONSOLATION,
+    Flight.LAST_CHANCE,
+]
 
 
 def _flight_names(format_: str) -> dict[str, tuple[str, str]]:
     """Each flight's heading and the code its slots are labelled with ("W R1 M3")."""
+    losers = (_("Losers' flight"), pgettext("bracket code: losers' flight", "L"))
     if format_ == TournamentFormat.DOUBLE_ELIMINATION:
         main = (_("Winners' flight"), pgettext("bracket code: winners' flight", "W"))
         final = (_("Final"), pgettext("bracket code: grand final", "GF"))
+    elif format_ == TournamentFormat.TRIPLE_ELIMINATION:
+        main = (_("Winners' flight"), pgettext("bracket code: winners' flight", "W"))
+        losers = (
+            _("First losers' flight"),
+            pgettext("bracket code: first losers' flight", "L1"),
+        )
+        final = (_("Finals"), pgettext("bracket code: finals", "F"))
     elif format_ == TournamentFormat.SWISS:
         main = (_("Swiss rounds"), pgettext("bracket code: rounds", "R"))
         final = (_("Top cut"), pgettext("bracket code: knockout", "KO"))
@@ -37,7 +52,11 @@ def _flight_names(format_: str) -> dict[str, tuple[str, str]]:
         final = (_("Final"), pgettext("bracket code: final", "F"))
     return {
         Flight.MAIN: main,
-        Flight.LOSERS: (_("Losers' flight"), pgettext("bracket code: losers' flight", "L")),
+        Flight.LOSERS: losers,
+        Flight.SECOND_LOSERS: (
+            _("Second losers' flight"),
+            pgettext("bracket code: second losers' flight", "L2"),
+        ),
         Flight.CONSOLATION: (_("Consolation"), pgettext("bracket code: consolation", "C")),
         Flight.LAST_CHANCE: (_("Last chance"), pgettext("bracket code: last chance", "LC")),
         Flight.FINAL: final,

@@ -80,14 +80,17 @@ class DrawInvariantError(RuntimeError):
 
 
 class Flight(StrEnum):
-    """The brackets a draw can hold: ``main`` (a knockout's only one, double elimination's
-    winners' flight, every Swiss or round-robin round), ``losers`` (double elimination's
-    second chance), ``consolation`` (those who lose early), ``last_chance`` (a one-loss flight
-    whose winner re-enters the main one) and ``final`` (double elimination's grand final, a
-    Swiss's top cut, a round robin's knockout stage)."""
+    """The brackets a draw can hold: ``main`` (a knockout's only one, double and triple
+    elimination's winners' flight, every Swiss or round-robin round), ``losers`` (double
+    elimination's second chance, triple elimination's first losers' flight),
+    ``second_losers`` (triple elimination's flight of players with two losses),
+    ``consolation`` (those who lose early), ``last_chance`` (a one-loss flight whose winner
+    re-enters the main one) and ``final`` (double elimination's grand final, triple
+    elimination's finals, a Swiss's top cut, a round robin's knockout stage)."""
 
     MAIN = "main"
     LOSERS = "losers"
+    SECOND_LOSERS = "second_losers"
     CONSOLATION = "consolation"
     LAST_CHANCE = "last_chance"
     FINAL = "final"

@@ -122,34 +122,26 @@ class DoubleElimination:
     options: DoubleEliminationOptions
 
     def __post_init__(self) -> None:
-        lengths = self.options.round_lengths
-        if Flight.MAIN not in lengths:
-            raise FormatError(
-                gettext_noop(
-                    "Give the match lengths of the winners' flight; the losers' flight and the "
-                    "grand final follow them unless given their own."
-                )
-            )
-        for flight, flight_lengths in lengths.items():
-            if flight not in FLIGHT_NAMES:
-                raise FormatError(
-                    "A double elimination has a winners' flight, a losers' flight and a grand "
-                    f"final, not a {flight.value.replace('_', ' ')} flight."
-                )
-            check_match_lengths(flight_lengths, required_for=f"the {FLIGHT_NAMES[flight]}")
+        check_flight_lengths(
+            self.options.round_lengths,
+            FLIGHT_NAMES,
+            main_missing=gettext_noop(
+                "Give the match lengths of the winners' flight; the losers' flight and the "
+                "grand final follow them unless given their own."
+            ),
+            flights_words="a double elimination has a winners' flight, a losers' flight and "
+            "a grand final",
+        )
 
     def initial_draw(self, entrants: Sequence[Entrant], rng: random.Random) -> Draw:
-        if len(entrants) < MIN_ENTRANTS:
-            raise FormatError(
-                gettext_noop(
-                    "A double elimination needs at least %(least)s entrants; it has %(count)s."
-                ),
-                least=MIN_ENTRANTS,
-                count=len(entrants),
-            )
-        if len({entrant.id for entrant in entrants}) != len(entrants):
-            raise DrawInvariantError("An entrant is registered twice")
-        seeded = seed_order(entrants, self.options.seeding, rng)
+        seeded = seeded_field(
+            entrants,
+            self.options.seeding,
+            rng,
+            too_few=gettext_noop(
+                "A double elimination needs at least %(least)s entrants; it has %(count)s."
+            ),
+        )
         size = bracket_size(len(seeded))
         winners_rounds = size.bit_length() - 1
         losers_rounds = 2 * winners_rounds - 2
@@ -159,7 +151,7 @@ class DoubleElimination:
             [entrant.id for entrant in seeded],
             self._lengths(Flight.MAIN, winners_rounds),
         )
-        losers = _losers_flight(
+        losers = losers_flight(
             winners[: size // 2], winners_rounds, self._lengths(Flight.LOSERS, losers_rounds)
         )
         final_lengths = self._lengths(Flight.FINAL, final_rounds)
@@ -205,13 +197,56 @@ class DoubleElimination:
         return double_elimination_placings(draw, finished=self.is_finished(draw))
 
     def _lengths(self, flight: Flight, rounds: int) -> tuple[int, ...]:
-        given = self.options.round_lengths
-        if flight in given:
-            return lengths_by_round(given[flight], rounds)
-        main = given[Flight.MAIN]
-        if flight is Flight.FINAL:
-            return (main[-1],) * rounds
-        return lengths_by_round(main, rounds)
+        return flight_lengths(self.options.round_lengths, flight, rounds)
+
+
+def check_flight_lengths(
+    lengths: Mapping[Flight, tuple[int, ...]],
+    flight_names: Mapping[Flight, str],
+    *,
+    main_missing: str,
+    flights_words: str,
+) -> None:
+    """Refuse lengths without the winners' flight's (saying ``main_missing``), for a flight
+    not in ``flight_names`` (saying ``flights_words``: what the format has), or too short."""
+    if Flight.MAIN not in lengths:
+        raise FormatError(main_missing)
+    for flight, given in lengths.items():
+        if flight not in flight_names:
+            raise FormatError(
+                f"{flights_words[0].upper()}{flights_words[1:]}, not a "
+                f"{flight.value.replace('_', ' ')} flight."
+            )
+        check_match_lengths(given, required_for=f"the {flight_names[flight]}")
+
+
+def seeded_field(
+    entrants: Sequence[Entrant], seeding: Seeding, rng: random.Random, *, too_few: str
+) -> tuple[Entrant, ...]:
+    """The entrants in seed order; fewer than ``MIN_ENTRANTS`` are refused with ``too_few``
+    (its blanks ``%(least)s`` and ``%(count)s``)."""
+    if len(entrants) < MIN_ENTRANTS:
+        raise FormatError(too_few, least=MIN_ENTRANTS, count=len(entrants))
+    if len({entrant.id for entrant in entrants}) != len(entrants):
+        raise DrawInvariantError("An entrant is registered twice")
+    return seed_order(entrants, seeding, rng)
+
+
+def flight_lengths(
+    given: Mapping[Flight, tuple[int, ...]],
+    flight: Flight,
+    rounds: int,
+    *,
+    follows: Flight = Flight.MAIN,
+) -> tuple[int, ...]:
+    """A flight's length per round: its own, else the winners' final's for the final,
+    else those of the flight it ``follows`` (the winners' flight unless given)."""
+    if flight in given:
+        return lengths_by_round(given[flight], rounds)
+    main = given[Flight.MAIN]
+    if flight is Flight.FINAL:
+        return (main[-1],) * rounds
+    return lengths_by_round(given.get(follows, main), rounds)
 
 
 def drop_mask(drop_round: int, position_digits: int) -> int:
@@ -225,7 +260,7 @@ def drop_mask(drop_round: int, position_digits: int) -> int:
     return mask
 
 
-def _losers_flight(
+def losers_flight(
     first_round: Sequence[Pairing], winners_rounds: int, lengths: Sequence[int]
 ) -> list[Pairing]:
     """Losers' round 0, then a drop round and a survivor round per winners' round after it."""

@@ -5,7 +5,10 @@ A knockout's rounds are named by what is left ("Final", "Semi-finals", "Quarter-
 "Round of 16"); a Swiss's or a round robin's rounds by number ("Round 3"); a double
 elimination's winners' rounds as a knockout's ("Winners' semi-finals"), its final "Grand
 final" then "Reset final"; the losers', consolation and last-chance flights by number up to
-their final ("Losers' round 2", "Consolation final"). ``total`` is how many rounds the
+their final ("Losers' round 2", "Consolation final"). A triple elimination's winners' rounds
+are named as a double elimination's, its losers' flights "First losers' round 2", "Second
+losers' final", and its finals "Losers' playoff", "Playoff reset", "Grand final", then "Grand
+final reset 1" and on (``tournaments.formats.triple_elimination``). ``total`` is how many rounds the
 flight has on the draw's rows.
 """
 
@@ -18,6 +21,7 @@ from tournaments.formats.base import Flight
 from tournaments.models import Pairing, TournamentFormat
 
 ROUND_BY_ROUND = (TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN)
+ELIMINATION = (TournamentFormat.DOUBLE_ELIMINATION, TournamentFormat.TRIPLE_ELIMINATION)
 
 
 def knockout_round_name(number: int, total: int) -> str:
@@ -46,6 +50,27 @@ def _winners_round_name(number: int, total: int) -> str:
     return named.get(left) or _("Winners' round of %(players)s") % {"players": 2**left}
 
 
+def _triple_final_name(number: int, total: int) -> str:
+    """A triple elimination's finals: the playoff (and its reset), then the grand final and
+    its resets; without resets (2 rounds) one playoff and one grand final."""
+    grand_final = total - 1 if total <= 2 else 2
+    if number < grand_final:
+        return _("Losers' playoff") if number == 0 else _("Playoff reset")
+    if number == grand_final:
+        return _("Grand final")
+    return _("Grand final reset %(number)s") % {"number": number - grand_final}
+
+
+def _triple_losers_round_name(flight: Flight, number: int, total: int) -> str:
+    """A round of a triple elimination's first or second losers' flight, by number."""
+    first = flight == Flight.LOSERS
+    if number == total - 1:
+        return _("First losers' final") if first else _("Second losers' final")
+    if first:
+        return _("First losers' round %(number)s") % {"number": number + 1}
+    return _("Second losers' round %(number)s") % {"number": number + 1}
+
+
 def _side_round_name(flight: Flight, number: int, total: int) -> str:
     """A losers', consolation or last-chance round, by number up to its final."""
     if number == total - 1:
@@ -69,7 +94,12 @@ def round_name(format_: str, flight: str, number: int, total: int) -> str:
         return _("Round %(number)s") % {"number": number + 1}
     if flight == Flight.FINAL and format_ == TournamentFormat.DOUBLE_ELIMINATION:
         return _("Grand final") if number == 0 else _("Reset final")
-    if flight == Flight.MAIN and format_ == TournamentFormat.DOUBLE_ELIMINATION:
+    if format_ == TournamentFormat.TRIPLE_ELIMINATION:
+        if flight == Flight.FINAL:
+            return _triple_final_name(number, total)
+        if flight in (Flight.LOSERS, Flight.SECOND_LOSERS):
+            return _triple_losers_round_name(Flight(flight), number, total)
+    if flight == Flight.MAIN and format_ in ELIMINATION:
         return _winners_round_name(number, total)
     if flight in (Flight.MAIN, Flight.FINAL):
         return knockout_round_name(number, total)

@@ -37,6 +37,7 @@ ClockCheck = Callable[[dict[str, Any] | None, Refuse], dict[str, Any]]
 FLIGHT_WORDS = {
     Flight.MAIN: pgettext_lazy("a flight, in a sentence", "main flight"),
     Flight.LOSERS: pgettext_lazy("a flight, in a sentence", "losers' flight"),
+    Flight.SECOND_LOSERS: pgettext_lazy("a flight, in a sentence", "second losers' flight"),
     Flight.CONSOLATION: pgettext_lazy("a flight, in a sentence", "consolation"),
     Flight.LAST_CHANCE: pgettext_lazy("a flight, in a sentence", "last chance"),
     Flight.FINAL: pgettext_lazy("a flight, in a sentence", "final"),
@@ -58,6 +59,8 @@ def flights_of(values: Mapping[str, Any]) -> tuple[Flight, ...]:
     format_ = values["format"]
     if format_ == TournamentFormat.DOUBLE_ELIMINATION:
         flights = [Flight.MAIN, Flight.LOSERS, Flight.FINAL]
+    elif format_ == TournamentFormat.TRIPLE_ELIMINATION:
+        flights = [Flight.MAIN, Flight.LOSERS, Flight.SECOND_LOSERS, Flight.FINAL]
     elif format_ == TournamentFormat.SWISS:
         flights = [Flight.MAIN] + ([Flight.FINAL] if values.get("top_cut") else [])
     elif format_ == TournamentFormat.ROUND_ROBIN:

@@ -41,6 +41,7 @@ from tournaments.settings.setting import (
     ROUND_ROBIN,
     SWING,
     SWISS,
+    TRIPLE,
     Kind,
     Setting,
     formats_but,
@@ -290,10 +291,15 @@ GRAND_FINAL_RESET = Setting(
     "grand_final_reset",
     Kind.FLAG,
     default=True,
-    formats=(DOUBLE,),
+    formats=(DOUBLE, TRIPLE),
     label=_("Reset final: a second final if the losers' flight winner wins the first"),
+    help=_(
+        "Triple elimination: each final is played again until a finalist has lost three "
+        "times; without it, each final is one match."
+    ),
     api_help="Double elimination: a second final when the losers' flight winner wins "
-    "the first (default true).",
+    "the first. Triple elimination: each final played again until a finalist has lost three "
+    "times; false: one match each (default true).",
 )
 CONSOLATION = Setting(
     "consolation",

@@ -21,6 +21,8 @@ from tournaments.formats.side_flights import (
 )
 from tournaments.formats.sit_and_go import SitAndGo, SitAndGoOptions
 from tournaments.formats.swiss import Swiss, SwissOptions
+from tournaments.formats.triple_elimination import FLIGHT_NAMES as TRIPLE_FLIGHT_NAMES
+from tournaments.formats.triple_elimination import TripleElimination, TripleEliminationOptions
 from tournaments.models import (
     Tournament,
     TournamentFormat,
@@ -60,6 +62,17 @@ def tournament_format(tournament: Tournament, *, pool_cents: int) -> Format:
                 )
             ),
             by_flight,
+        )
+    if tournament.format == TournamentFormat.TRIPLE_ELIMINATION:
+        flights = {
+            flight: values for flight, values in by_flight.items() if flight in TRIPLE_FLIGHT_NAMES
+        }
+        return TripleElimination(
+            TripleEliminationOptions(
+                {Flight.MAIN: lengths, **flights},
+                seeding,
+                grand_final_reset=tournament.grand_final_reset,
+            )
         )
     if tournament.format == TournamentFormat.SWISS:
         assert tournament.rounds is not None

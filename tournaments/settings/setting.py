@@ -30,6 +30,7 @@ class Kind(StrEnum):
 
 FORMATS = tuple(TournamentFormat.values)
 KNOCKOUT, DOUBLE = TournamentFormat.KNOCKOUT, TournamentFormat.DOUBLE_ELIMINATION
+TRIPLE = TournamentFormat.TRIPLE_ELIMINATION
 SWISS, ROUND_ROBIN = TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN
 SWING = TournamentFormat.SWING
 

@@ -60,6 +60,19 @@ def test_a_dispute_on_a_semi_final_reads_semi_finals_as_the_bracket_does() -> No
         (TournamentFormat.DOUBLE_ELIMINATION, Flight.FINAL, 1, 2, "Reset final"),
         (TournamentFormat.DOUBLE_ELIMINATION, Flight.LOSERS, 0, 2, "Losers' round 1"),
         (TournamentFormat.KNOCKOUT, Flight.CONSOLATION, 1, 2, "Consolation final"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.MAIN, 0, 3, "Winners' quarter-finals"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.LOSERS, 0, 4, "First losers' round 1"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.LOSERS, 3, 4, "First losers' final"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.SECOND_LOSERS, 1, 4, "Second losers' round 2"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.SECOND_LOSERS, 3, 4, "Second losers' final"),
+        # with resets: the playoff and its reset, then the grand final and up to three more
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.FINAL, 0, 6, "Losers' playoff"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.FINAL, 1, 6, "Playoff reset"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.FINAL, 2, 6, "Grand final"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.FINAL, 5, 6, "Grand final reset 3"),
+        # without: one playoff, one grand final
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.FINAL, 0, 2, "Losers' playoff"),
+        (TournamentFormat.TRIPLE_ELIMINATION, Flight.FINAL, 1, 2, "Grand final"),
     ],
 )
 def test_each_flight_names_its_rounds(

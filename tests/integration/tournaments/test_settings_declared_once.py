@@ -29,6 +29,7 @@ from tournaments.settings.setting import FORMATS, Kind, Setting
 FORM_BY_HAND = {
     "round_lengths",
     "losers_lengths",
+    "second_losers_lengths",
     "consolation_lengths",
     "last_chance_lengths",
     "final_lengths",

@@ -71,7 +71,7 @@ TOURNAMENT_RULES = (
     r"|cpp_start: Give the CPP levels, or a starting CPP and a step: not both"
     r"|cpp_step: Say how much the CPP rises"
     r"|cpp_raise_minutes: Raise the CPP every"
-    r"|flight_clocks: (losers|consolation|last_chance|final): "
+    r"|flight_clocks: (losers|second_losers|consolation|last_chance|final): "
     r"(A correspondence move takes from an hour to 14 days"
     r"|The move timer or delay must be 1 to 600 seconds)$"
     # entry limits that contradict each other

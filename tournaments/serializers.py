@@ -6,7 +6,8 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.api import ClockSerializer
@@ -123,14 +124,6 @@ class PrizeTableField(ByFlightField):
     flights = PRIZE_FLIGHTS
 
 
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="FlightClock",
-        serializers=[ClockSerializer, ClockSerializer(many=True)],
-        resource_type_field_name=None,
-        many=False,
-    )
-)
 class FlightClockField(serializers.Field[Any, Any, Any, Any]):
     """One time control for all the flight's rounds, or a list of them: one beside each of
     the flight's match lengths, read as the lengths are (``tournaments.settings.clocks``)."""
@@ -164,6 +157,18 @@ class FlightClockField(serializers.Field[Any, Any, Any, Any]):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+
+# drf-spectacular's extension base is untyped.
+class FlightClockSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    """drf-spectacular: ``FlightClockField`` is a clock, or a list of 1 to 16 of them."""
+
+    target_class = FlightClockField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        clock = auto_schema.resolve_serializer(ClockSerializer, direction).ref
+        listed = {"type": "array", "items": clock, "minItems": 1}
+        return {"oneOf": [clock, {**listed, "maxItems": fields.ROUND_LENGTHS.items}]}
 
 
 class FlightClocksSerializer(serializers.Serializer[dict[str, Any]]):

@@ -124,7 +124,10 @@ def settings_from(values: dict[str, Any]) -> dict[str, Any]:
     if "clock" in changes:
         changes["clock"] = dict(changes["clock"])
     if "flight_clocks" in changes:
-        changes["flight_clocks"] = {name: dict(c) for name, c in changes["flight_clocks"].items()}
+        changes["flight_clocks"] = {
+            name: [dict(c) for c in clocks] if isinstance(clocks, list) else dict(clocks)
+            for name, clocks in changes["flight_clocks"].items()
+        }
     if "cpp_levels" in changes:
         changes["cpp_levels"] = tuple(changes["cpp_levels"])
     elif changes.get("cpp_start") is not None:

@@ -15,13 +15,16 @@ from accounts.money import amount_of, cents_of
 from matches.clock import match_time_words
 from matches.models import DEFAULT_CLOCK, ClockSettings
 from tournaments.divisions.form import division_initial, division_settings
+from tournaments.formats.base import Flight
 from tournaments.models import BRACKET_FORMATS, Tournament, TournamentFormat, TournamentState
+from tournaments.round_rows import RoundsField, RoundsWidget, flight_clocks_of, rows_of
 from tournaments.settings import fields
 from tournaments.settings.build import form_field, shown_for
 from tournaments.settings.by_format import switched
+from tournaments.settings.clocks import clocks_by_length
 from tournaments.settings.fields import DEFAULT_CONSOLATION_THROUGH, DEFAULT_LAST_CHANCE_REENTRY
 from tournaments.settings.general import TournamentSettings
-from tournaments.settings.setting import DOUBLE, ROUND_ROBIN, SWISS, TRIPLE
+from tournaments.settings.setting import DOUBLE, FORMATS, ROUND_ROBIN, SWISS, TRIPLE
 from tournaments.swing.form import SwingFields, swing_initial, swing_settings
 
 if TYPE_CHECKING:
@@ -32,7 +35,7 @@ FIELD_OF_SETTING = {
     **{setting.name: setting.field for setting in fields.SETTINGS if setting.form_name},
     "clock": "clock_kind",
     "target_id": "target",
-    "flight_clocks": "clock_kind",
+    "flight_clocks": "round_lengths",
     "prize_table": "prizes",
     "last_chance_reenters_at": "last_chance_reenters_at",
 }
@@ -44,6 +47,12 @@ PRIZE_FIELDS = {
 }
 # The fields the clock's sentence is read from.
 CLOCK = ("clock_kind", "move_seconds", "reserve_seconds", "round_lengths")
+# Live events' usual lengths, proposed by the blank form: 11 points in the main flight's
+# early rounds, 7 in the consolation; the tournament's clock is the standard one.
+MAIN_EARLY_LENGTH = 11
+CONSOLATION_LENGTH = 7
+# Each flight's rounds, by form field: (flight, the formats that play it).
+ROUND_FIELDS = {"round_lengths": ("main", FORMATS)}
 # The side flights' match lengths, by form field: (flight, the formats that play it).
 FLIGHT_LENGTH_FIELDS = {
     "losers_lengths": ("losers", (DOUBLE, TRIPLE)),
@@ -54,25 +63,16 @@ FLIGHT_LENGTH_FIELDS = {
 }
 
 
-def _lengths_field(
-    label: StrOrPromise, help_text: StrOrPromise, formats: tuple[str, ...]
-) -> forms.CharField:
-    return forms.CharField(
+def _rounds_field(
+    label: StrOrPromise, help_text: StrOrPromise, formats: tuple[str, ...], initial: Any
+) -> RoundsField:
+    return RoundsField(
         required=False,
         label=label,
         help_text=help_text,
-        widget=_LengthsInput(attrs=shown_for(*formats)),
+        initial=initial,
+        widget=RoundsWidget(attrs=shown_for(*formats)),
     )
-
-
-class _LengthsInput(forms.TextInput):
-    """A side flight's lengths, whose placeholder says what an empty field means in the
-    reader's language."""
-
-    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
-        return super().get_context(
-            name, value, {**(attrs or {}), "placeholder": _("as the main flight")}
-        )
 
 
 class TournamentForm(SwingFields):
@@ -94,42 +94,50 @@ class TournamentForm(SwingFields):
     fee = form_field(fields.FEE_CENTS)
     currency = form_field(fields.CURRENCY)
     seeding = form_field(fields.SEEDING)
-    round_lengths = forms.CharField(
-        initial="5, 5, 7",
+    round_lengths = RoundsField(
+        initial=[(MAIN_EARLY_LENGTH, "")],
         label=fields.ROUND_LENGTHS.label,
         help_text=gettext_lazy(
-            "Points, first round to final, e.g. 5, 5, 7, 9. A bigger field repeats the first "
-            "length."
+            "A row per round, first round to final, with its clock; a bigger field repeats "
+            "the first row, a smaller one drops the first rows. Blank rows are left out."
         ),
-        widget=forms.TextInput(attrs=shown_for(*fields.ROUND_LENGTHS.formats)),
+        widget=RoundsWidget(attrs=shown_for(*fields.ROUND_LENGTHS.formats)),
     )
-    losers_lengths = _lengths_field(
-        gettext_lazy("Losers' flight match lengths"),
-        gettext_lazy("Points per losers' round, e.g. 3."),
+    losers_lengths = _rounds_field(
+        gettext_lazy("Losers' flight rounds"),
+        gettext_lazy("Points per losers' round, e.g. 3; none: as the main flight."),
         (DOUBLE, TRIPLE),
+        (),
     )
-    second_losers_lengths = _lengths_field(
-        gettext_lazy("Second losers' flight match lengths"),
-        gettext_lazy("Points per round of the players with two losses; empty: as the losers'."),
+    second_losers_lengths = _rounds_field(
+        gettext_lazy("Second losers' flight rounds"),
+        gettext_lazy(
+            "Points per round of the players with two losses; none: as the losers' flight."
+        ),
         (TRIPLE,),
+        (),
     )
-    consolation_lengths = _lengths_field(
-        gettext_lazy("Consolation match lengths"),
-        gettext_lazy("Points per consolation round, e.g. 3."),
+    consolation_lengths = _rounds_field(
+        gettext_lazy("Consolation rounds"),
+        gettext_lazy("Points per consolation round; none: as the main flight."),
         BRACKET_FORMATS,
+        [(CONSOLATION_LENGTH, "")],
     )
-    last_chance_lengths = _lengths_field(
-        gettext_lazy("Last chance match lengths"),
-        gettext_lazy("Points per last-chance round."),
+    last_chance_lengths = _rounds_field(
+        gettext_lazy("Last chance rounds"),
+        gettext_lazy("Points per last-chance round; none: as the main flight."),
         BRACKET_FORMATS,
+        (),
     )
-    final_lengths = _lengths_field(
-        gettext_lazy("Final match lengths"),
+    final_lengths = _rounds_field(
+        gettext_lazy("Final rounds"),
         gettext_lazy(
             "Double or triple elimination: the finals between the flights' winners. Swiss or "
-            "round robin: the knockout after it, first round to final."
+            "round robin: the knockout after it, first round to final. None: the main "
+            "flight's last."
         ),
         (DOUBLE, TRIPLE, SWISS, ROUND_ROBIN),
+        (),
     )
     prizes = forms.CharField(
         required=False,
@@ -186,7 +194,9 @@ class TournamentForm(SwingFields):
         as the organizer types by ``static/js/tournament/clock-sentence.js``."""
         initial = {name: self.get_initial_for_field(self.fields[name], name) for name in CLOCK}
         try:
-            lengths = _lengths(str(initial["round_lengths"]))
+            lengths = tuple(
+                n for n, _code in self.fields["round_lengths"].clean(initial["round_lengths"])
+            )
         except forms.ValidationError:
             lengths = ()
         clock = ClockSettings(
@@ -202,17 +212,14 @@ class TournamentForm(SwingFields):
             match_time_words(clock, lengths=lengths),
         )
 
-    def clean_round_lengths(self) -> tuple[int, ...]:
-        return _lengths(self.cleaned_data["round_lengths"])
-
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        for name in (*FLIGHT_LENGTH_FIELDS, *PRIZE_FIELDS.values()):
+        for name in PRIZE_FIELDS.values():
             text = cleaned.get(name)
             if not text:
                 continue
             try:
-                cleaned[name] = _percents(text) if name.endswith("prizes") else _lengths(text)
+                cleaned[name] = _percents(text)
             except forms.ValidationError as error:
                 self.add_error(name, error)
         return cleaned
@@ -223,8 +230,22 @@ class TournamentForm(SwingFields):
         the same pass (``show_errors`` leaves the fields in error alone). What a hidden
         field of another format holds is left out by the settings' checks."""
         data = {name: self._value(name) for name in self.fields}
+        clock = {
+            "kind": data["clock_kind"],
+            "move_seconds": data["move_seconds"],
+            # a delay clock's free seconds a move are what the organizer typed too
+            "delay_seconds": data["move_seconds"],
+            "reserve_seconds": data["reserve_seconds"],
+        }
         flight_lengths = {
-            flight: data[name] for name, (flight, _) in FLIGHT_LENGTH_FIELDS.items() if data[name]
+            flight: tuple(n for n, _code in data[name])
+            for name, (flight, _) in FLIGHT_LENGTH_FIELDS.items()
+            if data[name]
+        }
+        flight_clocks = {
+            flight: clocks
+            for name, (flight, _) in {**ROUND_FIELDS, **FLIGHT_LENGTH_FIELDS}.items()
+            if (clocks := flight_clocks_of(data[name], clock)) is not None
         }
         prize_table = {
             flight: data[name]
@@ -240,14 +261,8 @@ class TournamentForm(SwingFields):
             fee_cents=cents_of(data["fee"]),
             currency=data["currency"],
             seeding=data["seeding"],
-            round_lengths=data["round_lengths"],
-            clock={
-                "kind": data["clock_kind"],
-                "move_seconds": data["move_seconds"],
-                # a delay clock's free seconds a move are what the organizer typed too
-                "delay_seconds": data["move_seconds"],
-                "reserve_seconds": data["reserve_seconds"],
-            },
+            round_lengths=tuple(n for n, _code in data["round_lengths"]),
+            clock=clock,
             target_id=data["target"],
             abandon_policy=data["abandon_policy"],
             show_up_seconds=data["show_up_seconds"],
@@ -255,6 +270,7 @@ class TournamentForm(SwingFields):
             starts_at=data["starts_at"],
             check_in_minutes=data["check_in_minutes"],
             flight_lengths=flight_lengths,
+            flight_clocks=flight_clocks,
             grand_final_reset=bool(data["grand_final_reset"]),
             rounds=data["rounds"],
             top_cut=data["top_cut"],
@@ -281,9 +297,12 @@ class TournamentForm(SwingFields):
         if name in cleaned:
             return cleaned[name]
         initial = self.get_initial_for_field(self.fields[name], name)
-        if name == "round_lengths":
-            return _lengths(str(initial))
-        if name in FLIGHT_LENGTH_FIELDS or name.endswith("prizes") or name == "cpp_levels":
+        if name in ROUND_FIELDS or name in FLIGHT_LENGTH_FIELDS:
+            try:
+                return self.fields[name].clean(initial)
+            except forms.ValidationError:
+                return ()
+        if name.endswith("prizes") or name == "cpp_levels":
             return ()
         try:
             return self.fields[name].clean(initial)
@@ -310,7 +329,7 @@ class TournamentForm(SwingFields):
             "fee": amount_of(tournament.fee_cents),
             "currency": tournament.currency,
             "seeding": tournament.seeding,
-            "round_lengths": ", ".join(str(n) for n in tournament.round_lengths),
+            "round_lengths": _rows(tournament, Flight.MAIN),
             "clock_kind": clock.get("kind", DEFAULT_CLOCK.kind),
             "move_seconds": clock.get("move_seconds", DEFAULT_CLOCK.move_seconds),
             "reserve_seconds": clock.get("reserve_seconds", DEFAULT_CLOCK.reserve_seconds),
@@ -321,7 +340,7 @@ class TournamentForm(SwingFields):
             "check_in_minutes": tournament.check_in_minutes,
             "target": tournament.target_id,
             **{
-                name: _listed(tournament.flight_lengths.get(flight, ()))
+                name: _rows(tournament, Flight(flight))
                 for name, (flight, _) in FLIGHT_LENGTH_FIELDS.items()
             },
             "grand_final_reset": tournament.grand_final_reset,
@@ -391,16 +410,13 @@ def _as_typed(percent: Decimal) -> str:
     return str(percent).replace(".", str(get_format("DECIMAL_SEPARATOR")))
 
 
-def _lengths(text: str) -> tuple[int, ...]:
-    try:
-        lengths = tuple(int(part) for part in text.replace(" ", "").split(",") if part)
-    except ValueError:
-        raise forms.ValidationError(
-            _("Write whole numbers of points separated by commas, e.g. 5, 5, 7.")
-        ) from None
-    if not lengths:
-        raise forms.ValidationError(_("Give at least one match length: the length of the final."))
-    return lengths
+def _rows(tournament: Tournament, flight: Flight) -> list[tuple[int, str]]:
+    """A flight's rows as stored: none for a side flight playing the main flight's lengths
+    on the tournament's clock."""
+    own = flight is Flight.MAIN or flight.value in tournament.flight_lengths
+    if not own and flight.value not in tournament.flight_clocks:
+        return []
+    return rows_of(clocks_by_length(tournament, flight), tournament.clock or {})
 
 
 class PlayerForm(forms.Form):

@@ -120,8 +120,9 @@ class Tournament(models.Model):
     )
     flight_clocks = models.JSONField(
         default=dict,
-        help_text="A time control per flight other than the main one, as ``clock``; a flight "
-        "without one plays on ``clock``.",
+        help_text="Time controls by flight (the main one too), each as ``clock``: one for all "
+        "the flight's rounds, or a list with one beside each of its match lengths; a flight "
+        "without any plays on ``clock``.",
     )
     prize_table = models.JSONField(
         default=dict,

@@ -14,6 +14,7 @@ The rows and the draw become one another in ``tournaments.draw_rows``.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Iterable, Sequence
@@ -70,6 +71,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentState,
 )
+from tournaments.settings.clocks import round_clock
 from tournaments.settings.pure import tournament_format
 from tournaments.swing import services as swing
 
@@ -199,19 +201,21 @@ def start_ready_matches(
         if tournament.round_minutes
         else None
     )
-    # One batch of matches per time control: a flight may have its own (``flight_clocks``).
-    batches: dict[str, list[FormatPairing]] = {}
+    # One batch of matches per time control: each flight's rounds may have their own
+    # (``tournaments.settings.clocks``).
+    batches: dict[str, tuple[dict[str, object], list[FormatPairing]]] = {}
+    rounds = {flight: len(draw.rounds(flight)) for flight in {p.key.flight for p in waiting}}
     for pairing in waiting:
-        flight = pairing.key.flight.value
-        batches.setdefault(flight if flight in tournament.flight_clocks else "", []).append(pairing)
+        flight, round_ = pairing.key.flight, pairing.key.round
+        clock = round_clock(tournament, flight, round_, rounds[flight])
+        batch = batches.setdefault(json.dumps(clock, sort_keys=True), (clock, []))
+        batch[1].append(pairing)
     started = []
-    for flight, pairings in batches.items():
+    for clock, pairings in batches.values():
         matches = matches_create_for_tournament(
             tournament_id=tournament.pk,
             pairs=[Pair(*_players(pairing), pairing.match_length) for pairing in pairings],
-            clock_settings=ClockSettings.from_json(
-                tournament.flight_clocks[flight] if flight else tournament.clock
-            ),
+            clock_settings=ClockSettings.from_json(clock),
             show_up_seconds=tournament.show_up_seconds,
             rated=True,
             abandon_policy=tournament.abandon_policy,

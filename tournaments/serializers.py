@@ -6,6 +6,7 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -131,19 +132,70 @@ class PrizeTableField(ByFlightField):
     flights = PRIZE_FLIGHTS
 
 
-class FlightClocksSerializer(serializers.Serializer[dict[str, Any]]):
-    """The other flights' time controls, each as ``clock``."""
+class FlightClockField(serializers.Field[Any, Any, Any, Any]):
+    """One time control for all the flight's rounds, or a list of them: one beside each of
+    the flight's match lengths, read as the lengths are (``tournaments.settings.clocks``)."""
 
-    losers = ClockSerializer(
+    def to_internal_value(self, data: Any) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(data, dict):
+            return self._clock(data)
+        most = fields.ROUND_LENGTHS.items or 0
+        if not isinstance(data, list) or not 1 <= len(data) <= most:
+            raise serializers.ValidationError(
+                _("Give a clock, or a list of 1 to %(most)s clocks, one per match length.")
+                % {"most": most}
+            )
+        clocks = []
+        for number, clock in enumerate(data, start=1):
+            try:
+                clocks.append(self._clock(clock))
+            except serializers.ValidationError as refusal:
+                raise serializers.ValidationError(
+                    {_("clock %(number)s") % {"number": number}: refusal.detail}
+                ) from None
+        return clocks
+
+    def _clock(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(_("A clock is an object of its fields."))
+        clock = ClockSerializer(data=data)
+        if not clock.is_valid():
+            raise serializers.ValidationError(clock.errors)
+        return dict(clock.validated_data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+# drf-spectacular's extension base is untyped.
+class FlightClockSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    """drf-spectacular: ``FlightClockField`` is a clock, or a list of 1 to 16 of them."""
+
+    target_class = FlightClockField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        clock = auto_schema.resolve_serializer(ClockSerializer, direction).ref
+        listed = {"type": "array", "items": clock, "minItems": 1}
+        return {"oneOf": [clock, {**listed, "maxItems": fields.ROUND_LENGTHS.items}]}
+
+
+class FlightClocksSerializer(serializers.Serializer[dict[str, Any]]):
+    """Each flight's time controls, as ``clock``: one for all its rounds, or one per match
+    length of the flight."""
+
+    main = FlightClockField(
+        required=False, help_text="The main flight's, when not ``clock`` for all its rounds."
+    )
+    losers = FlightClockField(
         required=False,
         help_text="Double elimination's losers' flight, triple elimination's first one.",
     )
-    second_losers = ClockSerializer(
+    second_losers = FlightClockField(
         required=False, help_text="Triple elimination's second losers' flight."
     )
-    consolation = ClockSerializer(required=False)
-    last_chance = ClockSerializer(required=False)
-    final = ClockSerializer(
+    consolation = FlightClockField(required=False)
+    last_chance = FlightClockField(required=False)
+    final = FlightClockField(
         required=False,
         help_text="A double or triple elimination's finals, or the knockout after a Swiss or "
         "round robin.",
@@ -172,8 +224,11 @@ class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
     clock = ClockSerializer(required=False)
     flight_clocks = FlightClocksSerializer(
         required=False,
-        help_text="A time control for a flight other than the main one, by its name; the "
-        "flights not given play on ``clock``.",
+        help_text="Time controls by flight: one clock for all of a flight's rounds, or a list "
+        "with one clock beside each of its match lengths, read as they are (from the final "
+        'backwards; a Swiss\'s rounds first round first): {"main": [{"preset": "standard"}, '
+        '{"preset": "relaxed"}], "consolation": {"preset": "blitz"}}. A flight not given '
+        "plays on ``clock``.",
     )
     grand_final_reset = api_field(fields.GRAND_FINAL_RESET)
     rounds = api_field(fields.ROUNDS)
@@ -279,7 +334,8 @@ class TournamentOutputSerializer(DivisionOutputFields):
     )
     clock = serializers.DictField()
     flight_clocks = serializers.DictField(
-        child=serializers.DictField(), help_text="The other flights' own time controls."
+        child=FlightClockField(),
+        help_text="The flights' own time controls: one clock, or one per match length.",
     )
     grand_final_reset = serializers.BooleanField()
     rounds = serializers.IntegerField(allow_null=True)

@@ -27,6 +27,7 @@ from tournaments.errors import TournamentInvalid
 from tournaments.formats.base import Flight
 from tournaments.forms import PlayerForm, TournamentForm
 from tournaments.models import Tournament, TournamentFormat, TournamentState
+from tournaments.reads.round_clocks import flight_rounds
 from tournaments.settings.general import check_settings
 from tournaments.swing import reads as swing_reads
 
@@ -131,6 +132,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "view": view,
             "check_in_opens": selectors.check_in_opens(view.tournament),
             "ties_waiting": reads.ties_waiting_names(view.tournament) if view.can_manage else [],
+            "flight_rounds": flight_rounds(view.tournament),
             "pr_table": pr_table(
                 Match.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True)
             ),

@@ -104,9 +104,8 @@ class ClockAndOpponentFieldsInTheBrowser(BrowserTestCase):
         beside_the_browser(organizer)
         page = self.open_as("orla", "/tournaments/new/")
         sentence = page.locator("[data-testid=tournament-form] [data-clock-sentence]")
-        expect(sentence).to_have_text(
-            "A 5-point match: 10 minutes each; a 7-point match: 14 minutes each. "
-            "The first 12 seconds of every move are free."
+        expect(sentence).to_have_text(  # the blank form proposes 11 points a round
+            "A 11-point match: 22 minutes each. The first 12 seconds of every move are free."
         )
 
         page.fill("#id_round_lengths", "3, 5, 9")

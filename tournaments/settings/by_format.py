@@ -2,7 +2,8 @@
 
 ``tournaments.settings.general`` checks what every tournament has; this module knows which format
 takes which of the others, which flights each format plays (so which flights may have their
-own match lengths, clock and prizes), and turns those settings into the model's fields, or
+own match lengths, clocks and prizes; a flight's clocks per round are
+``tournaments.settings.clocks``), and turns those settings into the model's fields, or
 refuses them field by field with the same ``refuse`` as ``general``. Each setting and its
 limits are declared in ``tournaments.settings.fields``.
 
@@ -17,7 +18,7 @@ the number left in the losers' flight once the last chance takes nobody more
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.formats import number_format
@@ -28,10 +29,9 @@ from tournaments.formats.base import Flight
 from tournaments.formats.prizes import WHOLE_POOL
 from tournaments.models import TournamentFormat
 from tournaments.settings import fields
+from tournaments.settings.clocks import ClockCheck, flight_clocks_values, listed_lengths
 from tournaments.settings.refusals import Refuse
 from tournaments.settings.swing import SWING_DEFAULTS, swing_values
-
-ClockCheck = Callable[[dict[str, Any] | None, Refuse], dict[str, Any]]
 
 # A flight as a refusal names it ("Pay 1 to 256 places of the %(flight)s.").
 FLIGHT_WORDS = {
@@ -97,10 +97,16 @@ def format_values(
     _check_rounds(values, max_entrants, refuse)
     _check_side_flights(values, max_entrants, refuse)
     flights = flights_of(values)
-    # The main flight's lengths and clock are ``round_lengths`` and ``clock``.
-    others = flights[1:]
-    values["flight_lengths"] = _flight_lengths(settings.flight_lengths, others, refuse)
-    values["flight_clocks"] = _flight_clocks(settings.flight_clocks, others, refuse, check_clock)
+    # The main flight's lengths are ``round_lengths``; its clocks, as every flight's, may be
+    # given per round (``tournaments.settings.clocks``).
+    values["flight_lengths"] = _flight_lengths(settings.flight_lengths, flights[1:], refuse)
+    listed = {
+        flight: listed_lengths(flight, settings.round_lengths, values["flight_lengths"])
+        for flight in flights
+    }
+    values["flight_clocks"] = flight_clocks_values(
+        settings.flight_clocks, listed, refuse, check_clock, _words
+    )
     values["prize_table"] = _prize_table(settings, flights, max_entrants, refuse)
     if settings.format == TournamentFormat.SWING:
         values.update(swing_values(settings, refuse))
@@ -261,31 +267,6 @@ def _flight_lengths(
             )
         stored[flight.value] = list(lengths)
     return stored
-
-
-def _flight_clocks(
-    given: Mapping[str, dict[str, Any]],
-    flights: Sequence[Flight],
-    refuse: Refuse,
-    check_clock: ClockCheck,
-) -> dict[str, dict[str, Any]]:
-    stored: dict[str, dict[str, Any]] = {}
-    for name, clock in given.items():
-        flight = _flight(name, flights, "flight_clocks", refuse)
-        if flight is not None:
-            stored[flight.value] = check_clock(clock, _clock_refusal(flight, refuse))
-    return stored
-
-
-def _clock_refusal(flight: Flight, refuse: Refuse) -> Refuse:
-    def refuse_for_flight(field: str, message: str) -> None:
-        refuse(
-            "flight_clocks",
-            _("The %(flight)s's clock: %(refusal)s")
-            % {"flight": _words(flight), "refusal": message},
-        )
-
-    return refuse_for_flight
 
 
 def _prize_table(

@@ -5,7 +5,10 @@ import { watchClock, whole } from "../lib/clock-words.js";
 function read(form) {
   const move = whole(form, "move_seconds");
   if (move === null) return null;
-  const lengths = (form.elements.namedItem("round_lengths")?.value || "")
+  // the main flight's rounds: one points box a row
+  const lengths = [...form.querySelectorAll("input[name=round_lengths]")]
+    .map((input) => input.value)
+    .join(",")
     .split(/[\s,]+/)
     .map((part) => Number.parseInt(part, 10))
     .filter((length) => length > 0);

@@ -71,9 +71,12 @@ TOURNAMENT_RULES = (
     r"|cpp_start: Give the CPP levels, or a starting CPP and a step: not both"
     r"|cpp_step: Say how much the CPP rises"
     r"|cpp_raise_minutes: Raise the CPP every"
-    r"|flight_clocks: (losers|second_losers|consolation|last_chance|final): "
+    r"|flight_clocks: (main|losers|second_losers|consolation|last_chance|final): (clock \d+: )?"
     r"(A correspondence move takes from an hour to 14 days"
     r"|The move timer or delay must be 1 to 600 seconds)$"
+    # a flight's clocks per round: one beside each of its match lengths
+    r"|flight_clocks: The .+ lists \d+ match lengths?: give it one clock, or one clock for "
+    r"each length"
     # entry limits that contradict each other
     r"|max_rating: The highest rating to enter \(\d+\) is below the lowest)"
 )

@@ -137,10 +137,18 @@ def match_time_words(
         }
     else:
         each = [
-            ngettext(
-                "a %(length)s-point match: %(reserve)s each",
-                "a %(length)s-point match: %(reserve)s each",
-                length,
+            (
+                ngettext(
+                    "an %(length)s-point match: %(reserve)s each",
+                    "an %(length)s-point match: %(reserve)s each",
+                    length,
+                )
+                if _said_with_a_vowel(length)
+                else ngettext(
+                    "a %(length)s-point match: %(reserve)s each",
+                    "a %(length)s-point match: %(reserve)s each",
+                    length,
+                )
             )
             % {"length": length, "reserve": _spelled(settings.reserve_seconds * length)}
             for length in sorted(set(lengths))[:4]
@@ -150,6 +158,13 @@ def match_time_words(
         "delay": _spelled(settings.delay_seconds)
     }
     return f"{reserve} {free}".strip()
+
+
+def _said_with_a_vowel(number: int) -> bool:
+    """Whether the number is spoken from a vowel ("an 8-point match", "an 11-point match"):
+    eight, eleven, eighteen, eighty-..., eight hundred ... (Italian elides its article
+    before the same numbers: "agli 11 punti")."""
+    return number in (11, 18) or str(number).startswith("8")
 
 
 def _first_up(words: str) -> str:

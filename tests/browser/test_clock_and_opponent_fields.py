@@ -105,7 +105,7 @@ class ClockAndOpponentFieldsInTheBrowser(BrowserTestCase):
         page = self.open_as("orla", "/tournaments/new/")
         sentence = page.locator("[data-testid=tournament-form] [data-clock-sentence]")
         expect(sentence).to_have_text(  # the blank form proposes 11 points a round
-            "A 11-point match: 22 minutes each. The first 12 seconds of every move are free."
+            "An 11-point match: 22 minutes each. The first 12 seconds of every move are free."
         )
 
         page.fill("#id_round_lengths", "3, 5, 9")

@@ -41,7 +41,9 @@ export function matchTimeWords(clock, { lengths = [], money = false } = {}) {
       .sort((a, b) => a - b)
       .slice(0, 4)
       .map((length) =>
-        format(ngettext("a %(length)s-point match: %(reserve)s each", "a %(length)s-point match: %(reserve)s each", length), {
+        format(saidWithAVowel(length)
+          ? ngettext("an %(length)s-point match: %(reserve)s each", "an %(length)s-point match: %(reserve)s each", length)
+          : ngettext("a %(length)s-point match: %(reserve)s each", "a %(length)s-point match: %(reserve)s each", length), {
           length,
           reserve: spelled(clock.reserve * length),
         }),
@@ -50,6 +52,9 @@ export function matchTimeWords(clock, { lengths = [], money = false } = {}) {
   }
   return `${reserve} ${format(_("The first %(delay)s of every move are free."), { delay: spelled(clock.delay) })}`.trim();
 }
+
+// Spoken from a vowel, as the server's clock words say: "an 8-point match", "an 11-point match".
+const saidWithAVowel = (number) => number === 11 || number === 18 || String(number).startsWith("8");
 
 const firstUp = (words) => words.slice(0, 1).toUpperCase() + words.slice(1);
 

@@ -63,7 +63,7 @@ def test_the_clock_fields_say_what_they_are_per_and_what_they_come_to() -> None:
     assert "a delay, not an increment" in page
     assert (
         '<span class="clock-sentence" data-clock-sentence aria-live="polite">'
-        "A 11-point match: 22 minutes each. "
+        "An 11-point match: 22 minutes each. "
         "The first 12 seconds of every move are free.</span>"
     ) in page  # the blank form proposes 11 points a round, live events' early rounds
     assert "js/tournament/clock-sentence.js" in page

@@ -18,7 +18,7 @@ from tournaments.divisions.form import division_initial, division_settings
 from tournaments.formats.base import Flight
 from tournaments.models import BRACKET_FORMATS, Tournament, TournamentFormat, TournamentState
 from tournaments.round_rows import RoundsField, RoundsWidget, flight_clocks_of, rows_of
-from tournaments.settings import fields
+from tournaments.settings import entry_fields, fields
 from tournaments.settings.build import form_field, shown_for
 from tournaments.settings.by_format import switched
 from tournaments.settings.clocks import clocks_by_length
@@ -172,10 +172,10 @@ class TournamentForm(SwingFields):
     check_in_minutes = form_field(fields.CHECK_IN_MINUTES)
     target = form_field(fields.TARGET)
     # divisions and entry limits (``tournaments.divisions``)
-    division = form_field(fields.DIVISION)
-    min_rating = form_field(fields.MIN_RATING)
-    max_rating = form_field(fields.MAX_RATING)
-    max_rated_matches = form_field(fields.MAX_RATED_MATCHES)
+    division = form_field(entry_fields.DIVISION)
+    min_rating = form_field(entry_fields.MIN_RATING)
+    max_rating = form_field(entry_fields.MAX_RATING)
+    max_rated_matches = form_field(entry_fields.MAX_RATED_MATCHES)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -14,7 +14,7 @@ from matches.api import ClockSerializer
 from tournaments import selectors
 from tournaments.divisions.serializers import DivisionOutputFields
 from tournaments.formats.base import Flight
-from tournaments.settings import fields
+from tournaments.settings import entry_fields, fields
 from tournaments.settings.build import api_field, powers_of_two
 from tournaments.settings.by_format import switched
 from tournaments.settings.fields import DEFAULT_CONSOLATION_THROUGH, DEFAULT_LAST_CHANCE_REENTRY
@@ -259,10 +259,10 @@ class TournamentSettingsInputSerializer(SwingSettingsInputSerializer):
     starts_at = api_field(fields.STARTS_AT)
     check_in_minutes = api_field(fields.CHECK_IN_MINUTES)
     # divisions and entry limits (``tournaments.divisions``)
-    division = api_field(fields.DIVISION)
-    min_rating = api_field(fields.MIN_RATING)
-    max_rating = api_field(fields.MAX_RATING)
-    max_rated_matches = api_field(fields.MAX_RATED_MATCHES)
+    division = api_field(entry_fields.DIVISION)
+    min_rating = api_field(entry_fields.MIN_RATING)
+    max_rating = api_field(entry_fields.MAX_RATING)
+    max_rated_matches = api_field(entry_fields.MAX_RATED_MATCHES)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         """``consolation`` and ``last_chance`` switch their flight on or off (off wins over a

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.money import amount_of, cents_of
 from tournaments.divisions.presets import preset
 from tournaments.models import SideKind, Tournament
-from tournaments.settings import fields
+from tournaments.settings import entry_fields, fields
 from tournaments.settings.build import form_field
 
 LIMITS = ("min_rating", "max_rating", "max_rated_matches")
@@ -42,7 +42,7 @@ FIELD_OF_SETTING = {"buy_in_cents": "buy_in", "fee_cents": "fee"}
 class SideEventForm(forms.Form):
     """A division, a jackpot or a blitz beside ``main``, proposing the kind's preset."""
 
-    division = form_field(fields.DIVISION)
+    division = form_field(entry_fields.DIVISION)
     name = forms.CharField(
         max_length=fields.NAME.high,
         label=fields.NAME.label,
@@ -54,9 +54,9 @@ class SideEventForm(forms.Form):
     places = forms.TypedChoiceField(
         choices=PLACES, coerce=int, initial=1, label=_("Prizes"), widget=forms.RadioSelect
     )
-    min_rating = form_field(fields.MIN_RATING)
-    max_rating = form_field(fields.MAX_RATING)
-    max_rated_matches = form_field(fields.MAX_RATED_MATCHES)
+    min_rating = form_field(entry_fields.MIN_RATING)
+    max_rating = form_field(entry_fields.MAX_RATING)
+    max_rated_matches = form_field(entry_fields.MAX_RATED_MATCHES)
 
     def __init__(self, *args: Any, kind: str, main: Tournament, **kwargs: Any) -> None:
         values = {**_main_values(main), **preset(kind, main)}

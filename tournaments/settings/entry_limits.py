@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
-from tournaments.settings import fields
+from tournaments.settings import entry_fields
 from tournaments.settings.refusals import Refuse
 
 if TYPE_CHECKING:
@@ -21,13 +21,17 @@ if TYPE_CHECKING:
 def limit_values(settings: TournamentSettings, refuse: Refuse) -> dict[str, Any]:
     """The model's fields for the division and the entry limits; each bad one refused."""
     division = settings.division.strip()
-    _low, high = fields.DIVISION.limits
+    _low, high = entry_fields.DIVISION.limits
     if len(division) > high:
         refuse(
             "division",
             _("A division's name is at most %(most)s characters.") % {"most": high},
         )
-    for setting in (fields.MIN_RATING, fields.MAX_RATING, fields.MAX_RATED_MATCHES):
+    for setting in (
+        entry_fields.MIN_RATING,
+        entry_fields.MAX_RATING,
+        entry_fields.MAX_RATED_MATCHES,
+    ):
         value = getattr(settings, setting.name)
         if value is not None and not setting.allows(value):
             low, high = setting.limits

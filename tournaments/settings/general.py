@@ -27,7 +27,7 @@ from tournaments.formats.base import FormatError
 from tournaments.formats.satellite import TargetTournament, plan_satellite
 from tournaments.models import Tournament, TournamentFormat, TournamentState
 from tournaments.selectors import seated_count
-from tournaments.settings import fields
+from tournaments.settings import fields, swing_fields
 from tournaments.settings.by_format import format_values
 from tournaments.settings.entry_limits import limit_values
 from tournaments.settings.pure import tournament_format
@@ -78,9 +78,9 @@ class TournamentSettings:
     cpp_step: int | None = None
     cpp_raise: str = ""
     cpp_raise_minutes: int | None = None
-    jacoby: bool = fields.JACOBY.default
-    beavers: bool = fields.BEAVERS.default
-    swing_match_length: int = fields.SWING_MATCH_LENGTH.default
+    jacoby: bool = swing_fields.JACOBY.default
+    beavers: bool = swing_fields.BEAVERS.default
+    swing_match_length: int = swing_fields.SWING_MATCH_LENGTH.default
     # divisions and entry limits (``tournaments.settings.entry_limits``)
     division: str = ""
     min_rating: int | None = None

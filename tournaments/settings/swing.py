@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import format_refused
 from tournaments.formats.base import FormatError
 from tournaments.formats.swing import CppRaise, CppSchedule
-from tournaments.settings import fields
+from tournaments.settings import swing_fields
 from tournaments.settings.refusals import Refuse
 
 SWING_DEFAULTS: dict[str, Any] = {
@@ -39,8 +39,8 @@ def swing_values(settings: Any, refuse: Refuse) -> dict[str, Any]:
     chips = settings.starting_chips
     if chips is None:
         refuse("starting_chips", _("Say how many chips each player starts with."))
-    elif not fields.STARTING_CHIPS.allows(chips):
-        low, high = fields.STARTING_CHIPS.limits
+    elif not swing_fields.STARTING_CHIPS.allows(chips):
+        low, high = swing_fields.STARTING_CHIPS.limits
         refuse(
             "starting_chips",
             _("Start each player with %(low)s to %(high)s chips.")
@@ -48,23 +48,23 @@ def swing_values(settings: Any, refuse: Refuse) -> dict[str, Any]:
         )
     levels = _levels(settings, refuse)
     raise_on = settings.cpp_raise or CppRaise.GAME
-    if raise_on not in fields.CPP_RAISE.values:
+    if raise_on not in swing_fields.CPP_RAISE.values:
         refuse(
             "cpp_raise", _("The CPP rises after each game, every N minutes, or at each knockout.")
         )
         raise_on = CppRaise.GAME
     minutes = settings.cpp_raise_minutes if raise_on == CppRaise.MINUTES else None
     if raise_on == CppRaise.MINUTES and (
-        minutes is None or not fields.CPP_RAISE_MINUTES.allows(minutes)
+        minutes is None or not swing_fields.CPP_RAISE_MINUTES.allows(minutes)
     ):
-        low, high = fields.CPP_RAISE_MINUTES.limits
+        low, high = swing_fields.CPP_RAISE_MINUTES.limits
         refuse(
             "cpp_raise_minutes",
             _("Raise the CPP every %(low)s to %(high)s minutes.") % {"low": low, "high": high},
         )
     length = settings.swing_match_length or 0
-    if not fields.SWING_MATCH_LENGTH.allows(length):
-        high = fields.SWING_MATCH_LENGTH.limits[1]
+    if not swing_fields.SWING_MATCH_LENGTH.allows(length):
+        high = swing_fields.SWING_MATCH_LENGTH.limits[1]
         refuse(
             "swing_match_length",
             _("Play single games (0) or matches of 1 to %(high)s points, not %(length)s.")
@@ -102,13 +102,13 @@ def swing_values(settings: Any, refuse: Refuse) -> dict[str, Any]:
 
 def _levels(settings: Any, refuse: Refuse) -> list[int]:
     levels, start, step = list(settings.cpp_levels or ()), settings.cpp_start, settings.cpp_step
-    if step is not None and step < fields.CPP_STEP.limits[0]:
+    if step is not None and step < swing_fields.CPP_STEP.limits[0]:
         refuse("cpp_step", _("The CPP step cannot be negative."))
     if levels and start is not None:
         refuse("cpp_start", _("Give the CPP levels, or a starting CPP and a step: not both."))
         return []
     if start is not None:
-        if start < fields.CPP_START.limits[0]:
+        if start < swing_fields.CPP_START.limits[0]:
             refuse("cpp_start", _("The CPP starts at 1 chip a point or more."))
             return []
         if not step:
@@ -116,7 +116,7 @@ def _levels(settings: Any, refuse: Refuse) -> list[int]:
         return [start]
     if not levels:
         refuse("cpp_levels", _("Give the CPP levels, or a starting CPP and a step."))
-    elif len(levels) > (most := fields.CPP_LEVELS.items or 0):
+    elif len(levels) > (most := swing_fields.CPP_LEVELS.items or 0):
         refuse("cpp_levels", _("Give at most %(most)s CPP levels.") % {"most": most})
         return []
     return levels

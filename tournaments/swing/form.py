@@ -9,19 +9,19 @@ from django.utils.translation import gettext as _
 
 from tournaments.formats.swing import CppRaise
 from tournaments.models import Tournament, TournamentFormat
-from tournaments.settings import fields
+from tournaments.settings import swing_fields
 from tournaments.settings.build import form_field
 
 
 class SwingFields(forms.Form):
-    starting_chips = form_field(fields.STARTING_CHIPS)
-    cpp_levels = form_field(fields.CPP_LEVELS)
-    cpp_step = form_field(fields.CPP_STEP)
-    cpp_raise = form_field(fields.CPP_RAISE)
-    cpp_raise_minutes = form_field(fields.CPP_RAISE_MINUTES)
-    jacoby = form_field(fields.JACOBY)
-    beavers = form_field(fields.BEAVERS)
-    swing_match_length = form_field(fields.SWING_MATCH_LENGTH)
+    starting_chips = form_field(swing_fields.STARTING_CHIPS)
+    cpp_levels = form_field(swing_fields.CPP_LEVELS)
+    cpp_step = form_field(swing_fields.CPP_STEP)
+    cpp_raise = form_field(swing_fields.CPP_RAISE)
+    cpp_raise_minutes = form_field(swing_fields.CPP_RAISE_MINUTES)
+    jacoby = form_field(swing_fields.JACOBY)
+    beavers = form_field(swing_fields.BEAVERS)
+    swing_match_length = form_field(swing_fields.SWING_MATCH_LENGTH)
 
     def clean_cpp_levels(self) -> tuple[int, ...]:
         text = self.cleaned_data.get("cpp_levels") or ""

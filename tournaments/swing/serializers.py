@@ -6,22 +6,22 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.settings import fields
+from tournaments.settings import swing_fields
 from tournaments.settings.build import api_field
 
 
 class SwingSettingsInputSerializer(serializers.Serializer[dict[str, Any]]):
     """A swing's settings; the other formats leave them out."""
 
-    starting_chips = api_field(fields.STARTING_CHIPS)
-    cpp_levels = api_field(fields.CPP_LEVELS)
-    cpp_start = api_field(fields.CPP_START)
-    cpp_step = api_field(fields.CPP_STEP)
-    cpp_raise = api_field(fields.CPP_RAISE)
-    cpp_raise_minutes = api_field(fields.CPP_RAISE_MINUTES)
-    jacoby = api_field(fields.JACOBY)
-    beavers = api_field(fields.BEAVERS)
-    swing_match_length = api_field(fields.SWING_MATCH_LENGTH)
+    starting_chips = api_field(swing_fields.STARTING_CHIPS)
+    cpp_levels = api_field(swing_fields.CPP_LEVELS)
+    cpp_start = api_field(swing_fields.CPP_START)
+    cpp_step = api_field(swing_fields.CPP_STEP)
+    cpp_raise = api_field(swing_fields.CPP_RAISE)
+    cpp_raise_minutes = api_field(swing_fields.CPP_RAISE_MINUTES)
+    jacoby = api_field(swing_fields.JACOBY)
+    beavers = api_field(swing_fields.BEAVERS)
+    swing_match_length = api_field(swing_fields.SWING_MATCH_LENGTH)
 
 
 class SwingOutputSerializer(serializers.Serializer[dict[str, Any]]):

@@ -20,7 +20,7 @@ from tournaments.serializers import (
     RoundLengthsField,
     TournamentSettingsInputSerializer,
 )
-from tournaments.settings import check_settings, fields
+from tournaments.settings import check_settings, fields, swing_fields
 from tournaments.settings.general import TournamentSettings
 from tournaments.settings.setting import FORMATS, Kind, Setting
 
@@ -131,12 +131,15 @@ CHECKED: list[tuple[Setting, dict[str, Any]]] = [
     (fields.GROUP_SIZE, {"format": "round_robin", "advance_per_group": 1}),
     (fields.CONSOLATION_THROUGH_ROUND, {}),
     (fields.LAST_CHANCE_REENTERS_AT, {}),
-    (fields.STARTING_CHIPS, {"format": "swing", "cpp_levels": (10,)}),
+    (swing_fields.STARTING_CHIPS, {"format": "swing", "cpp_levels": (10,)}),
     (
-        fields.CPP_RAISE_MINUTES,
+        swing_fields.CPP_RAISE_MINUTES,
         {"format": "swing", "starting_chips": 100, "cpp_levels": (10,), "cpp_raise": "minutes"},
     ),
-    (fields.SWING_MATCH_LENGTH, {"format": "swing", "starting_chips": 100, "cpp_levels": (10,)}),
+    (
+        swing_fields.SWING_MATCH_LENGTH,
+        {"format": "swing", "starting_chips": 100, "cpp_levels": (10,)},
+    ),
 ]
 
 

@@ -91,6 +91,7 @@ ENTRY_LIMITS = (
     r"|with at most \d+ rated match(es)?; (you have|.+ has) played \d+\.$)"
 )
 OWN_WALLET = r"Staff cannot adjust their own wallet: another staff member must do it\.$"
+NO_TIES = r"No players are tied for a place that matters\.$"
 RULE_REFUSALS = {
     # a name taken or passing for another's, a password the password rules refuse (too
     # common, too like the username), an address the e-mail check refuses
@@ -148,6 +149,9 @@ RULE_REFUSALS = {
     "POST /api/tournaments/{tournament_id}/register/": rf"({BALANCE_SHORT}|{ENTRY_LIMITS})",
     "POST /api/tournaments/{tournament_id}/replace/": rf"({NO_SUCH_PLAYER}|{ENTRY_LIMITS})",
     "POST /api/tournaments/{tournament_id}/beside/{kind}/": SIDE_EVENT_RULES,
+    # whether players are tied for a place that matters, only the standings can say
+    "POST /api/tournaments/{tournament_id}/share-ties/": NO_TIES,
+    "POST /api/tournaments/{tournament_id}/tiebreak/": NO_TIES,
     "POST /api/tournaments/{tournament_id}/withdraw/": NO_SUCH_PLAYER,
     "POST /api/wallets/{username}/adjust/": rf"({BALANCE_SHORT}|{OWN_WALLET})",
     # an approved withdrawal the wallet no longer covers

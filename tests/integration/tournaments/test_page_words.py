@@ -108,6 +108,32 @@ def test_the_rules_name_the_consolation_and_the_reset_final() -> None:
     )
 
 
+def test_the_rules_name_the_last_chance_and_the_consolation_it_feeds() -> None:
+    made = tournament(
+        8, consolation_through_round=0, last_chance_reenters_at=4, last_chance_entry="fresh"
+    )
+
+    words = text_of(page(made))
+
+    assert (
+        "Last chance for those knocked out before 4 players are left; its winner comes back "
+        "into the main flight with them · a fresh draw once everyone it takes is known" in words
+    )
+    assert "Consolation for those knocked out in the first round of the last chance" in words
+
+
+def test_the_rules_say_where_a_last_chance_beside_a_double_elimination_leads() -> None:
+    made = tournament(12, format=TournamentFormat.DOUBLE_ELIMINATION, last_chance_reenters_at=2)
+
+    words = text_of(page(made))
+
+    assert (
+        "Last chance for those knocked out of the losers' flight while more than 2 are left in "
+        "it; its winner plays the losers' flight's winner for a place in the grand final · "
+        "players enter round by round as they are knocked out" in words
+    )
+
+
 def test_a_knockout_without_a_consolation_names_none() -> None:
     made = tournament(4)
 

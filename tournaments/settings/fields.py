@@ -75,10 +75,11 @@ FORMAT = Setting(
     initial=TournamentFormat.KNOCKOUT,
     label=_("Format"),
     help=_(
-        "Knockout: one loss and out. Double elimination: out at the second loss. "
-        "Swiss: a set number of rounds, players with equal scores meet. Round robin: everyone "
-        "meets everyone. Swing: everyone starts with the same chips, the stakes rise, the last "
-        "player holding chips wins."
+        "Knockout: one loss and out. Double elimination: out at the second loss. Triple "
+        "elimination: out at the third. Swiss: a set number of rounds, players with equal "
+        "scores meet. Round robin: everyone meets everyone, or only the first rounds of the "
+        "table. Swing: everyone starts with the same chips, the stakes rise, the last player "
+        "holding chips wins."
     ),
 )
 SEATS = Setting(

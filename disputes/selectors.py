@@ -29,7 +29,7 @@ from matches.money import escrow_ref
 from matches.selectors import board_model
 from matches.verification import verify_match_dice
 from tournaments.models import Entry, EntryStatus, Pairing, Tournament
-from tournaments.reads import pairing_words
+from tournaments.reads import pairing_words, plays_tiebreaks
 
 HANDLE_DISPUTES = "accounts.handle_disputes"
 AGES = {"hour": timedelta(hours=1), "day": timedelta(days=1), "week": timedelta(weeks=1)}
@@ -331,6 +331,10 @@ def _tournament(match: Match) -> dict[str, Any] | None:
         "organizer": tournament.organizer.username,
         "round": pairing.round + 1 if pairing else None,
         "position": pairing.position + 1 if pairing else None,
-        "slot": pairing_words(pairing, tournament.format) if pairing else None,
+        "slot": (
+            pairing_words(pairing, tournament.format, tiebreaks=plays_tiebreaks(tournament))
+            if pairing
+            else None
+        ),
         "pairing_winner": pairing.winner.username if pairing and pairing.winner else None,
     }

@@ -76,7 +76,7 @@ from tournaments.formats.round_robin import RoundRobin
 from tournaments.formats.side_flights import WithSideFlights
 from tournaments.formats.swiss import Swiss
 from tournaments.models import Pairing, Tournament, TournamentFormat, TournamentState
-from tournaments.reads.rounds import pairing_words, round_name
+from tournaments.reads.rounds import pairing_words, plays_tiebreaks, round_name
 from tournaments.settings.pure import tournament_format
 
 
@@ -359,4 +359,4 @@ def _go_on(tournament: Tournament) -> list[int]:
 
 def _slot_name(row: Pairing) -> str:
     """The pairing as the bracket names it: "Winners' final", "Semi-finals, match 2"."""
-    return pairing_words(row, row.tournament.format)
+    return pairing_words(row, row.tournament.format, tiebreaks=plays_tiebreaks(row.tournament))

@@ -19,7 +19,7 @@ from matches.selectors import LIVE_WITHIN
 from tournaments.draw_rows import source_side
 from tournaments.formats.base import Flight, LoserOf, PairingKey, WinnerOf
 from tournaments.models import Entry, Pairing, Tournament, TournamentState
-from tournaments.reads.rounds import round_name
+from tournaments.reads.rounds import plays_tiebreaks, round_name
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,13 @@ def bracket(tournament: Tournament) -> list[BracketRound]:
     return [
         BracketRound(
             r.number,
-            round_name(tournament.format, r.flight, r.number, totals[r.flight]),
+            round_name(
+                tournament.format,
+                r.flight,
+                r.number,
+                totals[r.flight],
+                tiebreaks=plays_tiebreaks(tournament),
+            ),
             r.match_length,
             r.slots,
             r.flight,

@@ -8,6 +8,7 @@ from tournaments.reads.rounds import (
     ROUND_BY_ROUND,
     knockout_round_name,
     pairing_words,
+    plays_tiebreaks,
     round_name,
     slot_words,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "knockout_round_name",
     "pairing_rounds",
     "pairing_words",
+    "plays_tiebreaks",
     "round_name",
     "slot_words",
     "standings_tables",

@@ -15,7 +15,7 @@ from django.db.models import Max
 
 from tournaments.formats.base import Flight
 from tournaments.models import Pairing, Tournament, TournamentFormat
-from tournaments.reads.rounds import ROUND_BY_ROUND, round_name
+from tournaments.reads.rounds import ROUND_BY_ROUND, plays_tiebreaks, round_name
 from tournaments.settings.by_format import FLIGHT_WORDS, flights_of
 from tournaments.settings.clocks import listed_at, listed_lengths, round_clock
 
@@ -63,7 +63,13 @@ def flight_rounds(tournament: Tournament) -> list[FlightRounds]:
             total = max(total, tournament.rounds or 0)
         rounds = [
             RoundRule(
-                round_name(tournament.format, flight.value, number, total),
+                round_name(
+                    tournament.format,
+                    flight.value,
+                    number,
+                    total,
+                    tiebreaks=plays_tiebreaks(tournament),
+                ),
                 lengths[
                     listed_at(len(lengths), number, total, first_round_first=first_round_first)
                 ],

@@ -18,7 +18,7 @@ from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
 
 from tournaments.formats.base import Flight
-from tournaments.models import Pairing, TournamentFormat
+from tournaments.models import Pairing, Tournament, TournamentFormat
 
 ROUND_BY_ROUND = (TournamentFormat.SWISS, TournamentFormat.ROUND_ROBIN)
 ELIMINATION = (TournamentFormat.DOUBLE_ELIMINATION, TournamentFormat.TRIPLE_ELIMINATION)
@@ -87,9 +87,21 @@ def _side_round_name(flight: Flight, number: int, total: int) -> str:
     return numbered % {"number": number + 1}
 
 
-def round_name(format_: str, flight: str, number: int, total: int) -> str:
+def plays_tiebreaks(tournament: Tournament) -> bool:
+    """Whether the tournament's ``final`` flight holds tie-break matches: a truncated round
+    robin's (``tournaments.formats.truncated``), which has no knockout after it."""
+    return tournament.format == TournamentFormat.ROUND_ROBIN and tournament.rounds is not None
+
+
+def round_name(
+    format_: str, flight: str, number: int, total: int, *, tiebreaks: bool = False
+) -> str:
     """Round ``number`` (from 0) of ``total`` in ``flight`` of a tournament of ``format_``,
-    in the active language."""
+    in the active language (``tiebreaks``: its final flight is tie-break matches)."""
+    if flight == Flight.FINAL and tiebreaks:
+        if total == 1:
+            return _("Tie-break")
+        return _("Tie-break, step %(number)s") % {"number": number + 1}
     if flight == Flight.MAIN and format_ in ROUND_BY_ROUND:
         return _("Round %(number)s") % {"number": number + 1}
     if flight == Flight.FINAL and format_ == TournamentFormat.DOUBLE_ELIMINATION:
@@ -114,10 +126,12 @@ def slot_words(name: str, *, matches: int, position: int) -> str:
     return _("%(round)s, match %(number)s") % {"round": name, "number": position + 1}
 
 
-def pairing_words(pairing: Pairing, format_: str) -> str:
+def pairing_words(pairing: Pairing, format_: str, *, tiebreaks: bool = False) -> str:
     """``slot_words`` of one pairing row, counting its flight's rounds and its round's
     matches on the rows as the bracket does (one query)."""
     counted = Pairing.objects.filter(tournament_id=pairing.tournament_id, flight=pairing.flight)
     figures = counted.aggregate(last=Max("round"), matches=Count("pk", Q(round=pairing.round)))
-    name = round_name(format_, pairing.flight, pairing.round, figures["last"] + 1)
+    name = round_name(
+        format_, pairing.flight, pairing.round, figures["last"] + 1, tiebreaks=tiebreaks
+    )
     return slot_words(name, matches=figures["matches"], position=pairing.position)

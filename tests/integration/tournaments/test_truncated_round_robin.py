@@ -104,7 +104,9 @@ def test_a_tie_for_first_waits_for_the_tie_break_match_the_organizer_schedules()
     (match,) = live_matches(tournament)
     assert match.length == 1
     for shown in (f"/tournaments/{tournament.pk}/", f"/tournaments/{tournament.pk}/bracket/"):
-        assert browser.get(shown).status_code == 200
+        answer = browser.get(shown)
+        assert answer.status_code == 200
+        assert "Tie-break" in answer.content.decode()  # named for what it is, not "Final"
     seated = {match.player_0.username, match.player_1.username}
     assert seated == {"p04", "p03"}
     loser = User.objects.get(username="p03")

@@ -14,8 +14,10 @@ and answers with:
 - ``actions``: per game, per action of ``raw``, what the raw structure leaves out: the GNUBG
   ID before the action, the player's index, move texts, candidate equities in EMG and MWC,
   and the cube decision's three equities (no double, double/take, double/pass) in EMG and
-  MWC from the doubler's view.
+  MWC from the doubler's view, with whether the doubler can still win a gammon.
 - ``crawford_games``: whether each game is the Crawford game.
+- ``beavers``: whether a money session allows beavers (the file's ``Beaver`` tag; allowed
+  when there is none, as GNU Backgammon's own setting); always false in match play.
 - ``ratings``: gnubg's rating numbers (``errorrating`` 0..7, ``luckrating`` 0..4) for each
   player's chequer, cube and overall error rate and luck rate, for the match and each game
   (see :func:`player_ratings` for a trap in ``gnubg.match``'s cube figures).
@@ -131,11 +133,19 @@ def analyse_match(
         "crawford_games": [
             crawford_game(info, raw["games"], index) for index in range(len(raw["games"]))
         ],
+        "beavers": beavers_allowed(request["mat"], info["match-length"]),
         "ratings": {
             "match": stats_ratings(gnubg, raw.get("stats")),
             "games": [stats_ratings(gnubg, game.get("stats")) for game in raw["games"]],
         },
     }
+
+
+def beavers_allowed(mat_text: str, length: int) -> bool:
+    """Whether the money session in ``mat_text`` allows beavers: unless its ``Beaver`` tag
+    says "Off" (GNU Backgammon allows them by default)."""
+    off = re.search(r'\[\s*Beavers?\s+"Off"', mat_text, re.IGNORECASE)
+    return length == 0 and off is None
 
 
 def crawford_game(info: dict[str, Any], games: list[dict[str, Any]], index: int) -> bool:
@@ -230,14 +240,17 @@ def priced(gnubg: Any, info: dict[str, Any]) -> dict[str, Any]:
 def cube_equities(
     gnubg: Any, analysis: dict[str, Any], cube_info: dict[str, Any]
 ) -> dict[str, Any]:
-    """No double, double/take and double/pass for the doubler, in EMG and (match play) MWC.
+    """No double, double/take and double/pass for the doubler, in EMG and (match play) MWC,
+    and ``gammon``: whether the doubler can still win a gammon (the no-double evaluation's
+    gammon chance above 0), which tells "too good" from "double, pass".
 
     As in GNU Backgammon's ``FindCubeDecision``: double/pass is +1.0 normalised equity,
     the match play values are the analysis's MWC turned into equity for the current cube.
     """
     no_double, double_take = analysis["nd-cubeful-eq"], analysis["dt-cubeful-eq"]
+    gammon = analysis["probs"][1] > 0.0
     if cube_info["matchto"] == 0:
-        return {"emg": [no_double, double_take, 1.0], "mwc": None}
+        return {"emg": [no_double, double_take, 1.0], "mwc": None, "gammon": gammon}
     return {
         "emg": [
             gnubg.mwc2eq(no_double, cube_info),
@@ -245,6 +258,7 @@ def cube_equities(
             1.0,
         ],
         "mwc": [no_double, double_take, gnubg.eq2mwc(1.0, cube_info)],
+        "gammon": gammon,
     }
 
 

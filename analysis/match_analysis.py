@@ -9,6 +9,9 @@ Terms:
   (``no double`` when the player could double and did not, ``double``, ``take``, ``drop``,
   ``beaver``). A no-double is listed only when it was *close*: doubling would have cost less
   than 0.16 (GNU Backgammon's ``isCloseCubedecision``), or the player should have doubled.
+  A cube decision carries its three equities and proper action
+  (:mod:`analysis.cube_decisions`); its *best* is ``no double``, ``too good`` (not doubling,
+  to play on for the gammon), ``double``, ``take``, ``beaver`` or ``drop``.
 - *EMG*: equivalent to money game, equity normalised to a 1-cube; in match play GNU
   Backgammon turns MWC into EMG against the match equity table for the current cube.
 - *error*: EMG the decision gave up against the best one (0 when it was the best), in match
@@ -40,7 +43,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from analysis.cube_decisions import (
+    CubeAnalysis,
+    CubeRules,
+    beaver_pays,
+    cube_available,
+    cube_verdict,
+)
 from backgammon.errors import NotationError
+from backgammon.matchid import MatchId
 from backgammon.notation import format_play, parse_moves
 
 CLOSE_CUBE = 0.16
@@ -97,6 +108,7 @@ class Decision:
     candidates: tuple[Candidate, ...] = ()
     luck: float | None = None
     luck_mark: str | None = None
+    cube: CubeAnalysis | None = None
 
     @property
     def gnubg_id(self) -> str:
@@ -200,8 +212,11 @@ def match_analysis(answer: Mapping[str, Any]) -> MatchAnalysis:
     raw = answer["raw"]
     info = raw["match-info"]
     ratings = answer["ratings"]
+    rules = CubeRules(
+        money=int(info["match-length"]) == 0, centred=True, beavers=bool(answer["beavers"])
+    )
     games = tuple(
-        _game(number, game, actions, game_ratings, crawford)
+        _game(number, game, actions, game_ratings, crawford, rules)
         for number, (game, actions, game_ratings, crawford) in enumerate(
             zip(
                 raw["games"],
@@ -232,11 +247,12 @@ def _game(
     actions: Sequence[Mapping[str, Any]],
     ratings: Mapping[str, Any] | None,
     crawford: bool,
+    rules: CubeRules,
 ) -> GameAnalysis:
     result = game["info"]
     decisions: list[Decision] = []
     for record, extra in zip(game["game"], actions, strict=True):
-        for decision in _decisions(number, record, extra):
+        for decision in _decisions(number, record, extra, rules):
             decisions.append(replace(decision, number=len(decisions) + 1))
     winner = result.get("winner")
     return GameAnalysis(
@@ -251,7 +267,9 @@ def _game(
     )
 
 
-def _decisions(game: int, record: Mapping[str, Any], extra: Mapping[str, Any]) -> list[Decision]:
+def _decisions(
+    game: int, record: Mapping[str, Any], extra: Mapping[str, Any], rules: CubeRules
+) -> list[Decision]:
     """The decisions of one gnubg action: a roll may carry a no-double before the play."""
     kind = record["action"]
     analysis = record.get("analysis") or {}
@@ -269,10 +287,10 @@ def _decisions(game: int, record: Mapping[str, Any], extra: Mapping[str, Any]) -
     cube = extra.get("cube")
     if kind == "move":
         if cube is not None and _close_no_double(cube["emg"]):
-            decisions.append(_cube(base, "no double", cube, analysis.get("cube-skill")))
+            decisions.append(_cube(base, "no double", cube, analysis.get("cube-skill"), rules))
         decisions.append(_checker(base, record, extra))
     elif kind in ("double", "take", "drop", "beaver") and cube is not None:
-        decisions.append(_cube(base, kind, cube, analysis.get("skill")))
+        decisions.append(_cube(base, kind, cube, analysis.get("skill"), rules))
     return decisions
 
 
@@ -291,35 +309,67 @@ def _close_no_double(emg: Sequence[float]) -> bool:
     return min(double_take, double_pass) - no_double > -CLOSE_CUBE
 
 
-def _cube_errors(action: str, values: Sequence[float]) -> tuple[float, str]:
-    """The error of ``action`` and the best action, from the three doubler's values."""
+def _cube_error(action: str, values: Sequence[float]) -> float:
+    """What ``action`` gave up, from the doubler's three values (GNU Backgammon's measure:
+    the doubler's from the optimal value, the answer's from the better answer)."""
     no_double, double_take, double_pass = values
     doubled = min(double_take, double_pass)
     if action in ("no double", "double"):
-        best = max(no_double, doubled)
         chosen = no_double if action == "no double" else doubled
-        best_action = "double" if doubled > no_double else "no double"
-        return best - chosen, best_action
+        return max(no_double, doubled) - chosen
     chosen = double_take if action in ("take", "beaver") else double_pass
-    return chosen - doubled, "take" if double_take <= double_pass else "drop"
+    return chosen - doubled
+
+
+def _best_cube_action(action: str, cube: CubeAnalysis, rules: CubeRules) -> str:
+    no_double, double_take, double_pass = cube.emg
+    if action in ("no double", "double"):
+        if min(double_take, double_pass) >= no_double:
+            return "double"
+        return "too good" if cube.verdict.too_good else "no double"
+    if double_take > double_pass:
+        return "drop"
+    return "beaver" if beaver_pays(double_take, rules) else "take"
 
 
 def _cube(
-    base: Mapping[str, Any], action: str, cube: Mapping[str, Any], skill: str | None
+    base: Mapping[str, Any],
+    action: str,
+    cube: Mapping[str, Any],
+    skill: str | None,
+    rules: CubeRules,
 ) -> Decision:
-    error, best = _cube_errors(action, cube["emg"])
-    error_mwc = None if cube.get("mwc") is None else _cube_errors(action, cube["mwc"])[0]
+    emg = _triple(cube["emg"])
+    mwc = None if cube.get("mwc") is None else _triple(cube["mwc"])
+    state = MatchId.decode(str(base["match_id"]))
+    doubler = 1 - int(base["player"]) if action in ("take", "drop", "beaver") else base["player"]
+    rules = replace(
+        rules,
+        centred=state.cube_owner is None,
+        available=cube_available(state, doubler),
+        gammon=bool(cube["gammon"]),
+        jacoby=state.jacoby,
+    )
+    analysis = CubeAnalysis(
+        emg=emg, mwc=mwc, verdict=cube_verdict(*emg, rules), centred=rules.centred
+    )
     return Decision(
         **base,
         kind="cube",
         action=action,
         dice=None,
         played=action,
-        best=best,
-        error=max(error, 0.0),
-        error_mwc=None if error_mwc is None else max(error_mwc, 0.0),
+        best=_best_cube_action(action, analysis, rules),
+        error=max(_cube_error(action, emg), 0.0),
+        error_mwc=None if mwc is None else max(_cube_error(action, mwc), 0.0),
         skill=skill,
+        cube=analysis,
     )
+
+
+def _triple(values: Sequence[float]) -> tuple[float, float, float]:
+    no_double, double_take, double_pass = (float(value) for value in values)
+    return no_double, double_take, double_pass
 
 
 def _checker(

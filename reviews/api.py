@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.viewers import request_user, request_viewer
+from analysis.cube_decisions import CUBE_OPTIONS, CubeVerdict
 from core.api import Api, refused_by_the_rules
 from core.errors import Conflict, DomainError, Forbidden, NotFound, NotInstalled
 from matches.engine import analysis_status
@@ -68,6 +69,42 @@ class CandidateSerializer(serializers.Serializer[dict[str, Any]]):
     mwc = serializers.FloatField(allow_null=True, help_text="Match winning chance (0 to 1).")
 
 
+class CubeOptionSerializer(serializers.Serializer[dict[str, Any]]):
+    action = serializers.ChoiceField(
+        choices=list(CUBE_OPTIONS), help_text="A redouble when the cube was the doubler's."
+    )
+    equity = serializers.FloatField(help_text="The doubler's cubeful equity, EMG (1-cube).")
+    diff = serializers.FloatField(
+        help_text="Equity less the proper action's: 0 for it, below 0 for a worse choice of"
+        " the doubler, above 0 where the opponent's wrong answer would gain the doubler."
+    )
+    mwc = serializers.FloatField(
+        allow_null=True, help_text="Match play: the doubler's match winning chance (0 to 1)."
+    )
+    diff_mwc = serializers.FloatField(
+        allow_null=True, help_text="Match play: MWC less the proper action's (0.01 is 1 %)."
+    )
+    played = serializers.BooleanField(
+        help_text="The player's action chose it: a double both double rows, a take or"
+        " beaver the take, a drop the pass, a no double the no double."
+    )
+
+
+class CubeSerializer(serializers.Serializer[dict[str, Any]]):
+    verdict = serializers.ChoiceField(
+        choices=[verdict.value for verdict in CubeVerdict],
+        help_text='The proper cube action in GNU Backgammon\'s words: "Double, take",'
+        ' "Too good to double, pass", "No redouble, beaver"...',
+    )
+    too_good = serializers.BooleanField(
+        help_text="Too good to double: playing on for the gammon beats cashing."
+    )
+    centred = serializers.BooleanField(help_text="False: the cube was the doubler's (redouble).")
+    options = CubeOptionSerializer(
+        many=True, help_text="No double, double/take, double/pass, from the doubler's view."
+    )
+
+
 class DecisionSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -79,7 +116,10 @@ class DecisionSerializer(serializers.Serializer[dict[str, Any]]):
     position_id = serializers.CharField()
     match_id = serializers.CharField()
     played = serializers.CharField()
-    best = serializers.CharField()
+    best = serializers.CharField(
+        help_text="The best play; for a cube decision no double, too good (not doubling, to"
+        " play on for the gammon), double, take, beaver or drop."
+    )
     error = serializers.FloatField(help_text="EMG given up against the best choice.")
     error_mwc = serializers.FloatField(allow_null=True, help_text="Match play: MWC given up.")
     mark = serializers.ChoiceField(choices=["doubtful", "bad", "very bad"], allow_null=True)
@@ -87,6 +127,11 @@ class DecisionSerializer(serializers.Serializer[dict[str, Any]]):
     luck = serializers.FloatField(allow_null=True)
     luck_mark = serializers.CharField(allow_null=True)
     candidates = CandidateSerializer(many=True)
+    cube = CubeSerializer(
+        allow_null=True,
+        help_text="A cube decision's equities and proper action (null for a checker play,"
+        " and for analyses made before they were kept).",
+    )
 
 
 class CoursePointSerializer(serializers.Serializer[dict[str, Any]]):

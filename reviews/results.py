@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from analysis.cube_decisions import CUBE_OPTIONS, CubeAnalysis, played_options
 from analysis.match_analysis import Decision, MatchAnalysis, PlayerStatistics
 
 SKILL_MARKS = ("very bad", "bad", "doubtful")
@@ -111,6 +112,38 @@ def _decision(decision: Decision, usernames: Sequence[str]) -> dict[str, Any]:
                 "mwc": None if candidate.mwc is None else round(candidate.mwc, 5),
             }
             for candidate in decision.candidates
+        ],
+        "cube": None if decision.cube is None else _cube(decision.cube, decision.action),
+    }
+
+
+def _cube(cube: CubeAnalysis, action: str) -> dict[str, Any]:
+    """The table of a cube decision, from the doubler's view: each of no double,
+    double/take and double/pass with its equity, and what it gives up against the optimal
+    value (``diff``, 0 for the proper action, above 0 where the opponent's wrong answer
+    would gain the doubler), marked ``played`` where the player's action chose it."""
+    optimal, optimal_mwc = cube.optimal, cube.optimal_mwc
+    mwc = cube.mwc or (None, None, None)
+    return {
+        "verdict": cube.verdict.value,
+        "too_good": cube.verdict.too_good,
+        "centred": cube.centred,
+        "options": [
+            {
+                "action": option,
+                "equity": round(equity, 4),
+                "diff": round(equity - optimal, 4),
+                "mwc": None if chance is None else round(chance, 5),
+                "diff_mwc": (
+                    None
+                    if chance is None or optimal_mwc is None
+                    else round(chance - optimal_mwc, 5)
+                ),
+                "played": played,
+            }
+            for option, equity, chance, played in zip(
+                CUBE_OPTIONS, cube.emg, mwc, played_options(action), strict=True
+            )
         ],
     }
 

@@ -39,7 +39,8 @@ def analysis_data(analysis: Analysis) -> dict[str, Any]:
         "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
         "players": result.get("players", []),
         "games": result.get("games", []),
-        "decisions": result.get("decisions", []),
+        # Analyses stored before cube decisions kept their equities have no "cube".
+        "decisions": [{"cube": None, **decision} for decision in result.get("decisions", [])],
         "course": result.get("course", []),
     }
 

@@ -178,10 +178,17 @@ def game_actions(
         "bgv": 0,
     }
     doubled: dict[str, Any] | None = None
+    offers = 0  # the open double, then its beaver, then the raccoon
     enriched = []
     for action in game["game"]:
         player = PLAYERS.index(action["player"])
         kind = action["action"]
+        if kind == "double" and offers:
+            # GNU Backgammon records a beaver (and a raccoon) as a double of the doubled
+            # player, which its analysis leaves alone (not a normal double).
+            kind = "beaver" if offers == 1 else "raccoon"
+        # Neither the raccoon nor the take that settles a beaver is a decision it analyses.
+        analysed = kind != "raccoon" and not (kind == "take" and offers > 1)
         responding = kind in ("take", "drop", "beaver")
         doubler = 1 - player if responding else player
         cube_info = priced(gnubg, {**base, "move": doubler})
@@ -197,16 +204,20 @@ def game_actions(
                 "gamestate": GAME_PLAYING,
             }
             entry["gnubg_id"] = f"{board_id}:{gnubg.matchid(cube_info, position)}"
-        if "nd-cubeful-eq" in analysis:
+        if "nd-cubeful-eq" in analysis and analysed:
             entry["cube"] = cube_equities(gnubg, analysis, cube_info)
         if kind == "move":
             entry.update(checker_play(gnubg, action, board_id, cube_info))
         enriched.append(entry)
         if kind == "double":
             doubled = action
-        elif kind in ("take", "beaver"):
-            base.update(cube=base["cube"] * (4 if kind == "beaver" else 2), cubeowner=player)
-            doubled = None
+        if kind in ("double", "beaver", "raccoon"):
+            offers += 1
+        elif kind == "take":
+            # A double is the taker's cube; a beaver or raccoon stays with the last doubler.
+            owner = player if offers == 1 else 1 - player
+            base.update(cube=base["cube"] * 2**offers, cubeowner=owner)
+            doubled, offers = None, 0
     return enriched
 
 

@@ -271,7 +271,7 @@ def _decisions(
     game: int, record: Mapping[str, Any], extra: Mapping[str, Any], rules: CubeRules
 ) -> list[Decision]:
     """The decisions of one gnubg action: a roll may carry a no-double before the play."""
-    kind = record["action"]
+    kind = extra["kind"]
     analysis = record.get("analysis") or {}
     if "gnubg_id" not in extra:
         return []

@@ -102,3 +102,76 @@ def _page(page: str) -> tuple[Printed, Printed]:
     )
     first, second = (Printed(*column) for column in columns)
     return first, second
+
+
+@dataclass(frozen=True)
+class PrintedCube:
+    """One "Cube analysis" of GNU Backgammon's text export: the cubeful figures of no
+    double, double/take and double/pass (EMG, or MWC with ``set output mwc on``) from the
+    view of the player to act, and the proper cube action in its words."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    verdict: str
+
+
+_CUBEFUL = re.compile(
+    r"^\d\. (No double|No redouble|Double, take|Redouble, take|Double, pass|"
+    r"Redouble, pass)\s+([+-]?\d+\.\d+)(%?)"
+)
+_PROPER = re.compile(r"^Proper cube action: (.*?)(?: \(-?\d+\.\d+%\))?$")
+
+
+def printed_cube_analyses(
+    path: Path, tmp: Path, *settings: str, plies: int = 0, mwc: bool = False
+) -> list[list[PrintedCube]]:
+    """Each game's cube analyses, in order, from ``export match text`` after ``analyse
+    match`` at ``plies`` (``settings`` run before the import); MWC as a fraction with
+    ``mwc``."""
+    export = tmp / "match.txt"
+    commands = [
+        "set display off",
+        *settings,
+        f"import mat {path}",
+        f"set analysis chequerplay evaluation plies {plies}",
+        f"set analysis cubedecision evaluation plies {plies}",
+        "analyse match",
+        f"set output mwc {'on' if mwc else 'off'}",
+        f"export match text {export}",
+    ]
+    subprocess.run(
+        [GNUBG_EXECUTABLE, "-t", "-q", "-r"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    # gnubg writes game 1 to the name given, then match_002.txt, match_003.txt ...
+    files = [export, *sorted(tmp.glob("match_[0-9][0-9][0-9].txt"))]
+    return [_cube_blocks(file.read_text(encoding="utf-8")) for file in files]
+
+
+def _cube_blocks(text: str) -> list[PrintedCube]:
+    blocks = []
+    figures: dict[str, float] = {}
+    for line in text.splitlines():
+        cubeful = _CUBEFUL.match(line)
+        if cubeful:
+            label, value, percent = cubeful.groups()
+            action = label.lower().replace("redouble", "double")
+            figures[action] = float(value) / (100 if percent else 1)
+            continue
+        proper = _PROPER.match(line)
+        if proper:
+            blocks.append(
+                PrintedCube(
+                    figures["no double"],
+                    figures["double, take"],
+                    figures["double, pass"],
+                    proper.group(1),
+                )
+            )
+            figures = {}
+    return blocks

@@ -1,5 +1,7 @@
 // The analysis page: step through every decision on a board with GNU Backgammon's
-// candidates, the errors list with its filters, and the course of the match as a graph.
+// candidates (a checker play) or its cube table (a cube decision: no double, double/take,
+// double/pass from the doubler's view, with the proper action), the errors list with its
+// filters, and the course of the match as a graph.
 // Before the analysis is done, the page follows its progress over the /ws/me/ socket
 // (static/js/notices/ passes the frames on) and reloads when it is.
 
@@ -21,8 +23,47 @@ const WORDS = {
   take: _("take"),
   drop: _("drop"),
   beaver: _("beaver"),
+  "too good": _("too good to double, play for gammon"),
+};
+// The same for a cube the doubler already owns.
+const REDOUBLE_WORDS = {
+  double: _("redouble"),
+  "no double": _("no redouble"),
+  "too good": _("too good to redouble, play for gammon"),
 };
 const inWords = (word) => WORDS[word] ?? word;
+// A cube decision's action or best action: a redouble when the cube was the doubler's.
+const cubeWords = (d, word) => (d.cube && !d.cube.centred && REDOUBLE_WORDS[word]) || inWords(word);
+
+// The rows of a cube decision's table and GNU Backgammon's proper actions (its words).
+const OPTIONS = {
+  "no double": [_("No double"), _("No redouble")],
+  "double, take": [_("Double, take"), _("Redouble, take")],
+  "double, pass": [_("Double, pass"), _("Redouble, pass")],
+};
+const VERDICTS = {
+  "Double, take": _("Double, take"),
+  "Double, pass": _("Double, pass"),
+  "No double, take": _("No double, take"),
+  "Too good to double, take": _("Too good to double, take"),
+  "Too good to double, pass": _("Too good to double, pass"),
+  "Double, beaver": _("Double, beaver"),
+  "No double, beaver": _("No double, beaver"),
+  "Redouble, take": _("Redouble, take"),
+  "Redouble, pass": _("Redouble, pass"),
+  "No redouble, take": _("No redouble, take"),
+  "Too good to redouble, take": _("Too good to redouble, take"),
+  "Too good to redouble, pass": _("Too good to redouble, pass"),
+  "No redouble, beaver": _("No redouble, beaver"),
+  "Never double, take (dead cube)": _("Never double, take (dead cube)"),
+  "Never redouble, take (dead cube)": _("Never redouble, take (dead cube)"),
+  "Optional double, take": _("Optional double, take"),
+  "Optional redouble, take": _("Optional redouble, take"),
+  "Optional double, beaver": _("Optional double, beaver"),
+  "Optional double, pass": _("Optional double, pass"),
+  "Optional redouble, pass": _("Optional redouble, pass"),
+  "Cube not available": _("Cube not available"),
+};
 
 const progress = document.getElementById("analysis-progress");
 if (progress) {
@@ -60,7 +101,7 @@ function start(data) {
     const who = data.names[d.seat];
     const what = d.kind === "checker"
       ? format(_("%(name)s to play %(dice)s"), { name: who, dice: d.dice.join("-") })
-      : `${who}: ${inWords(d.action)}`;
+      : `${who}: ${cubeWords(d, d.action)}`;
     return `${format(_("Game %(number)s"), { number: d.game })} · ${what}`;
   }
 
@@ -77,10 +118,10 @@ function start(data) {
     document.getElementById("decision-title").textContent = title(d);
     const mark = d.mark ? ` (${inWords(d.mark)})` : "";
     const error = d.error > 0 ? `: ${fmt(-d.error)} EMG${d.error_mwc ? `, ${(-100 * d.error_mwc).toFixed(2)} % MWC` : ""}${mark}` : "";
-    const played = d.kind === "cube" ? inWords(d.played) : d.played || _("(no move)");
+    const played = d.kind === "cube" ? cubeWords(d, d.played) : d.played || _("(no move)");
     document.getElementById("decision-played").textContent = format(_("Played %(play)s"), { play: played }) + error;
     document.getElementById("decision-best").textContent = d.error > 0
-      ? format(_("Best: %(play)s"), { play: d.kind === "cube" ? inWords(d.best) : d.best })
+      ? format(_("Best: %(play)s"), { play: d.kind === "cube" ? cubeWords(d, d.best) : d.best })
       : _("The best choice.");
     const rows = document.querySelector("[data-testid=candidates] tbody");
     rows.replaceChildren(
@@ -96,6 +137,7 @@ function start(data) {
       }),
     );
     document.querySelector("[data-testid=candidates]").hidden = d.candidates.length === 0;
+    showCube(d.cube ?? null);
     document.getElementById("decision-luck").textContent =
       d.luck === null ? "" : format(_("Luck of the roll: %(luck)s EMG"), { luck: fmt(d.luck) }) + (d.luck_mark ? ` (${inWords(d.luck_mark)})` : "");
     document.getElementById("decision-count").textContent = format(_("%(number)s of %(total)s"), { number: index + 1, total: decisions.length });
@@ -105,6 +147,50 @@ function start(data) {
     for (const dot of document.querySelectorAll("#course circle")) {
       dot.classList.toggle("is-current", Number(dot.dataset.decision) === index);
     }
+  }
+
+  // A cube decision's table: each row's equity and, in brackets, its difference from the
+  // proper action's (GNU Backgammon's and eXtreme Gammon's way); the played rows marked.
+  function showCube(cube) {
+    const box = document.querySelector("[data-testid=cube-equities]");
+    box.hidden = cube === null;
+    if (cube === null) return;
+    document.getElementById("cube-verdict").textContent =
+      format(_("Proper cube action: %(action)s"), { action: VERDICTS[cube.verdict] ?? cube.verdict });
+    const percent = (value) => `${(100 * value).toFixed(2)} %`;
+    const figure = (value, diff, text) => {
+      const cell = document.createElement("td");
+      cell.textContent = text(value);
+      if (diff !== 0) {
+        const aside = document.createElement("span");
+        aside.className = "cube-diff";
+        aside.textContent = ` (${diff > 0 ? "+" : "−"}${text(Math.abs(diff)).replace("+", "")})`;
+        cell.append(aside);
+      }
+      return cell;
+    };
+    const mwc = cube.options.some((o) => o.mwc !== null);
+    box.querySelector(".cube-mwc").hidden = !mwc;
+    box.querySelector("tbody").replaceChildren(
+      ...cube.options.map((o) => {
+        const row = document.createElement("tr");
+        row.dataset.option = o.action;
+        const name = document.createElement("th");
+        name.scope = "row";
+        name.textContent = (OPTIONS[o.action] ?? [o.action, o.action])[cube.centred ? 0 : 1];
+        if (o.played) {
+          row.classList.add("is-played");
+          const mark = document.createElement("span");
+          mark.className = "cube-played";
+          mark.textContent = ` · ${_("played")}`;
+          name.append(mark);
+        }
+        if (o.diff === 0) row.classList.add("is-best");
+        row.append(name, figure(o.equity, o.diff, (v) => fmt(v)));
+        if (mwc) row.append(figure(o.mwc, o.diff_mwc, (v) => (v === null ? "—" : percent(v))));
+        return row;
+      }),
+    );
   }
 
   function errorFrom(step) {
@@ -155,7 +241,7 @@ function start(data) {
         const cube = d.kind === "cube";
         const cells = {
           game: String(d.game), player: data.names[d.seat], roll,
-          played: (cube ? inWords(d.played) : d.played) || "—", best: cube ? inWords(d.best) : d.best,
+          played: (cube ? cubeWords(d, d.played) : d.played) || "—", best: cube ? cubeWords(d, d.best) : d.best,
           error: fmt(-d.error), mark: inWords(d.mark),
         };
         for (const [name, text] of Object.entries(cells)) {

@@ -175,8 +175,8 @@ function start(data) {
       ...cube.options.map((o) => {
         const row = document.createElement("tr");
         row.dataset.option = o.action;
-        const name = document.createElement("th");
-        name.scope = "row";
+        const name = document.createElement("td");
+        name.className = "cube-option";
         name.textContent = (OPTIONS[o.action] ?? [o.action, o.action])[cube.centred ? 0 : 1];
         if (o.played) {
           row.classList.add("is-played");

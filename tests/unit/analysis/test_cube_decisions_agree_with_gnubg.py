@@ -71,7 +71,9 @@ def matched(
                     if all(
                         abs(mine - shown) <= PRINTED
                         for mine, shown in zip(
-                            ours, (block.no_double, block.double_take, block.double_pass)
+                            ours,
+                            (block.no_double, block.double_take, block.double_pass),
+                            strict=True,
                         )
                     )
                 ),

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from analysis.cube_decisions import CubeVerdict
+from analysis.gnubg_match_analysis import beavers_allowed
 from analysis.match_analysis import Decision, MatchAnalysis, match_analysis
 from backgammon.matchid import MatchId
 from backgammon.notation import format_play, parse_moves
@@ -133,3 +135,84 @@ def test_plays_are_written_as_the_move_list_writes_them(analysis: MatchAnalysis)
     assert [text for text in written if text != format_play(parse_moves(text))] == []
     assert "6/5 6/4" not in written
     assert "6/4 6/5" in written
+
+
+def test_cube_decisions_carry_their_three_equities_and_proper_action(
+    analysis: MatchAnalysis,
+) -> None:
+    cube = [d for d in analysis.decisions if d.kind == "cube"]
+
+    assert cube
+    assert all(d.cube is not None for d in cube)
+    assert all(d.cube is None for d in analysis.decisions if d.kind == "checker")
+    double, take = (d for d in cube if d.action in ("double", "take"))
+    assert double.cube == take.cube
+    assert double.cube is not None
+    assert double.cube.emg == pytest.approx((0.863296, 1.167067, 1.0))
+    assert double.cube.mwc == pytest.approx((0.465824, 0.541767, 0.5))
+    assert double.cube.verdict is CubeVerdict.DOUBLE_PASS
+    assert double.cube.centred
+    # the take's error is what the double/pass row beats the double/take row by, in MWC too
+    assert take.error_mwc == pytest.approx(0.541767 - 0.5)
+
+
+def test_too_good_positions_are_named_and_not_doubling_there_is_right(
+    analysis: MatchAnalysis,
+) -> None:
+    # GNU Backgammon's "Too good to double, pass": the analysis said "no double" before
+    too_good = [d for d in analysis.decisions if d.cube is not None and d.cube.verdict.too_good]
+
+    assert too_good
+    for decision in too_good:
+        assert decision.cube is not None
+        assert decision.cube.verdict is CubeVerdict.TOO_GOOD_PASS
+        assert (decision.action, decision.best, decision.error) == ("no double", "too good", 0)
+        no_double, _, double_pass = decision.cube.emg
+        assert no_double > double_pass
+
+
+def test_a_double_in_a_too_good_position_gives_up_the_gammons(
+    answer: dict[str, Any],
+) -> None:
+    # given the sample's first too-good position, as if the player had doubled there
+    edited = json.loads(json.dumps(answer))
+    game, index = next(
+        (game, index)
+        for game, actions in enumerate(edited["actions"])
+        for index, entry in enumerate(actions)
+        if "cube" in entry and entry["cube"]["emg"][0] > 1.0 and entry["cube"]["gammon"]
+    )
+    record = edited["raw"]["games"][game]["game"][index]
+    edited["actions"][game][index]["kind"] = "double"
+    record["action"] = "double"
+    no_double, double_take, double_pass = edited["actions"][game][index]["cube"]["emg"]
+
+    # when it is built
+    double = next(
+        d
+        for d in match_analysis(edited).games[game].decisions
+        if d.action == "double" and d.cube is not None and d.cube.verdict.too_good
+    )
+
+    # then the double is the error: it cashes 1.0 where playing on was worth more
+    assert double.best == "too good"
+    assert double.error == pytest.approx(no_double - min(double_take, double_pass))
+    assert double.error > 0
+
+
+@pytest.mark.parametrize(
+    ("header", "length", "allowed"),
+    [
+        ("", 0, True),  # GNU Backgammon's own default
+        ('; [Beaver "On"]\n', 0, True),
+        ('; [Beaver "Off"]\n', 0, False),
+        ('; [Beavers "off"]\n', 0, False),
+        ('; [Beaver "On"]\n', 7, False),  # never in match play
+    ],
+)
+def test_beavers_are_allowed_in_money_play_unless_the_file_says_off(
+    header: str, length: int, allowed: bool
+) -> None:
+    mat = f"{header}\n {length} point match\n\n Game 1\n"
+
+    assert beavers_allowed(mat, length) is allowed

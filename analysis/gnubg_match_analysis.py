@@ -25,10 +25,12 @@ and answers with:
 import os
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 PLAYERS = ("X", "O")
+CRAWFORD_OFF = re.compile(r'^;\s*\[\s*Crawford\s+"Off"\s*\]', re.IGNORECASE | re.MULTILINE)
+SGF_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.DOTALL)
 GAME_PLAYING = 1
 
 
@@ -57,7 +59,7 @@ def configure(gnubg: Any, plies: int) -> dict[str, Any]:
     }
 
 
-def import_mat(gnubg: Any, mat_text: str) -> None:
+def import_mat(gnubg: Any, mat_text: str, initial_cubes: Sequence[int] = ()) -> None:
     """Import ``mat_text``; a file the program refuses raises :class:`InvalidMatch`.
 
     A failed ``import mat`` leaves the previous match in place, so the imported match is
@@ -82,6 +84,101 @@ def import_mat(gnubg: Any, mat_text: str) -> None:
         raise InvalidMatch("GNU Backgammon could not import the match") from None
     if imported["match-info"]["match-length"] != length or len(imported["games"]) != games:
         raise InvalidMatch("GNU Backgammon could not import the match")
+    initial_cubes = tuple(int(value) for value in initial_cubes)
+    if len(initial_cubes) not in (0, games) or any(
+        value < 1 or value & (value - 1) for value in initial_cubes
+    ):
+        raise InvalidMatch("initial cubes: one power of two per game of the match")
+    crawford_rule = length > 0 and not CRAWFORD_OFF.search(mat_text)
+    if not crawford_rule and length > 0 or any(value > 1 for value in initial_cubes):
+        play_rules(gnubg, crawford_rule=crawford_rule, initial_cubes=initial_cubes)
+
+
+def play_rules(gnubg: Any, *, crawford_rule: bool, initial_cubes: tuple[int, ...]) -> None:
+    """Tell the program the rules the match was played by, which ``import mat`` loses.
+
+    The importer gives every match the Crawford rule and every game a cube of 1 (gnubg's
+    ``ImportMat``). The program keeps both in each game's first record, which no command
+    changes, and writes them in its own SGF: the match is saved as SGF, each game's root
+    node given the rules as played (``RU`` without ``Crawford`` / ``CrawfordGame``, ``CV``
+    the cube the automatic doubles left), and loaded back.
+    """
+    handle, path = tempfile.mkstemp(suffix=".sgf", prefix="crawford-")
+    os.close(handle)
+    try:
+        gnubg.command(f'save match "{path}"')
+        with open(path, encoding="utf-8") as file:
+            sgf = file.read()
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(with_rules(sgf, crawford_rule=crawford_rule, initial_cubes=initial_cubes))
+        gnubg.command(f'load match "{path}"')
+    finally:
+        os.unlink(path)
+
+
+def with_rules(sgf: str, *, crawford_rule: bool, initial_cubes: tuple[int, ...]) -> str:
+    """``sgf`` (the program's SGF of a match) with each game's root node set to the rules.
+
+    A game's root node is the first node of each top-level ``(;`` tree; its properties are
+    rewritten, nothing else is touched (values may hold any character, so the text is
+    scanned with property values skipped, never searched).
+    """
+    out: list[str] = []
+    game, last = 0, 0
+    for start, end in root_nodes(sgf):
+        properties = [(name, values) for name, values in SGF_PROPERTY.findall(sgf[start:end])]
+        cube = initial_cubes[game] if game < len(initial_cubes) else 1
+        out += [sgf[last:start], root_node(properties, crawford_rule, cube)]
+        game, last = game + 1, end
+    out.append(sgf[last:])
+    return "".join(out)
+
+
+def root_node(properties: list[tuple[str, str]], crawford_rule: bool, cube: int) -> str:
+    kept = []
+    for name, values in properties:
+        if name == "CV":
+            continue
+        if name == "RU" and not crawford_rule:
+            rules = [r for r in values.strip()[1:-1].split(":") if r not in ("Crawford", "CrawfordGame")]
+            if not rules:
+                continue
+            values = "[" + ":".join(rules) + "]"
+        kept.append(name + values)
+    if cube > 1:
+        kept.append(f"CV[{cube}]")
+    return "".join(kept)
+
+
+def root_nodes(sgf: str) -> list[tuple[int, int]]:
+    """The spans of the properties of each game's root node (after its ``(;``)."""
+    spans: list[tuple[int, int]] = []
+    depth, index, start = 0, 0, None
+    while index < len(sgf):
+        char = sgf[index]
+        if char == "[":
+            index = value_end(sgf, index)
+            continue
+        if start is not None and char in ";()":
+            spans.append((start, index))
+            start = None
+        if char == "(":
+            depth += 1
+            if depth == 1 and sgf.startswith("(;", index):
+                start = index + 2
+                index += 1
+        elif char == ")":
+            depth -= 1
+        index += 1
+    return spans
+
+
+def value_end(sgf: str, index: int) -> int:
+    """The index after the property value opening at ``index`` (``\\`` escapes a char)."""
+    index += 1
+    while index < len(sgf) and sgf[index] != "]":
+        index += 2 if sgf[index] == "\\" else 1
+    return index + 1
 
 
 def mat_shape(mat_text: str) -> tuple[int, int]:
@@ -108,7 +205,7 @@ def analyse_match(
     plies = int(request["plies"])
     if not 0 <= plies <= 4:
         raise InvalidMatch(f"analysis depth must be 0 to 4 plies, not {plies}")
-    import_mat(gnubg, request["mat"])
+    import_mat(gnubg, request["mat"], request.get("initial_cubes", ()))
     settings = configure(gnubg, plies)
     sizes = [len(game["game"]) for game in gnubg.match(analysis=0, statistics=0)["games"]]
     total, done = sum(sizes), 0
@@ -156,7 +253,7 @@ def game_actions(
     """What each action of game ``index`` leaves out of ``gnubg.match``, in the same order."""
     game = games[index]
     base: dict[str, Any] = {
-        "cube": 1,
+        "cube": game["info"].get("initial-cube", 1),
         "cubeowner": -1,
         "move": 0,
         "matchto": info["match-length"],

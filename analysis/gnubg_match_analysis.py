@@ -63,7 +63,9 @@ def import_mat(gnubg: Any, mat_text: str, initial_cubes: Sequence[int] = ()) -> 
     """Import ``mat_text``; a file the program refuses raises :class:`InvalidMatch`.
 
     A failed ``import mat`` leaves the previous match in place, so the imported match is
-    checked against the file's length line and number of games.
+    checked against the file's length line and number of games. A match whose file says
+    ``Crawford "Off"``, or ``initial_cubes`` (one per game) above 1, is then given those
+    rules (:func:`play_rules`).
     """
     length, games = mat_shape(mat_text)
     handle, path = tempfile.mkstemp(suffix=".mat", prefix="crawford-")
@@ -89,9 +91,9 @@ def import_mat(gnubg: Any, mat_text: str, initial_cubes: Sequence[int] = ()) -> 
         value < 1 or value & (value - 1) for value in initial_cubes
     ):
         raise InvalidMatch("initial cubes: one power of two per game of the match")
-    crawford_rule = length > 0 and not CRAWFORD_OFF.search(mat_text)
-    if not crawford_rule and length > 0 or any(value > 1 for value in initial_cubes):
-        play_rules(gnubg, crawford_rule=crawford_rule, initial_cubes=initial_cubes)
+    crawford_off = length > 0 and CRAWFORD_OFF.search(mat_text) is not None
+    if crawford_off or any(value > 1 for value in initial_cubes):
+        play_rules(gnubg, crawford_rule=not crawford_off, initial_cubes=initial_cubes)
 
 
 def play_rules(gnubg: Any, *, crawford_rule: bool, initial_cubes: tuple[int, ...]) -> None:
@@ -126,9 +128,11 @@ def with_rules(sgf: str, *, crawford_rule: bool, initial_cubes: tuple[int, ...])
     out: list[str] = []
     game, last = 0, 0
     for start, end in root_nodes(sgf):
-        properties = [(name, values) for name, values in SGF_PROPERTY.findall(sgf[start:end])]
+        node = sgf[start:end]
+        properties = [(name, values) for name, values in SGF_PROPERTY.findall(node)]
         cube = initial_cubes[game] if game < len(initial_cubes) else 1
-        out += [sgf[last:start], root_node(properties, crawford_rule, cube)]
+        spacing = node[len(node.rstrip()) :]
+        out += [sgf[last:start], root_node(properties, crawford_rule, cube), spacing]
         game, last = game + 1, end
     out.append(sgf[last:])
     return "".join(out)
@@ -140,7 +144,9 @@ def root_node(properties: list[tuple[str, str]], crawford_rule: bool, cube: int)
         if name == "CV":
             continue
         if name == "RU" and not crawford_rule:
-            rules = [r for r in values.strip()[1:-1].split(":") if r not in ("Crawford", "CrawfordGame")]
+            rules = [
+                r for r in values.strip()[1:-1].split(":") if r not in ("Crawford", "CrawfordGame")
+            ]
             if not rules:
                 continue
             values = "[" + ":".join(rules) + "]"
@@ -197,11 +203,20 @@ def mat_shape(mat_text: str) -> tuple[int, int]:
 
 
 def analyse_match(
-    gnubg: Any, request: dict[str, Any], progress: Callable[[int, int], None] = lambda d, t: None
+    gnubg: Any,
+    request: dict[str, Any],
+    progress: Callable[[int, int], None] = lambda d, t: None,
+    *,
+    evaluate: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> dict[str, Any]:
     """``analyse match``, done a game at a time (``analyse game`` on each game gives the
     same figures as ``analyse match``) so that ``progress(actions done, actions in all)``
-    can be told after each game."""
+    can be told after each game.
+
+    The request's ``initial_cubes`` and the .mat's Crawford tag set the rules as played
+    (:func:`import_mat`); each of its ``match_doubles`` is answered with the doubler's
+    cubeful MWC in its position, from ``evaluate`` (the server's ``evaluate`` request),
+    last, as setting a position replaces the match in the program."""
     plies = int(request["plies"])
     if not 0 <= plies <= 4:
         raise InvalidMatch(f"analysis depth must be 0 to 4 plies, not {plies}")
@@ -219,7 +234,7 @@ def analyse_match(
             gnubg.command("next game")
     raw = gnubg.match(analysis=1, boards=1, statistics=1, verbose=1)
     info = raw["match-info"]
-    return {
+    answer = {
         "raw": raw,
         "settings": settings,
         "actions": [
@@ -233,6 +248,21 @@ def analyse_match(
             "games": [stats_ratings(gnubg, game.get("stats")) for game in raw["games"]],
         },
     }
+    answer["match_doubles"] = [
+        {**double, "mwc": match_winning_chance(evaluate, double, plies)}
+        for double in request.get("match_doubles", ())
+    ]
+    return answer
+
+
+def match_winning_chance(
+    evaluate: Callable[[dict[str, Any]], dict[str, Any]], double: dict[str, Any], plies: int
+) -> float:
+    """The doubler's cubeful MWC in the position of his match double (he is on roll)."""
+    evaluated = evaluate({"gnubg_id": double["gnubg_id"], "plies": plies})
+    if evaluated["mwc"] is None or evaluated["player_on_roll"] != double["player"]:
+        raise InvalidMatch(f"{double['gnubg_id']!r} is not a match double's position")
+    return float(evaluated["mwc"])
 
 
 def crawford_game(info: dict[str, Any], games: list[dict[str, Any]], index: int) -> bool:

@@ -55,7 +55,7 @@ from core.tasks import enqueue
 from matches.engine import analysis_engine, analysis_status
 from matches.events import MatchFinished
 from matches.models import Game, Match
-from matches.records import match_file
+from matches.records import match_file, rules_as_played
 from matches.refusals import rules_refused
 from reviews.events import AnalysisChanged
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
@@ -180,10 +180,13 @@ def analysis_run(analysis_id: int) -> bool:
         analysis.done, analysis.total = done, total
         _tell(analysis)
 
+    # A match played here tells the engine what its file cannot: automatic doubles and
+    # match doubles (an upload has only its file).
+    rules = rules_as_played(analysis.match) if analysis.match is not None else None
     try:
         with _alive(analysis.pk, attempt):
             result = analysis_engine().analyse_match(
-                analysis.mat, plies=analysis.plies, on_progress=progressed
+                analysis.mat, plies=analysis.plies, on_progress=progressed, rules=rules
             )
     except InvalidMatchError as error:
         _fail(analysis, f"GNU Backgammon could not read the match: {error}")

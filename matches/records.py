@@ -12,6 +12,8 @@ takes the Jacoby rule of a money session from its own settings, not from the hea
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from accounts.models import User
 from analysis.rules_as_played import MatchDouble, RulesAsPlayed
 from backgammon.board import Board
@@ -107,6 +109,12 @@ def _actions_by_game(match: Match) -> dict[int, list[Action]]:
         assert action.game_number is not None
         by_game.setdefault(action.game_number, []).append(action)
     return by_game
+
+
+WRITTEN_GAME = Q(winner_seat__isnull=False, points__isnull=False) | Q(
+    finish_reason=FinishReason.MATCH_CUBE_DROPPED
+)
+"""The games a file writes: finished, or ended by a dropped match double."""
 
 
 def _written_games(match: Match) -> list[Game]:

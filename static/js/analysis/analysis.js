@@ -21,7 +21,13 @@ const WORDS = {
   take: _("take"),
   drop: _("drop"),
   beaver: _("beaver"),
+  "match double": _("match double"),
+  "no match double": _("no match double"),
+  "match take": _("match take"),
+  "match drop": _("match drop"),
 };
+// A match double's error is in stakes (the match stake before it), not EMG.
+const unit = (d) => (d.kind === "match cube" ? _("stakes") : "EMG");
 const inWords = (word) => WORDS[word] ?? word;
 
 const progress = document.getElementById("analysis-progress");
@@ -76,11 +82,11 @@ function start(data) {
     renderBoard(board, model);
     document.getElementById("decision-title").textContent = title(d);
     const mark = d.mark ? ` (${inWords(d.mark)})` : "";
-    const error = d.error > 0 ? `: ${fmt(-d.error)} EMG${d.error_mwc ? `, ${(-100 * d.error_mwc).toFixed(2)} % MWC` : ""}${mark}` : "";
-    const played = d.kind === "cube" ? inWords(d.played) : d.played || _("(no move)");
+    const error = d.error > 0 ? `: ${fmt(-d.error)} ${unit(d)}${d.error_mwc ? `, ${(-100 * d.error_mwc).toFixed(2)} % MWC` : ""}${mark}` : "";
+    const played = d.kind !== "checker" ? inWords(d.played) : d.played || _("(no move)");
     document.getElementById("decision-played").textContent = format(_("Played %(play)s"), { play: played }) + error;
     document.getElementById("decision-best").textContent = d.error > 0
-      ? format(_("Best: %(play)s"), { play: d.kind === "cube" ? inWords(d.best) : d.best })
+      ? format(_("Best: %(play)s"), { play: d.kind !== "checker" ? inWords(d.best) : d.best })
       : _("The best choice.");
     const rows = document.querySelector("[data-testid=candidates] tbody");
     rows.replaceChildren(
@@ -152,7 +158,7 @@ function start(data) {
         row.classList.add(`mark-${d.mark.replace(" ", "-")}`);
         const roll = d.dice ? d.dice.join("-") : inWords(d.action);
         // Named cells: on a phone static/css/analysis.css lays the row out in three lines.
-        const cube = d.kind === "cube";
+        const cube = d.kind !== "checker";
         const cells = {
           game: String(d.game), player: data.names[d.seat], roll,
           played: (cube ? inWords(d.played) : d.played) || "—", best: cube ? inWords(d.best) : d.best,

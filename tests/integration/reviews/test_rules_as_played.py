@@ -40,9 +40,7 @@ def test_a_swing_match_ended_by_a_match_drop_has_its_match_doubles_judged() -> N
     table.ok(doubler, "match_drop")
     match = Match.objects.get(pk=table.match_id)
     assert match.finish_reason == FinishReason.MATCH_CUBE_DROPPED
-    offers = list(
-        Action.objects.filter(match=match, kind=ActionKind.MATCH_DOUBLE).order_by("seq")
-    )
+    offers = list(Action.objects.filter(match=match, kind=ActionKind.MATCH_DOUBLE).order_by("seq"))
 
     # when it is analysed
     analysis = analysis_for_match(match.pk, plies=0)
@@ -50,7 +48,7 @@ def test_a_swing_match_ended_by_a_match_drop_has_its_match_doubles_judged() -> N
     assert analysis_run(analysis.pk)
 
     # then the file holds the unfinished game and the match doubles travel beside it
-    assert ' Game 1\n' in analysis.mat
+    assert " Game 1\n" in analysis.mat
     assert " Game 2\n" not in analysis.mat
     assert rules_as_played(match).match_doubles == (
         MatchDouble(1, 1, table.seat(doubler), offers[0].gnubg_before, 1, True),

@@ -170,14 +170,16 @@ def test_a_match_double_is_judged_on_the_doublers_match_winning_chances(
         # and the doubler's roll comes next: the one after as many rolls as before it
         assert following.player == double.player
         assert following.position_id == checker[double.rolls].position_id
-    first, second = (engine.evaluate(d.gnubg_id, EvalSettings(plies=PLIES)) for d in doubles)
-    assert first.player(0).mwc is not None
-    assert first.player(0).mwc < 0.5  # Alice doubled as the underdog: an error
+    first, second = (
+        engine.evaluate(d.gnubg_id, EvalSettings(plies=PLIES)).player(d.player).mwc for d in doubles
+    )
+    assert first is not None
+    assert first < 0.5  # Alice doubled as the underdog: an error
     assert judged[0].error > 0.12
     assert judged[0].skill == "very bad"
     assert (judged[1].best, judged[1].error) == ("match take", 0.0)
-    assert second.player(1).mwc is not None
-    assert second.player(1).mwc > 0.75  # Alice should have dropped Bob's redouble
+    assert second is not None
+    assert second > 0.75  # Alice should have dropped Bob's redouble
     assert judged[3].best == "match drop"
     assert judged[3].error > 0
     # and GNU Backgammon's own figures for the games are untouched by them

@@ -91,7 +91,7 @@ def import_mat(gnubg: Any, mat_text: str, initial_cubes: Sequence[int] = ()) -> 
         value < 1 or value & (value - 1) for value in initial_cubes
     ):
         raise InvalidMatch("initial cubes: one power of two per game of the match")
-    crawford_off = length > 0 and CRAWFORD_OFF.search(mat_text) is not None
+    crawford_off = length > 1 and CRAWFORD_OFF.search(mat_text) is not None
     if crawford_off or any(value > 1 for value in initial_cubes):
         play_rules(gnubg, crawford_rule=not crawford_off, initial_cubes=initial_cubes)
 
@@ -104,7 +104,16 @@ def play_rules(gnubg: Any, *, crawford_rule: bool, initial_cubes: tuple[int, ...
     changes, and writes them in its own SGF: the match is saved as SGF, each game's root
     node given the rules as played (``RU`` without ``Crawford`` / ``CrawfordGame``, ``CV``
     the cube the automatic doubles left), and loaded back.
+
+    The ``gnubg`` Python package (it has no ``cfevaluate``) crashes loading any SGF, so
+    there such a match is refused with the reason rather than analysed under rules it was
+    not played by.
     """
+    if not hasattr(gnubg, "cfevaluate"):
+        raise InvalidMatch(
+            "the gnubg Python package cannot be given the rules this match was played by "
+            "(no Crawford rule, automatic doubles); Debian's gnubg program can"
+        )
     handle, path = tempfile.mkstemp(suffix=".sgf", prefix="crawford-")
     os.close(handle)
     try:

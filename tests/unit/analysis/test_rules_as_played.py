@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from analysis.engine import EvalSettings, InvalidMatchError
+from analysis.gnubg_found import gnubg_found
 from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
 from analysis.match_analysis import Decision
 from analysis.rules_as_played import MatchDouble, RulesAsPlayed
@@ -203,3 +204,15 @@ def test_a_match_double_in_a_position_that_is_not_one_is_refused(engine: GnubgPr
         engine.analyse_match(
             three_point_match(False), plies=PLIES, rules=RulesAsPlayed(match_doubles=(double,))
         )
+
+
+def test_the_python_package_refuses_a_match_it_cannot_be_given_the_rules_of() -> None:
+    # given the gnubg Python package, which crashes loading the SGF the rules go through
+    if not gnubg_found("package").available:
+        pytest.skip("the gnubg Python package is not installed")
+    # when it is asked for a match without the Crawford rule, then it says why not
+    with (
+        GnubgProcess(choice="package") as package,
+        pytest.raises(InvalidMatchError, match="cannot be given the rules"),
+    ):
+        package.analyse_match(three_point_match(False), plies=PLIES)

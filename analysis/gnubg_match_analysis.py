@@ -3,8 +3,9 @@
 Loaded by :mod:`analysis.gnubg_server` in the embedded Python of ``gnubg``; the ``gnubg``
 module is passed in, so this file imports nothing of the program and nothing of Django.
 
-:func:`analyse_match` imports a .mat text, sets the analysis depth, runs ``analyse match``
-and answers with:
+:func:`analyse_match` imports a .mat text, gives the program the rules the match was
+played by where the file loses them (:func:`play_rules`; :mod:`analysis.rules_as_played`),
+sets the analysis depth, runs ``analyse match`` and answers with:
 
 - ``raw``: ``gnubg.match(analysis=1, boards=1, statistics=1, verbose=1)`` as the program
   gives it (tuples become JSON lists). Players are ``"X"`` (player 0, the .mat's left
@@ -20,6 +21,8 @@ and answers with:
   player's chequer, cube and overall error rate and luck rate, for the match and each game
   (see :func:`player_ratings` for a trap in ``gnubg.match``'s cube figures).
 - ``settings``: the evaluation settings used and the program's own ``show analysis`` text.
+- ``match_doubles``: the request's match doubles (match swing), each with the doubler's
+  cubeful MWC in its position.
 """
 
 import os
@@ -118,9 +121,10 @@ def play_rules(gnubg: Any, *, crawford_rule: bool, initial_cubes: tuple[int, ...
     os.close(handle)
     try:
         gnubg.command(f'save match "{path}"')
-        with open(path, encoding="utf-8") as file:
+        # The program writes names as the .mat gave them: any bytes go back as they came.
+        with open(path, encoding="utf-8", errors="surrogateescape") as file:
             sgf = file.read()
-        with open(path, "w", encoding="utf-8") as file:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as file:
             file.write(with_rules(sgf, crawford_rule=crawford_rule, initial_cubes=initial_cubes))
         gnubg.command(f'load match "{path}"')
     finally:

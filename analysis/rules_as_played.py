@@ -65,14 +65,13 @@ _MARKS = ((0.12, "very bad"), (0.06, "bad"), (0.03, "doubtful"))
 @dataclass(frozen=True)
 class MatchDouble:
     """A match double as played: in game ``game`` (from 1) after ``rolls`` rolls of it,
-    offered by ``player`` in the position ``gnubg_id`` (the doubler on roll), the stake
-    being ``stake`` before it; ``taken`` or dropped."""
+    offered by ``player`` in the position ``gnubg_id`` (the doubler on roll); ``taken`` or
+    dropped. Its verdicts are in stakes, whatever the stake was."""
 
     game: int
     rolls: int
     player: int
     gnubg_id: str
-    stake: int
     taken: bool
 
 
@@ -94,7 +93,6 @@ class RulesAsPlayed:
                     "rolls": double.rolls,
                     "player": double.player,
                     "gnubg_id": double.gnubg_id,
-                    "stake": double.stake,
                     "taken": double.taken,
                 }
                 for double in self.match_doubles

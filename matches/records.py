@@ -91,7 +91,6 @@ def rules_as_played(match: Match) -> RulesAsPlayed:
                         rolls=before,
                         player=double.seat,
                         gnubg_id=double.gnubg_before,
-                        stake=int(double.detail["match_cube"]) // 2,
                         taken=action.kind == ActionKind.MATCH_TAKE,
                     )
                 )

@@ -51,8 +51,8 @@ def test_a_swing_match_ended_by_a_match_drop_has_its_match_doubles_judged() -> N
     assert " Game 1\n" in analysis.mat
     assert " Game 2\n" not in analysis.mat
     assert rules_as_played(match).match_doubles == (
-        MatchDouble(1, 1, table.seat(doubler), offers[0].gnubg_before, 1, True),
-        MatchDouble(1, 2, table.seat(taker), offers[1].gnubg_before, 2, False),
+        MatchDouble(1, 1, table.seat(doubler), offers[0].gnubg_before, True),
+        MatchDouble(1, 2, table.seat(taker), offers[1].gnubg_before, False),
     )
     done = Analysis.objects.get(pk=analysis.pk)
     assert done.status == AnalysisStatus.DONE, done.error

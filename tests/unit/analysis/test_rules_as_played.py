@@ -137,10 +137,9 @@ def test_a_match_double_is_judged_on_the_doublers_match_winning_chances(
             rolls=rolls,
             player=decision.player,
             gnubg_id=before_the_roll(decision, length=3, score=(2, 1)),
-            stake=stake,
             taken=True,
         )
-        for rolls, decision, stake in ((7, alice, 1), (44, bob, 2))
+        for rolls, decision in ((7, alice), (44, bob))
     )
 
     # when the match is analysed with them
@@ -196,7 +195,6 @@ def test_a_match_double_in_a_position_that_is_not_one_is_refused(engine: GnubgPr
         rolls=1,
         player=1,
         gnubg_id=before_the_roll(decision, length=3, score=(2, 1)),
-        stake=1,
         taken=False,
     )
 

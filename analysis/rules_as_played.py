@@ -18,7 +18,11 @@ Terms:
 The Crawford rule being off is said by the .mat file itself (its ``Crawford "Off"`` tag,
 which GNU Backgammon's importer ignores); initial cubes and match doubles travel beside the
 file as :class:`RulesAsPlayed`, and :mod:`analysis.gnubg_match_analysis` gives them to the
-program.
+program. Without the Crawford rule no game is the Crawford game and at 1-away the trailer's
+cube is live, valued with the post-Crawford entries of the match equity table, which hold
+for such a match exactly; the table's entries for scores before anyone is 1-away are the
+ones of a match with the Crawford rule (GNU Backgammon has no other), so there the figures
+are those of the nearest table there is.
 
 How a match double is judged. The match ends in one of two results, so for the stake it is
 a single event won or lost, with no gammons: a player whose MWC is ``p`` expects

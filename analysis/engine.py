@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from analysis.match_analysis import MatchAnalysis
+from analysis.rules_as_played import RulesAsPlayed
 
 
 class EngineError(Exception):
@@ -255,4 +256,6 @@ class Engine(Protocol):
         self, gnubg_id: str, strength: Strength, *, seed: int | None = None
     ) -> CubeDecision: ...
 
-    def analyse_match(self, mat_text: str, *, plies: int) -> MatchAnalysis: ...
+    def analyse_match(
+        self, mat_text: str, *, plies: int, rules: RulesAsPlayed | None = None
+    ) -> MatchAnalysis: ...

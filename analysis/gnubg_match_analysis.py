@@ -3,8 +3,9 @@
 Loaded by :mod:`analysis.gnubg_server` in the embedded Python of ``gnubg``; the ``gnubg``
 module is passed in, so this file imports nothing of the program and nothing of Django.
 
-:func:`analyse_match` imports a .mat text, sets the analysis depth, runs ``analyse match``
-and answers with:
+:func:`analyse_match` imports a .mat text, gives the program the rules the match was
+played by where the file loses them (:func:`play_rules`; :mod:`analysis.rules_as_played`),
+sets the analysis depth, runs ``analyse match`` and answers with:
 
 - ``raw``: ``gnubg.match(analysis=1, boards=1, statistics=1, verbose=1)`` as the program
   gives it (tuples become JSON lists). Players are ``"X"`` (player 0, the .mat's left
@@ -22,15 +23,19 @@ and answers with:
   player's chequer, cube and overall error rate and luck rate, for the match and each game
   (see :func:`player_ratings` for a trap in ``gnubg.match``'s cube figures).
 - ``settings``: the evaluation settings used and the program's own ``show analysis`` text.
+- ``match_doubles``: the request's match doubles (match swing), each with the doubler's
+  cubeful MWC in its position.
 """
 
 import os
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 PLAYERS = ("X", "O")
+CRAWFORD_OFF = re.compile(r'^;\s*\[\s*Crawford\s+"Off"\s*\]', re.IGNORECASE | re.MULTILINE)
+SGF_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.DOTALL)
 GAME_PLAYING = 1
 
 
@@ -59,11 +64,13 @@ def configure(gnubg: Any, plies: int) -> dict[str, Any]:
     }
 
 
-def import_mat(gnubg: Any, mat_text: str) -> None:
+def import_mat(gnubg: Any, mat_text: str, initial_cubes: Sequence[int] = ()) -> None:
     """Import ``mat_text``; a file the program refuses raises :class:`InvalidMatch`.
 
     A failed ``import mat`` leaves the previous match in place, so the imported match is
-    checked against the file's length line and number of games.
+    checked against the file's length line and number of games. A match whose file says
+    ``Crawford "Off"``, or ``initial_cubes`` (one per game) above 1, is then given those
+    rules (:func:`play_rules`).
     """
     length, games = mat_shape(mat_text)
     handle, path = tempfile.mkstemp(suffix=".mat", prefix="crawford-")
@@ -84,6 +91,115 @@ def import_mat(gnubg: Any, mat_text: str) -> None:
         raise InvalidMatch("GNU Backgammon could not import the match") from None
     if imported["match-info"]["match-length"] != length or len(imported["games"]) != games:
         raise InvalidMatch("GNU Backgammon could not import the match")
+    initial_cubes = tuple(int(value) for value in initial_cubes)
+    if len(initial_cubes) not in (0, games) or any(
+        value < 1 or value & (value - 1) for value in initial_cubes
+    ):
+        raise InvalidMatch("initial cubes: one power of two per game of the match")
+    crawford_off = length > 1 and CRAWFORD_OFF.search(mat_text) is not None
+    if crawford_off or any(value > 1 for value in initial_cubes):
+        play_rules(gnubg, crawford_rule=not crawford_off, initial_cubes=initial_cubes)
+
+
+def play_rules(gnubg: Any, *, crawford_rule: bool, initial_cubes: tuple[int, ...]) -> None:
+    """Tell the program the rules the match was played by, which ``import mat`` loses.
+
+    The importer gives every match the Crawford rule and every game a cube of 1 (gnubg's
+    ``ImportMat``). The program keeps both in each game's first record, which no command
+    changes, and writes them in its own SGF: the match is saved as SGF, each game's root
+    node given the rules as played (``RU`` without ``Crawford`` / ``CrawfordGame``, ``CV``
+    the cube the automatic doubles left), and loaded back.
+
+    The ``gnubg`` Python package (it has no ``cfevaluate``) crashes loading any SGF, so
+    there such a match is refused with the reason rather than analysed under rules it was
+    not played by.
+    """
+    if not hasattr(gnubg, "cfevaluate"):
+        raise InvalidMatch(
+            "the gnubg Python package cannot be given the rules this match was played by "
+            "(no Crawford rule, automatic doubles); Debian's gnubg program can"
+        )
+    handle, path = tempfile.mkstemp(suffix=".sgf", prefix="crawford-")
+    os.close(handle)
+    try:
+        gnubg.command(f'save match "{path}"')
+        # The program writes names as the .mat gave them: any bytes go back as they came.
+        with open(path, encoding="utf-8", errors="surrogateescape") as file:
+            sgf = file.read()
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as file:
+            file.write(with_rules(sgf, crawford_rule=crawford_rule, initial_cubes=initial_cubes))
+        gnubg.command(f'load match "{path}"')
+    finally:
+        os.unlink(path)
+
+
+def with_rules(sgf: str, *, crawford_rule: bool, initial_cubes: tuple[int, ...]) -> str:
+    """``sgf`` (the program's SGF of a match) with each game's root node set to the rules.
+
+    A game's root node is the first node of each top-level ``(;`` tree; its properties are
+    rewritten, nothing else is touched (values may hold any character, so the text is
+    scanned with property values skipped, never searched).
+    """
+    out: list[str] = []
+    game, last = 0, 0
+    for start, end in root_nodes(sgf):
+        node = sgf[start:end]
+        properties = [(name, values) for name, values in SGF_PROPERTY.findall(node)]
+        cube = initial_cubes[game] if game < len(initial_cubes) else 1
+        spacing = node[len(node.rstrip()) :]
+        out += [sgf[last:start], root_node(properties, crawford_rule, cube), spacing]
+        game, last = game + 1, end
+    out.append(sgf[last:])
+    return "".join(out)
+
+
+def root_node(properties: list[tuple[str, str]], crawford_rule: bool, cube: int) -> str:
+    kept = []
+    for name, values in properties:
+        if name == "CV":
+            continue
+        if name == "RU" and not crawford_rule:
+            rules = [
+                r for r in values.strip()[1:-1].split(":") if r not in ("Crawford", "CrawfordGame")
+            ]
+            if not rules:
+                continue
+            values = "[" + ":".join(rules) + "]"
+        kept.append(name + values)
+    if cube > 1:
+        kept.append(f"CV[{cube}]")
+    return "".join(kept)
+
+
+def root_nodes(sgf: str) -> list[tuple[int, int]]:
+    """The spans of the properties of each game's root node (after its ``(;``)."""
+    spans: list[tuple[int, int]] = []
+    depth, index, start = 0, 0, None
+    while index < len(sgf):
+        char = sgf[index]
+        if char == "[":
+            index = value_end(sgf, index)
+            continue
+        if start is not None and char in ";()":
+            spans.append((start, index))
+            start = None
+        if char == "(":
+            depth += 1
+            if depth == 1 and sgf.startswith("(;", index):
+                start = index + 2
+                index += 1
+        elif char == ")":
+            depth -= 1
+        index += 1
+    return spans
+
+
+def value_end(sgf: str, index: int) -> int:
+    """The index after the property value opening at ``index`` (``\\`` escapes a char)."""
+    index += 1
+    while index < len(sgf) and sgf[index] != "]":
+        index += 2 if sgf[index] == "\\" else 1
+    return index + 1
 
 
 def mat_shape(mat_text: str) -> tuple[int, int]:
@@ -102,15 +218,24 @@ def mat_shape(mat_text: str) -> tuple[int, int]:
 
 
 def analyse_match(
-    gnubg: Any, request: dict[str, Any], progress: Callable[[int, int], None] = lambda d, t: None
+    gnubg: Any,
+    request: dict[str, Any],
+    progress: Callable[[int, int], None] = lambda d, t: None,
+    *,
+    evaluate: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> dict[str, Any]:
     """``analyse match``, done a game at a time (``analyse game`` on each game gives the
     same figures as ``analyse match``) so that ``progress(actions done, actions in all)``
-    can be told after each game."""
+    can be told after each game.
+
+    The request's ``initial_cubes`` and the .mat's Crawford tag set the rules as played
+    (:func:`import_mat`); each of its ``match_doubles`` is answered with the doubler's
+    cubeful MWC in its position, from ``evaluate`` (the server's ``evaluate`` request),
+    last, as setting a position replaces the match in the program."""
     plies = int(request["plies"])
     if not 0 <= plies <= 4:
         raise InvalidMatch(f"analysis depth must be 0 to 4 plies, not {plies}")
-    import_mat(gnubg, request["mat"])
+    import_mat(gnubg, request["mat"], request.get("initial_cubes", ()))
     settings = configure(gnubg, plies)
     sizes = [len(game["game"]) for game in gnubg.match(analysis=0, statistics=0)["games"]]
     total, done = sum(sizes), 0
@@ -124,7 +249,7 @@ def analyse_match(
             gnubg.command("next game")
     raw = gnubg.match(analysis=1, boards=1, statistics=1, verbose=1)
     info = raw["match-info"]
-    return {
+    answer = {
         "raw": raw,
         "settings": settings,
         "actions": [
@@ -139,6 +264,21 @@ def analyse_match(
             "games": [stats_ratings(gnubg, game.get("stats")) for game in raw["games"]],
         },
     }
+    answer["match_doubles"] = [
+        {**double, "mwc": match_winning_chance(evaluate, double, plies)}
+        for double in request.get("match_doubles", ())
+    ]
+    return answer
+
+
+def match_winning_chance(
+    evaluate: Callable[[dict[str, Any]], dict[str, Any]], double: dict[str, Any], plies: int
+) -> float:
+    """The doubler's cubeful MWC in the position of his match double (he is on roll)."""
+    evaluated = evaluate({"gnubg_id": double["gnubg_id"], "plies": plies})
+    if evaluated["mwc"] is None or evaluated["player_on_roll"] != double["player"]:
+        raise InvalidMatch(f"{double['gnubg_id']!r} is not a match double's position")
+    return float(evaluated["mwc"])
 
 
 def beavers_allowed(mat_text: str, length: int) -> bool:
@@ -166,7 +306,7 @@ def game_actions(
     """What each action of game ``index`` leaves out of ``gnubg.match``, in the same order."""
     game = games[index]
     base: dict[str, Any] = {
-        "cube": 1,
+        "cube": game["info"].get("initial-cube", 1),
         "cubeowner": -1,
         "move": 0,
         "matchto": info["match-length"],

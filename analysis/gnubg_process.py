@@ -49,6 +49,7 @@ from analysis.engine import (
 )
 from analysis.gnubg_found import GNUBG_EXECUTABLE, SERVER_SCRIPT, EngineStatus, gnubg_found
 from analysis.match_analysis import MatchAnalysis, match_analysis
+from analysis.rules_as_played import RulesAsPlayed
 
 __all__ = ["GNUBG_EXECUTABLE", "SERVER_SCRIPT", "GnubgProcess", "check_gnubg_id"]
 GNUBG_ID = re.compile(r"^[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}$")
@@ -202,19 +203,27 @@ class GnubgProcess:
         )
 
     def analyse_match(
-        self, mat_text: str, *, plies: int, on_progress: Progress | None = None
+        self,
+        mat_text: str,
+        *,
+        plies: int,
+        on_progress: Progress | None = None,
+        rules: RulesAsPlayed | None = None,
     ) -> MatchAnalysis:
         """GNU Backgammon's ``analyse match`` of a .mat text at ``plies`` for both decisions.
 
         The time allowed grows with the number of rolls in the match; see
         :mod:`analysis.match_analysis` for what the result holds. ``on_progress(done,
         total)`` is called as each game is done, with the actions analysed so far.
+        ``rules``: what the file cannot say of a match played here (automatic doubles, the
+        match cube), :mod:`analysis.rules_as_played`.
         """
         if plies not in ANALYSIS_SECONDS_PER_ROLL:
             raise ValueError(f"analysis depth must be 0 to 4 plies, not {plies}")
         rolls = len(_MAT_ROLL.findall(mat_text))
+        played = (rules or RulesAsPlayed()).request()
         answer = self._request(
-            {"op": "analyse_match", "mat": mat_text, "plies": plies},
+            {"op": "analyse_match", "mat": mat_text, "plies": plies, **played},
             timeout=self.timeout + rolls * ANALYSIS_SECONDS_PER_ROLL[plies],
             on_progress=on_progress,
         )

@@ -232,7 +232,9 @@ def package_eval() -> Any:
 
 def analyse_match(request: dict[str, Any]) -> dict[str, Any]:
     module = load_beside("gnubg_match_analysis")
-    result: dict[str, Any] = module.analyse_match(gnubg, request, progress=report)
+    result: dict[str, Any] = module.analyse_match(
+        gnubg, request, progress=report, evaluate=evaluate
+    )
     return result
 
 

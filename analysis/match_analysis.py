@@ -12,6 +12,9 @@ Terms:
   A cube decision carries its three equities and proper action
   (:mod:`analysis.cube_decisions`); its *best* is ``no double``, ``too good`` (not doubling,
   to play on for the gammon), ``double``, ``take``, ``beaver`` or ``drop``.
+- *match cube* decision (match swing): a ``match double`` and its answer (``match take``,
+  ``match drop``), judged on the doubler's MWC as :mod:`analysis.rules_as_played` says, its
+  error in stakes; GNU Backgammon's statistics and the PR leave them out.
 - *EMG*: equivalent to money game, equity normalised to a 1-cube; in match play GNU
   Backgammon turns MWC into EMG against the match equity table for the current cube.
 - *error*: EMG the decision gave up against the best one (0 when it was the best), in match
@@ -50,6 +53,7 @@ from analysis.cube_decisions import (
     cube_available,
     cube_verdict,
 )
+from analysis.rules_as_played import judge_match_double, skill_mark
 from backgammon.errors import NotationError
 from backgammon.matchid import MatchId
 from backgammon.notation import format_play, parse_moves
@@ -75,7 +79,7 @@ _LUCK_MARKS = {
 }
 _SIDES = ("X", "O")
 
-DecisionKind = Literal["checker", "cube"]
+DecisionKind = Literal["checker", "cube", "match cube"]
 
 
 @dataclass(frozen=True)
@@ -215,8 +219,17 @@ def match_analysis(answer: Mapping[str, Any]) -> MatchAnalysis:
     rules = CubeRules(
         money=int(info["match-length"]) == 0, centred=True, beavers=bool(answer["beavers"])
     )
+    match_doubles = answer.get("match_doubles") or ()
     games = tuple(
-        _game(number, game, actions, game_ratings, crawford, rules)
+        _game(
+            number,
+            game,
+            actions,
+            game_ratings,
+            crawford,
+            rules,
+            [double for double in match_doubles if double["game"] == number],
+        )
         for number, (game, actions, game_ratings, crawford) in enumerate(
             zip(
                 raw["games"],
@@ -248,12 +261,22 @@ def _game(
     ratings: Mapping[str, Any] | None,
     crawford: bool,
     rules: CubeRules,
+    match_doubles: Sequence[Mapping[str, Any]] = (),
 ) -> GameAnalysis:
+    """One game's figures; its ``match_doubles`` (the server's, with the doubler's MWC)
+    are listed where they were offered: before the first action after ``rolls`` rolls."""
     result = game["info"]
     decisions: list[Decision] = []
+    waiting = list(match_doubles)
+    rolls = 0
     for record, extra in zip(game["game"], actions, strict=True):
+        while waiting and waiting[0]["rolls"] <= rolls:
+            decisions += _match_cube(number, waiting.pop(0), len(decisions))
         for decision in _decisions(number, record, extra, rules):
             decisions.append(replace(decision, number=len(decisions) + 1))
+        rolls += record["action"] == "move"
+    for double in waiting:
+        decisions += _match_cube(number, double, len(decisions))
     winner = result.get("winner")
     return GameAnalysis(
         number=number,
@@ -292,6 +315,47 @@ def _decisions(
     elif kind in ("double", "take", "drop", "beaver") and cube is not None:
         decisions.append(_cube(base, kind, cube, analysis.get("skill"), rules))
     return decisions
+
+
+def _match_cube(game: int, double: Mapping[str, Any], before: int) -> list[Decision]:
+    """A match double and its answer, judged as :mod:`analysis.rules_as_played` says;
+    errors in stakes, numbered after the ``before`` decisions already listed."""
+    judged = judge_match_double(float(double["mwc"]), taken=bool(double["taken"]))
+    position_id, _, match_id = str(double["gnubg_id"]).partition(":")
+    doubler = int(double["player"])
+    answer = "match take" if double["taken"] else "match drop"
+    made = (
+        (
+            doubler,
+            "match double",
+            "match double" if judged.should_double else "no match double",
+            judged.double_error,
+        ),
+        (
+            1 - doubler,
+            answer,
+            "match take" if judged.should_take else "match drop",
+            judged.answer_error,
+        ),
+    )
+    return [
+        Decision(
+            game=game,
+            number=before + index,
+            player=player,
+            kind="match cube",
+            action=action,
+            dice=None,
+            position_id=position_id,
+            match_id=match_id,
+            played=action,
+            best=best,
+            error=error,
+            error_mwc=None,
+            skill=skill_mark(error),
+        )
+        for index, (player, action, best, error) in enumerate(made, 1)
+    ]
 
 
 def _written(play: str) -> str:

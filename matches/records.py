@@ -5,19 +5,22 @@ lines the running totals. A game that ended neither by bearing off nor by a drop
 resignation, time running out, a forfeit, an adjudication) is written with its result alone,
 which GNU Backgammon reads as a resignation worth those points.
 
-The format has no room for the match cube of match swing or for automatic doubles, and GNU
-Backgammon takes the Jacoby rule of a money session from its own settings, not from the
-header's tag.
+The format has no room for the match cube of match swing or for automatic doubles
+(:func:`rules_as_played` gives them to the analysis beside the file), and GNU Backgammon
+takes the Jacoby rule of a money session from its own settings, not from the header's tag.
 """
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from accounts.models import User
+from analysis.rules_as_played import MatchDouble, RulesAsPlayed
 from backgammon.board import Board
 from backgammon.matfile import Action as MatAction
 from backgammon.matfile import CubeAction, CubeDecision, GameRecord, MatRecord, Roll, format_mat
 from backgammon.moves import legal_plays
-from matches.models import Action, ActionKind, Match
+from matches.models import Action, ActionKind, FinishReason, Game, Match
 
 _CUBE_ACTIONS = {
     ActionKind.DOUBLE: CubeAction.DOUBLE,
@@ -30,27 +33,22 @@ _OFFERS = (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON)
 
 
 def match_file(match: Match) -> str:
-    """The .mat file of ``match``'s finished games."""
+    """The .mat file of ``match``'s finished games (and of the game its match drop ended)."""
     games: list[GameRecord] = []
     score = [0, 0]
-    actions = Action.objects.filter(match=match, game_number__isnull=False).order_by("seq")
-    by_game: dict[int, list[Action]] = {}
-    for action in actions:
-        assert action.game_number is not None
-        by_game.setdefault(action.game_number, []).append(action)
-    for game in match.games.order_by("number"):
-        if game.winner_seat is None or game.points is None:
-            break
+    by_game = _actions_by_game(match)
+    for game in _written_games(match):
         games.append(
             GameRecord(
                 score_before=(score[0], score[1]),
                 actions=tuple(_mat_actions(by_game.get(game.number, []), match.raccoons)),
                 winner=game.winner_seat,
-                points=game.points,
+                points=game.points or 0,
                 crawford=game.crawford,
             )
         )
-        score[game.winner_seat] += game.points
+        if game.winner_seat is not None and game.points is not None:
+            score[game.winner_seat] += game.points
     tags = [
         ("Site", "Crawford"),
         ("Match ID", str(match.pk)),
@@ -66,6 +64,70 @@ def match_file(match: Match) -> str:
         crawford_rule=match.crawford_rule and not match.is_money,
     )
     return format_mat(record)
+
+
+def rules_as_played(match: Match) -> RulesAsPlayed:
+    """What :func:`match_file` cannot write: each written game's cube before its first roll
+    (after its automatic doubles) and the match doubles, where they were offered."""
+    by_game = _actions_by_game(match)
+    games = _written_games(match)
+    doubles: list[MatchDouble] = []
+    for game in games:
+        rolls, rolled = 0, False  # rolls the file writes so far; a roll not yet played
+        offered: tuple[Action, int] | None = None
+        for action in by_game.get(game.number, []):
+            if action.kind == ActionKind.ROLL:
+                rolled = True
+            elif action.kind == ActionKind.PLAY or (action.kind == ActionKind.PASS and rolled):
+                rolls, rolled = rolls + 1, False
+            elif action.kind == ActionKind.MATCH_DOUBLE:
+                offered = (action, rolls)
+            elif action.kind in (ActionKind.MATCH_TAKE, ActionKind.MATCH_DROP) and offered:
+                double, before = offered
+                assert double.seat is not None
+                doubles.append(
+                    MatchDouble(
+                        game=game.number,
+                        rolls=before,
+                        player=double.seat,
+                        gnubg_id=double.gnubg_before,
+                        taken=action.kind == ActionKind.MATCH_TAKE,
+                    )
+                )
+                offered = None
+    return RulesAsPlayed(
+        initial_cubes=tuple(2**game.automatic_doubles for game in games),
+        match_doubles=tuple(doubles),
+    )
+
+
+def _actions_by_game(match: Match) -> dict[int, list[Action]]:
+    by_game: dict[int, list[Action]] = {}
+    actions = Action.objects.filter(match=match, game_number__isnull=False).order_by("seq")
+    for action in actions:
+        assert action.game_number is not None
+        by_game.setdefault(action.game_number, []).append(action)
+    return by_game
+
+
+WRITTEN_GAME = Q(winner_seat__isnull=False, points__isnull=False) | Q(
+    finish_reason=FinishReason.MATCH_CUBE_DROPPED
+)
+"""The games a file writes: finished, or ended by a dropped match double."""
+
+
+def _written_games(match: Match) -> list[Game]:
+    """The games the file holds: the finished ones, up to the first that is not, and the
+    game a dropped match double ended (unfinished, its match double being the end)."""
+    written = []
+    for game in match.games.order_by("number"):
+        if game.winner_seat is not None and game.points is not None:
+            written.append(game)
+            continue
+        if game.finish_reason == FinishReason.MATCH_CUBE_DROPPED:
+            written.append(game)
+        break
+    return written
 
 
 def _mat_actions(actions: list[Action], raccoons: bool) -> list[MatAction]:

@@ -55,7 +55,7 @@ from core.tasks import enqueue
 from matches.engine import analysis_engine, analysis_status
 from matches.events import MatchFinished
 from matches.models import Game, Match
-from matches.records import match_file
+from matches.records import WRITTEN_GAME, match_file, rules_as_played
 from matches.refusals import rules_refused
 from reviews.events import AnalysisChanged
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
@@ -96,9 +96,10 @@ def analysis_for_match(match_id: int, plies: int | None = None) -> Analysis | No
     if existing is not None:
         return existing
     match = Match.objects.select_related("player_0", "player_1").get(pk=match_id)
-    # The file holds finished games only: a match adjudicated or aborted in its first game
-    # has none, and a file without a game is not one GNU Backgammon would read.
-    if not match.games.filter(winner_seat__isnull=False, points__isnull=False).exists():
+    # The file holds finished games only (and one a dropped match double ended): a match
+    # adjudicated or aborted in its first game has none, and a file without a game is not
+    # one GNU Backgammon would read.
+    if not match.games.filter(WRITTEN_GAME).exists():
         return None
     mat = match_file(match)
     with transaction.atomic():
@@ -180,10 +181,13 @@ def analysis_run(analysis_id: int) -> bool:
         analysis.done, analysis.total = done, total
         _tell(analysis)
 
+    # A match played here tells the engine what its file cannot: automatic doubles and
+    # match doubles (an upload has only its file).
+    rules = rules_as_played(analysis.match) if analysis.match is not None else None
     try:
         with _alive(analysis.pk, attempt):
             result = analysis_engine().analyse_match(
-                analysis.mat, plies=analysis.plies, on_progress=progressed
+                analysis.mat, plies=analysis.plies, on_progress=progressed, rules=rules
             )
     except InvalidMatchError as error:
         _fail(analysis, f"GNU Backgammon could not read the match: {error}")
@@ -275,9 +279,7 @@ def _never_asked_for(now: datetime) -> Iterator[Analysis]:
     is kept for play."""
     if not settings.ANALYSE_FINISHED_MATCHES or settings.CELERY_TASK_ALWAYS_EAGER:
         return
-    finished_game = Game.objects.filter(
-        match=OuterRef("pk"), winner_seat__isnull=False, points__isnull=False
-    )
+    finished_game = Game.objects.filter(WRITTEN_GAME, match=OuterRef("pk"))
     forgotten = Match.objects.filter(
         Exists(finished_game),
         finished_at__gte=now - ASKED_WITHIN,

@@ -24,6 +24,10 @@ const WORDS = {
   drop: _("drop"),
   beaver: _("beaver"),
   "too good": _("too good to double, play for gammon"),
+  "match double": _("match double"),
+  "no match double": _("no match double"),
+  "match take": _("match take"),
+  "match drop": _("match drop"),
 };
 // The same for a cube the doubler already owns.
 const REDOUBLE_WORDS = {
@@ -31,6 +35,8 @@ const REDOUBLE_WORDS = {
   "no double": _("no redouble"),
   "too good": _("too good to redouble, play for gammon"),
 };
+// A match double's error is in stakes (the match stake before it), not EMG.
+const unit = (d) => (d.kind === "match cube" ? _("stakes") : "EMG");
 const inWords = (word) => WORDS[word] ?? word;
 // A cube decision's action or best action: a redouble when the cube was the doubler's.
 const cubeWords = (d, word) => (d.cube && !d.cube.centred && REDOUBLE_WORDS[word]) || inWords(word);
@@ -117,11 +123,11 @@ function start(data) {
     renderBoard(board, model);
     document.getElementById("decision-title").textContent = title(d);
     const mark = d.mark ? ` (${inWords(d.mark)})` : "";
-    const error = d.error > 0 ? `: ${fmt(-d.error)} EMG${d.error_mwc ? `, ${(-100 * d.error_mwc).toFixed(2)} % MWC` : ""}${mark}` : "";
-    const played = d.kind === "cube" ? cubeWords(d, d.played) : d.played || _("(no move)");
+    const error = d.error > 0 ? `: ${fmt(-d.error)} ${unit(d)}${d.error_mwc ? `, ${(-100 * d.error_mwc).toFixed(2)} % MWC` : ""}${mark}` : "";
+    const played = d.kind !== "checker" ? cubeWords(d, d.played) : d.played || _("(no move)");
     document.getElementById("decision-played").textContent = format(_("Played %(play)s"), { play: played }) + error;
     document.getElementById("decision-best").textContent = d.error > 0
-      ? format(_("Best: %(play)s"), { play: d.kind === "cube" ? cubeWords(d, d.best) : d.best })
+      ? format(_("Best: %(play)s"), { play: d.kind !== "checker" ? cubeWords(d, d.best) : d.best })
       : _("The best choice.");
     const rows = document.querySelector("[data-testid=candidates] tbody");
     rows.replaceChildren(
@@ -238,7 +244,7 @@ function start(data) {
         row.classList.add(`mark-${d.mark.replace(" ", "-")}`);
         const roll = d.dice ? d.dice.join("-") : inWords(d.action);
         // Named cells: on a phone static/css/analysis.css lays the row out in three lines.
-        const cube = d.kind === "cube";
+        const cube = d.kind !== "checker";
         const cells = {
           game: String(d.game), player: data.names[d.seat], roll,
           played: (cube ? cubeWords(d, d.played) : d.played) || "—", best: cube ? cubeWords(d, d.best) : d.best,

@@ -292,16 +292,21 @@ def _close_no_double(emg: Sequence[float]) -> bool:
 
 
 def _cube_errors(action: str, values: Sequence[float]) -> tuple[float, str]:
-    """The error of ``action`` and the best action, from the three doubler's values."""
+    """The error of ``action`` and the best action, from the three doubler's values.
+
+    A tie goes to the double and to the pass, as in GNU Backgammon's proper cube action
+    (``FindBestCubeDecision``): a double when double/take and double/pass are both worth at
+    least the no-double, a take only when it costs the doubler less than the pass.
+    """
     no_double, double_take, double_pass = values
     doubled = min(double_take, double_pass)
     if action in ("no double", "double"):
         best = max(no_double, doubled)
         chosen = no_double if action == "no double" else doubled
-        best_action = "double" if doubled > no_double else "no double"
+        best_action = "double" if doubled >= no_double else "no double"
         return best - chosen, best_action
     chosen = double_take if action in ("take", "beaver") else double_pass
-    return chosen - doubled, "take" if double_take <= double_pass else "drop"
+    return chosen - doubled, "take" if double_take < double_pass else "drop"
 
 
 def _cube(

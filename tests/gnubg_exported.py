@@ -71,7 +71,9 @@ class ExportedCube:
         ``double`` or ``no double`` for the doubler, ``take`` or ``drop`` for the responder."""
         doubler, _, responder = self.proper.partition(", ")
         if action in ("no double", "double"):
-            return "double" if doubler.startswith(("Double", "Redouble")) else "no double"
+            # "Optional double": doubling is worth the no-double to within 0.00001.
+            doubler_acts = doubler.startswith(("Double", "Redouble", "Optional"))
+            return "double" if doubler_acts else "no double"
         return "drop" if responder.startswith("pass") else "take"
 
     def error(self, action: str) -> float:

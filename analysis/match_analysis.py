@@ -331,20 +331,22 @@ def _checker(
     base: Mapping[str, Any], record: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> Decision:
     analysis = record.get("analysis") or {}
+    considered = extra.get("candidates", ())
+    # Only the candidates kept are written anew: a roll can have hundreds of plays.
     candidates = tuple(
         Candidate(move=_written(c["move"]), equity=float(c["emg"]), mwc=c["mwc"])
-        for c in extra.get("candidates", ())
+        for c in considered[:CANDIDATES]
     )
     chosen_index = analysis.get("imove")
     played = _written(extra.get("played", ""))
     error, error_mwc = 0.0, None
-    if candidates and chosen_index is not None:
-        chosen, best = candidates[chosen_index], candidates[0]
-        error = max(best.equity - chosen.equity, 0.0)
-        if best.mwc is not None and chosen.mwc is not None:
-            error_mwc = max(best.mwc - chosen.mwc, 0.0)
-    elif candidates:
-        error_mwc = 0.0 if candidates[0].mwc is not None else None
+    if considered and chosen_index is not None:
+        chosen, best = considered[chosen_index], considered[0]
+        error = max(float(best["emg"]) - float(chosen["emg"]), 0.0)
+        if best["mwc"] is not None and chosen["mwc"] is not None:
+            error_mwc = max(best["mwc"] - chosen["mwc"], 0.0)
+    elif considered:
+        error_mwc = 0.0 if considered[0]["mwc"] is not None else None
     dice = record.get("dice")
     luck_mark = analysis.get("luck")
     return Decision(
@@ -357,8 +359,8 @@ def _checker(
         error=error,
         error_mwc=error_mwc,
         skill=analysis.get("skill"),
-        forced=len(candidates) <= 1,
-        candidates=candidates[:CANDIDATES],
+        forced=len(considered) <= 1,
+        candidates=candidates,
         luck=analysis.get("luck-value"),
         luck_mark=_LUCK_MARKS.get(luck_mark) if luck_mark else None,
     )

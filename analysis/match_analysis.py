@@ -36,6 +36,7 @@ Terms:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -276,10 +277,12 @@ def _decisions(game: int, record: Mapping[str, Any], extra: Mapping[str, Any]) -
     return decisions
 
 
+@functools.lru_cache(maxsize=4096)
 def _written(play: str) -> str:
     """A play GNU Backgammon wrote, as the move list writes it (``backgammon.notation``, the
     one home for writing a play), so both name the same play alike; text that is not a play
-    (a dance) as it came."""
+    (a dance) as it came. Remembered: a played move is one of its roll's candidates, and the
+    same plays come back from match to match."""
     try:
         return format_play(parse_moves(play))
     except NotationError:

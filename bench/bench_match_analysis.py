@@ -55,7 +55,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.engine import EvalSettings
+from analysis.engine import EngineError, EvalSettings
 from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
 from analysis.match_analysis import MatchAnalysis
 from tests.gnubg_exported import Difference, differences, export_commands, read_export
@@ -169,12 +169,14 @@ def overhead(ratio: float) -> str:
 
 @dataclass
 class Measured:
-    """Seconds a match of each file each way (the median of the rounds), and each file's
-    decisions compared with the program's export, with those that differ."""
+    """Seconds a match of each file each way (the median of the rounds), each file's
+    decisions compared with the program's export, with those that differ, and the files
+    either way could not analyse (with why), which are left out of the times."""
 
     seconds: dict[str, dict[Path, float]]
     decisions: dict[Path, int]
     differing: dict[Path, list[Difference]]
+    failed: dict[Path, str]
 
 
 def measure(
@@ -185,32 +187,52 @@ def measure(
     times: dict[str, dict[Path, list[float]]] = {way: {mat: [] for mat in files} for way in ways}
     decisions: dict[Path, int] = {}
     differing: dict[Path, list[Difference]] = {}
-    session = GnubgSession()
+    failed: dict[Path, str] = {}
+    session, pages, analysed = GnubgSession(), 0, 0
     for round_number in range(rounds):
-        for mat in files:
-            took, analysis = crawford(engine, texts[mat], plies)
+        for index, mat in enumerate(files, start=1):
+            if mat in failed:
+                continue
+            print(
+                f"{plies} ply, round {round_number + 1}: {index}/{len(files)} {mat.name}",
+                file=sys.stderr,
+                flush=True,
+            )
+            try:
+                took, analysis = crawford(engine, texts[mat], plies)
+            except EngineError as error:
+                failed[mat] = f"crawford: {error}"
+                continue
             times["crawford"][mat].append(took)
             if "gnubg fresh" in ways:
                 times["gnubg fresh"][mat].append(gnubg_fresh(mat, plies))
-            times["gnubg one process"][mat].append(session.run(gnubg_commands(mat, plies)))
-            if round_number == 0:
-                decisions[mat] = len(analysis.decisions)
-                differing[mat] = disagreements(session, analysis)
-    pages = session.close()
-    if pages != rounds * len(files):
+            try:
+                times["gnubg one process"][mat].append(session.run(gnubg_commands(mat, plies)))
+                analysed += 1
+                if round_number == 0:
+                    decisions[mat] = len(analysis.decisions)
+                    differing[mat] = disagreements(session, analysis)
+            except RuntimeError as error:
+                failed[mat] = f"gnubg one process: {error}"
+                pages += session.close()
+                session = GnubgSession()
+    pages += session.close()
+    if pages != analysed:
         raise RuntimeError(
-            f"gnubg's one process printed {pages} statistics pages of {rounds * len(files)}: "
+            f"gnubg's one process printed {pages} statistics pages of {analysed}: "
             + " / ".join(session.errors[-3:])
         )
     seconds = {
-        way: {mat: statistics.median(spent) for mat, spent in by_file.items()}
+        way: {mat: statistics.median(spent) for mat, spent in by_file.items() if mat not in failed}
         for way, by_file in times.items()
     }
-    return Measured(seconds, decisions, differing)
+    return Measured(seconds, decisions, differing, failed)
 
 
-def report(plies: int, files: list[Path], rolls: dict[Path, int], measured: Measured) -> None:
+def report(plies: int, given: list[Path], rolls: dict[Path, int], measured: Measured) -> None:
     seconds = measured.seconds
+    files = [mat for mat in given if mat not in measured.failed]
+    rolls = {mat: rolls[mat] for mat in files}
     ways = tuple(seconds)
     name_width = max(len(mat.name) for mat in files) + 2
     print()
@@ -250,6 +272,9 @@ def report(plies: int, files: list[Path], rolls: dict[Path, int], measured: Meas
     for mat, found in measured.differing.items():
         for difference in found[:DIFFERENCES_LISTED]:
             print(f"  {mat.name}: {difference}")
+    print(f"{plies} ply: matches a way could not analyse: {len(measured.failed)} (goal: none)")
+    for mat, why in measured.failed.items():
+        print(f"  {mat.name}: {why[:300]}")
 
 
 def main() -> None:

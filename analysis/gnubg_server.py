@@ -24,7 +24,7 @@ true, ...}``. The Python package lacks two functions of the program's module
 (``cfevaluate``, ``calcgammonprice``); there the cube's equities are read from its own
 ``eval`` command, the same evaluation printed (:mod:`analysis.gnubg_package_eval`). Match
 analysis (``analyse_match``) lives in :mod:`analysis.gnubg_match_analysis`,
-loaded beside this script.
+loaded beside this script; its result goes marshalled (:data:`MARSHALLED`).
 """
 
 import base64

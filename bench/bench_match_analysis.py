@@ -12,32 +12,36 @@ file (so other work on the machine weighs on all three alike):
   Timed: all a caller waits for, from the request to the
   :class:`analysis.match_analysis.MatchAnalysis` built from the answer: the program's
   analysis and what Crawford adds around it (the import checked, the match dumped with its
-  analysis, boards and statistics, each action's equities in EMG and MWC, the JSON through
-  the pipe).
-* gnubg fresh (the baseline): ``gnubg -t -q -r`` started for the file and fed on stdin what
-  a user types: the analysis settings Crawford sets (the very commands of
-  ``analysis.gnubg_match_analysis.configure``: plies, cubeful, prune, deterministic, noise
-  0, for chequer play and cube decisions), ``import mat "<file>"``, ``analyse match`` and
-  ``show statistics match``, the last so that this way too ends with a result to read.
-  Timed from the program's start to its exit, its output read. ``-r`` (no ``.gnubgrc``) as
-  Crawford's process has it, so no one's own settings change the figures; both use the
-  program's default match equity table, the one Crawford sets (Kazaross XG2), and its
-  default of one calculation thread.
-* gnubg one process: the same commands, file after file, to one ``gnubg -t -q -r`` started
-  before timing: the baseline without the program's start-up.
+  analysis, boards and statistics, each action's equities in EMG and MWC, the answer
+  through the pipe).
+* gnubg fresh: ``gnubg -t -q -r`` started for the file and fed on stdin what a user types:
+  the analysis settings of the reference (``tests.gnubg_exported.export_commands``: plies,
+  cubeful, prune, deterministic, noise 0, for chequer play and cube decisions, the same as
+  Crawford's ``configure``), ``import mat "<file>"``, ``analyse match`` and ``show
+  statistics match``, the last so that this way too ends with a result to read. Timed from
+  the program's start to its exit, its output read. ``-r`` (no ``.gnubgrc``) as Crawford's
+  process has it, so no one's own settings change the figures; both use the program's
+  default match equity table, the one Crawford sets (Kazaross XG2), and its default of one
+  calculation thread. ``--no-fresh`` leaves it out.
+* gnubg one process (the baseline): the same commands, file after file, to one ``gnubg -t
+  -q -r`` started before timing: a bare ``analyse match`` in a warm program. After each
+  file, untimed, it exports its analysis (``export match text``), and every one of
+  Crawford's decisions is compared with the program's (tests/gnubg_exported.py: the best
+  play, the played one's error, the cube verdict).
 
 Crawford's result holds more than the statistics page (every decision's candidates and
 equities), so its overhead over the one-process baseline is the price of that and of the
-pipe; over the fresh baseline it is what a warm process saves.
+pipe (goal: at most 1.25x); over the fresh baseline it is what a warm process saves.
 
-Printed for each depth: seconds a match each way (the median of ``--rounds``), rolls per
-second over all the files, Crawford's time as a ratio to each baseline over all the files,
-and the matches an hour one worker keeps up with on a match like seven_point.mat (or the
-longest file given without it).
+Printed for each depth: seconds a match each way (the median of ``--rounds``; each file's
+line for up to 12 files), rolls per second over all the files, Crawford's time as a ratio to
+each baseline over all the files, the matches an hour one worker keeps up with on a match
+like seven_point.mat (or the longest file given without it), the decisions that differ from
+the program's (goal: none) and the files a way could not analyse (left out of the times).
 
-Run: ``.venv/bin/python bench/bench_match_analysis.py [--plies 0,2] [--rounds 1] [--small]
-[file.mat ...]`` (the files default to every one in tests/data/mat; ``--small``: 0 ply and
-the two smallest of them).
+Run: ``.venv/bin/python bench/bench_match_analysis.py [--plies 0,2] [--rounds 1] [--count N]
+[--no-fresh] [--small] [file.mat ...]`` (the files default to every one in tests/data/mat;
+``--count``: the first N given, by name; ``--small``: 0 ply and the two smallest of them).
 """
 
 from __future__ import annotations

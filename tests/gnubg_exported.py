@@ -248,7 +248,9 @@ def verdict_differs(decision: Decision, exported: ExportedCube) -> tuple[str, st
     return None if decision.best == gnubg else (decision.best, gnubg)
 
 
-def differences(analysis: MatchAnalysis, exported: Sequence[Sequence[Exported]]) -> list[Difference]:
+def differences(
+    analysis: MatchAnalysis, exported: Sequence[Sequence[Exported]]
+) -> list[Difference]:
     """Every way our decisions differ from the program's export, game by game, in order."""
     found: list[Difference] = []
     if len(analysis.games) != len(exported):

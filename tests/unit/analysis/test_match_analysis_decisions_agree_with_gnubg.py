@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from django.conf import settings
 
 from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess

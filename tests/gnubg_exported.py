@@ -274,7 +274,7 @@ def _game_differences(
             if entry.cube.close:
                 yield Difference(game, 0, "no double", "listed", "absent", "close")
             continue
-        if decision is None or not _same_decision(decision, entry):
+        if decision is None or (decision.kind, decision.action) != (entry.kind, entry.action):
             ours_named = "none" if decision is None else decision.action
             yield Difference(game, 0, entry.action, "decision", ours_named, entry.action)
             return
@@ -299,6 +299,8 @@ def _decision_differences(decision: Decision, entry: Exported) -> Iterator[Diffe
             decision.game, decision.number, decision.action, field, str(ours), str(gnubg)
         )
 
+    if decision.position_id != entry.position_id:
+        yield differ("position", decision.position_id, entry.position_id)
     if entry.kind == "checker":
         if decision.played != entry.played:
             yield differ("played", decision.played, entry.played)

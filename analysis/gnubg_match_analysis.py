@@ -8,7 +8,7 @@ played by where the file loses them (:func:`play_rules`; :mod:`analysis.rules_as
 sets the analysis depth, runs ``analyse match`` and answers with:
 
 - ``raw``: ``gnubg.match(analysis=1, boards=1, statistics=1, verbose=1)`` as the program
-  gives it (tuples become JSON lists). Players are ``"X"`` (player 0, the .mat's left
+  gives it. Players are ``"X"`` (player 0, the .mat's left
   column) and ``"O"`` (player 1). Move ``score`` values and ``luck-value`` are normalised
   equity (EMG); a cube analysis's ``nd-cubeful-eq`` / ``dt-cubeful-eq`` are MWC in match
   play and money equity per unit cube in money play; ``*-match-eq`` is the cubeless equity.
@@ -320,6 +320,8 @@ def game_actions(
     doubled: dict[str, Any] | None = None
     offers = 0  # the open double, then its beaver, then the raccoon
     enriched = []
+    # The cube info changes only with a take: priced once per cube and doubler.
+    prices: dict[tuple[int, int, int], dict[str, Any]] = {}
     for action in game["game"]:
         player = PLAYERS.index(action["player"])
         kind = action["action"]
@@ -331,7 +333,10 @@ def game_actions(
         analysed = kind != "raccoon" and not (kind == "take" and offers > 1)
         responding = kind in ("take", "drop", "beaver")
         doubler = 1 - player if responding else player
-        cube_info = priced(gnubg, {**base, "move": doubler})
+        state = (base["cube"], base["cubeowner"], doubler)
+        if state not in prices:
+            prices[state] = priced(gnubg, {**base, "move": doubler})
+        cube_info = prices[state]
         analysis = (doubled or {}).get("analysis", {}) if responding else action.get("analysis", {})
         board_id = (doubled or {}).get("board") if responding else action.get("board")
         entry: dict[str, Any] = {"player": player, "kind": kind}
@@ -420,12 +425,14 @@ def checker_play(
     move = action.get("move") or ()
     played = gnubg.movetupletostring(move, board) if move and board else ""
     moves = action.get("analysis", {}).get("moves", ())
-    match_play = cube_info["matchto"] > 0
+    # A roll can have hundreds of candidates: the program's functions are looked up once.
+    written = gnubg.movetupletostring if board else lambda _move, _board: ""
+    to_mwc = gnubg.eq2mwc if cube_info["matchto"] > 0 else lambda _equity, _info: None
     candidates = [
         {
-            "move": gnubg.movetupletostring(candidate["move"], board) if board else "",
+            "move": written(candidate["move"], board),
             "emg": candidate["score"],
-            "mwc": gnubg.eq2mwc(candidate["score"], cube_info) if match_play else None,
+            "mwc": to_mwc(candidate["score"], cube_info),
         }
         for candidate in moves
     ]

@@ -19,8 +19,10 @@ with :meth:`GnubgProcess.close` or a ``with`` block.
 
 from __future__ import annotations
 
+import base64
 import collections
 import json
+import marshal
 import os
 import queue
 import re
@@ -50,6 +52,9 @@ from analysis.engine import (
 from analysis.gnubg_found import GNUBG_EXECUTABLE, SERVER_SCRIPT, EngineStatus, gnubg_found
 from analysis.match_analysis import MatchAnalysis, match_analysis
 from analysis.rules_as_played import RulesAsPlayed
+
+MARSHALLED = "marshal_base64"
+"""The key of a match analysis's answer: marshal bytes in base64 (``gnubg_server.MARSHALLED``)."""
 
 __all__ = ["GNUBG_EXECUTABLE", "SERVER_SCRIPT", "GnubgProcess", "check_gnubg_id"]
 GNUBG_ID = re.compile(r"^[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}$")
@@ -227,7 +232,9 @@ class GnubgProcess:
             timeout=self.timeout + rolls * ANALYSIS_SECONDS_PER_ROLL[plies],
             on_progress=on_progress,
         )
-        return match_analysis(answer)
+        # Written by our own server process (analysis/gnubg_server.py), nothing else.
+        analysed: dict[str, Any] = marshal.loads(base64.b64decode(answer[MARSHALLED]))
+        return match_analysis(analysed)
 
     def _request(
         self,

@@ -24,12 +24,14 @@ true, ...}``. The Python package lacks two functions of the program's module
 (``cfevaluate``, ``calcgammonprice``); there the cube's equities are read from its own
 ``eval`` command, the same evaluation printed (:mod:`analysis.gnubg_package_eval`). Match
 analysis (``analyse_match``) lives in :mod:`analysis.gnubg_match_analysis`,
-loaded beside this script.
+loaded beside this script; its result goes marshalled (:data:`MARSHALLED`).
 """
 
+import base64
 import importlib
 import importlib.util
 import json
+import marshal
 import os
 import random
 import sys
@@ -42,6 +44,12 @@ gnubg: Any = importlib.import_module("gnubg")
 PACKAGE = not hasattr(gnubg, "cfevaluate")
 
 DEFAULT_MET = "/usr/share/gnubg/met/Kazaross-XG2.xml"
+MARSHALLED = "marshal_base64"
+"""A whole match's analysis is a megabyte of dicts, lists and floats: written as JSON, its
+floats' decimal text cost as much as the rest of the dump. It goes as Python's ``marshal``
+bytes in base64 instead (exact floats, tuples kept as the program gives them). Both ends are
+the same Python (3.11: the project pins it, and Debian's program embeds it), whose marshal
+format for plain data has not changed since 3.4; only this process's own answer is read so."""
 
 
 class InvalidPosition(Exception):
@@ -231,11 +239,12 @@ def package_eval() -> Any:
 
 
 def analyse_match(request: dict[str, Any]) -> dict[str, Any]:
+    """The match's analysis, marshalled (see :data:`MARSHALLED`)."""
     module = load_beside("gnubg_match_analysis")
     result: dict[str, Any] = module.analyse_match(
         gnubg, request, progress=report, evaluate=evaluate
     )
-    return result
+    return {MARSHALLED: base64.b64encode(marshal.dumps(result)).decode("ascii")}
 
 
 def report(done: int, total: int) -> None:

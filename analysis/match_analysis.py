@@ -42,6 +42,7 @@ Terms:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -358,10 +359,12 @@ def _match_cube(game: int, double: Mapping[str, Any], before: int) -> list[Decis
     ]
 
 
+@functools.lru_cache(maxsize=4096)
 def _written(play: str) -> str:
     """A play GNU Backgammon wrote, as the move list writes it (``backgammon.notation``, the
     one home for writing a play), so both name the same play alike; text that is not a play
-    (a dance) as it came."""
+    (a dance) as it came. Remembered: a played move is one of its roll's candidates, and the
+    same plays come back from match to match."""
     try:
         return format_play(parse_moves(play))
     except NotationError:
@@ -375,7 +378,8 @@ def _close_no_double(emg: Sequence[float]) -> bool:
 
 def _cube_error(action: str, values: Sequence[float]) -> float:
     """What ``action`` gave up, from the doubler's three values (GNU Backgammon's measure:
-    the doubler's from the optimal value, the answer's from the better answer)."""
+    the doubler's from the optimal value, the answer's from the better answer). A tie goes
+    to the double and to the pass, as in GNU Backgammon's ``FindBestCubeDecision``."""
     no_double, double_take, double_pass = values
     doubled = min(double_take, double_pass)
     if action in ("no double", "double"):
@@ -391,7 +395,7 @@ def _best_cube_action(action: str, cube: CubeAnalysis, rules: CubeRules) -> str:
         if min(double_take, double_pass) >= no_double:
             return "double"
         return "too good" if cube.verdict.too_good else "no double"
-    if double_take > double_pass:
+    if double_take >= double_pass:
         return "drop"
     return "beaver" if beaver_pays(double_take, rules) else "take"
 
@@ -440,20 +444,22 @@ def _checker(
     base: Mapping[str, Any], record: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> Decision:
     analysis = record.get("analysis") or {}
+    considered = extra.get("candidates", ())
+    # Only the candidates kept are written anew: a roll can have hundreds of plays.
     candidates = tuple(
         Candidate(move=_written(c["move"]), equity=float(c["emg"]), mwc=c["mwc"])
-        for c in extra.get("candidates", ())
+        for c in considered[:CANDIDATES]
     )
     chosen_index = analysis.get("imove")
     played = _written(extra.get("played", ""))
     error, error_mwc = 0.0, None
-    if candidates and chosen_index is not None:
-        chosen, best = candidates[chosen_index], candidates[0]
-        error = max(best.equity - chosen.equity, 0.0)
-        if best.mwc is not None and chosen.mwc is not None:
-            error_mwc = max(best.mwc - chosen.mwc, 0.0)
-    elif candidates:
-        error_mwc = 0.0 if candidates[0].mwc is not None else None
+    if considered and chosen_index is not None:
+        chosen, best = considered[chosen_index], considered[0]
+        error = max(float(best["emg"]) - float(chosen["emg"]), 0.0)
+        if best["mwc"] is not None and chosen["mwc"] is not None:
+            error_mwc = max(best["mwc"] - chosen["mwc"], 0.0)
+    elif considered:
+        error_mwc = 0.0 if considered[0]["mwc"] is not None else None
     dice = record.get("dice")
     luck_mark = analysis.get("luck")
     return Decision(
@@ -466,8 +472,8 @@ def _checker(
         error=error,
         error_mwc=error_mwc,
         skill=analysis.get("skill"),
-        forced=len(candidates) <= 1,
-        candidates=candidates[:CANDIDATES],
+        forced=len(considered) <= 1,
+        candidates=candidates,
         luck=analysis.get("luck-value"),
         luck_mark=_LUCK_MARKS.get(luck_mark) if luck_mark else None,
     )

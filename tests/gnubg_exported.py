@@ -242,10 +242,17 @@ def written(play: str) -> str:
 
 
 def verdict_differs(decision: Decision, exported: ExportedCube) -> tuple[str, str] | None:
-    """Our cube verdict and the program's, when they differ: the best action for now (the
-    verdict in words, once a decision carries it, is compared here and nowhere else)."""
+    """Our cube verdict and the program's, when they differ. The doubler's decision is
+    compared on the proper action in words (the program's line without its take point in
+    brackets); an answer on the best answer, as the program prints the answer's block from
+    the answering player's view (a too-good double reads "Double, pass" there)."""
+    proper = re.sub(r"\s*\(\d+(?:\.\d+)?%\)$", "", exported.proper.strip())
+    if decision.action in ("no double", "double") and decision.cube is not None:
+        ours = decision.cube.verdict.value
+        return None if ours == proper else (ours, proper)
     gnubg = exported.best(decision.action)
-    return None if decision.best == gnubg else (decision.best, gnubg)
+    best = "take" if decision.best == "beaver" else decision.best
+    return None if best == gnubg else (best, gnubg)
 
 
 def differences(

@@ -10,12 +10,13 @@ information ``gnubg.match()`` gives: names, length, rules, variation), or ``{"ok
 when the program read no match; what the program said about the file is on stderr.
 """
 
+import importlib
 import json
 import os
 import sys
 from typing import Any
 
-import gnubg  # type: ignore[import-not-found]
+gnubg: Any = importlib.import_module("gnubg")
 
 
 def imported(request: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from django.utils.translation import gettext as _
+
 from analysis.engine import EngineError
 from analysis.match_import import MatchImportRefused, import_match
 from matches.engine import analysis_status
@@ -76,12 +78,15 @@ def format_named(key: str) -> MatchFormat | None:
 
 
 def detected(content: bytes, filename: str) -> MatchFormat | None:
-    """The format ``content`` is of, None when none: by the content; where two would take
-    it, the one the name's extension says."""
-    candidates = [known for known in _FORMATS if known.recognises(content)]
+    """The format ``content`` is of: told by the content; where two would take it, the one
+    the name's extension says; where none does, the one the extension says (whose reader
+    then tells why it cannot read it); None when neither says one."""
     suffix = PurePath(filename).suffix.lower()
+    candidates = [known for known in _FORMATS if known.recognises(content)] or _FORMATS
     named = [known for known in candidates if suffix in known.extensions]
-    return (named or candidates or [None])[0]
+    if named:
+        return named[0]
+    return candidates[0] if candidates is not _FORMATS else None
 
 
 def text_of(content: bytes) -> str:
@@ -137,14 +142,16 @@ def _is_snowie_position(content: bytes) -> bool:
 def _read_mat(content: bytes, filename: str) -> str:
     text = text_of(content)
     if "\x00" in text:
-        raise UnreadableMatch("this is not a text file: a .mat file is text")
+        raise UnreadableMatch(_("This is not a text file: a .mat file is text."))
     return text
 
 
 def _refuse_snowie_position(content: bytes, filename: str) -> str:
     raise UnreadableMatch(
-        "a Snowie .txt file holds one position, not a match: export the match from"
-        " Snowie as a .mat file"
+        _(
+            "a Snowie .txt file holds one position, not a match: export the match from"
+            " Snowie as a .mat file"
+        )
     )
 
 
@@ -152,7 +159,9 @@ def _by_gnubg(importer: str) -> Reader:
     def read(content: bytes, filename: str) -> str:
         command = analysis_status().command
         if command is None:
-            raise UnreadableMatch("GNU Backgammon, which reads this format, is not installed here")
+            raise UnreadableMatch(
+                _("GNU Backgammon, which reads this format, is not installed here")
+            )
         try:
             return import_match(command, importer=importer, content=content, filename=filename).mat
         except MatchImportRefused as refused:

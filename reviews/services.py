@@ -37,7 +37,6 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from pathlib import PurePath
 
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection, transaction
@@ -61,7 +60,7 @@ from matches.models import Game, Match
 from matches.records import match_file
 from matches.refusals import rules_refused
 from reviews.events import AnalysisChanged
-from reviews.match_formats import MatchFormat, UnreadableMatch, detected, match_formats
+from reviews.match_formats import UnreadableMatch, detected, match_formats
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
 from reviews.results import result_of
 
@@ -131,7 +130,19 @@ def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
         raise DomainError(
             _("The file is larger than %(kb)s KB.") % {"kb": MAX_UPLOAD_BYTES // 1024}
         )
-    match_format = detected(content, filename) or _named_by(filename)
+    waiting = Analysis.objects.filter(
+        owner=owner, status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
+    ).count()
+    if waiting >= MAX_WAITING_UPLOADS:
+        raise DomainError(
+            ngettext(
+                "You have %(count)s analysis waiting; send more once it is done.",
+                "You have %(count)s analyses waiting; send more once one of them is done.",
+                waiting,
+            )
+            % {"count": waiting}
+        )
+    match_format = detected(content, filename)
     if match_format is None:
         raise DomainError(
             _("This is not a match file this site reads: it is none of %(formats)s.")
@@ -147,18 +158,6 @@ def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
         ) from None
     if not record.games:
         raise DomainError(_("This match file holds no game."))
-    waiting = Analysis.objects.filter(
-        owner=owner, status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
-    ).count()
-    if waiting >= MAX_WAITING_UPLOADS:
-        raise DomainError(
-            ngettext(
-                "You have %(count)s analysis waiting; send more once it is done.",
-                "You have %(count)s analyses waiting; send more once one of them is done.",
-                waiting,
-            )
-            % {"count": waiting}
-        )
     with transaction.atomic():
         analysis = Analysis.objects.create(
             owner=owner,
@@ -172,11 +171,6 @@ def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
         )
         _queue(analysis)
     return analysis
-
-
-def _named_by(filename: str) -> MatchFormat | None:
-    suffix = PurePath(filename).suffix.lower()
-    return next((known for known in match_formats() if suffix in known.extensions), None)
 
 
 def analysis_run(analysis_id: int) -> bool:

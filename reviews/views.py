@@ -17,8 +17,8 @@ from core.errors import DomainError
 from matches.engine import analysis_status
 from matches.models import Match, MatchStatus
 from matches.selectors import board_model, visible_matches
-from reviews.models import Analysis, AnalysisStatus
 from reviews.match_formats import match_formats
+from reviews.models import Analysis, AnalysisStatus
 from reviews.selectors import analysis_data, format_name, library, visible_analyses
 from reviews.services import MAX_UPLOAD_BYTES, analysis_for_match, analysis_upload
 

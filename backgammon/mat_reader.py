@@ -11,7 +11,8 @@ forgives it:
   ``; [Key "Value"]`` in any order, other comment lines (``;`` or ``#``) and anything else;
 * a `` Game n`` line with more after it (Backgammon Studio writes some), and any number
   there: games are numbered again when written;
-* rows numbered or not, a number with nothing after it, one column or two;
+* rows numbered or not, a number with nothing after it (``24)``, or ``24`` alone, which
+  GNU Backgammon passes over), one column or two;
 * a roll with nothing after it, or ``Cannot Move``, ``Can't move`` or ``????`` (eXtreme
   Gammon's mark for a roll its player resigned after) where the play would be;
 * ``Doubles => n`` (the value may be left out), ``Beavers => n``, ``Raccoons => n``,
@@ -65,7 +66,7 @@ _COMMENT = re.compile(r"^\s*[;#]")
 _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\b", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*([^:]*?)\s*:\s*(\d+)\s+([^:]*?)\s*:\s*(\d+)\s*$")
-_NUMBERED = re.compile(r"^\s*\d+\)")
+_NUMBERED = re.compile(r"^\s*\d+(?:\)|\s*$)")
 _ENTRY = re.compile(
     r"(?P<dice>[1-6]{2}):"
     r"(?:[ \t]*(?P<none>Cannot[ \t]+Move|Can[’']?t[ \t]+Move|\?+)"

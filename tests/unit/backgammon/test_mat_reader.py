@@ -319,13 +319,15 @@ def test_an_empty_name_becomes_the_placeholder_gnu_backgammon_gives_it(
 
 
 def test_a_move_number_followed_by_nothing_is_an_empty_row() -> None:
-    # Backgammon Studio numbers a row after the game's last ("24)") and writes nothing on it
+    # Backgammon Studio numbers a row after the game's last ("24)") and writes nothing on
+    # it; a number alone, without its parenthesis, GNU Backgammon passes over too
     text = HEADER + (
         "  1) 31: 8/5 6/5                 52: 13/8 13/11\n"
         "  2)  Doubles => 2                Drops\n"
         "  3)\n"
         "      Wins 1 point\n"
         " 24)\n"
+        " 25\n"
         "\n Game 2\n Alice : 1                      Bob : 0\n"
         "  1)\n"
         "  2)                             52: 13/8 13/11\n"

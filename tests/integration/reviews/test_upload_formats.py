@@ -17,7 +17,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from backgammon.matfile import MatRecord, parse_mat, replay
-from reviews.models import Analysis
+from reviews.models import Analysis, AnalysisStatus
+from reviews.services import analysis_run
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import api_for
 
@@ -83,13 +84,19 @@ def test_a_gamesgrid_or_truemoneygames_file_is_analysed_as_the_match_it_holds(na
     assert kept.crawford_rule
 
 
-def test_a_match_played_without_the_crawford_rule_keeps_it_off() -> None:
+def test_a_match_played_without_the_crawford_rule_is_analysed_without_it() -> None:
     status, body = upload("club.sgg", (FILES / "no_crawford.sgg").read_bytes())
 
     assert status == 201, body
     kept = parse_mat(Analysis.objects.get(pk=body["id"]).mat)
     assert not kept.crawford_rule
     assert not any(game.crawford for game in kept.games)
+    # the analysis, by GNU Backgammon, plays the game at 2-1 of 3 as no Crawford game
+    assert analysis_run(body["id"])
+    analysed = Analysis.objects.get(pk=body["id"])
+    assert analysed.status == AnalysisStatus.DONE, analysed.error
+    assert analysed.result is not None
+    assert [game["crawford"] for game in analysed.result["games"]] == [False, False, False]
 
 
 def test_a_money_session_keeps_its_jacoby_rule() -> None:

@@ -9,8 +9,9 @@ text.
 What .mat cannot say is added as header tags the .mat reader and the analysis take:
 ``Crawford "Off"`` for a match played without the Crawford rule, and a money session's
 ``Jacoby`` rule (on or off), which the program's export leaves out. Games, players, length
-and scores are what .mat holds. A variant (Nackgammon, Hypergammon) is refused: the
-analysis knows standard backgammon only. A file the program reads no match from is refused
+and scores are what .mat holds. A variant (Nackgammon, Hypergammon) is refused, the
+analysis knowing standard backgammon only, and so is a match played without the doubling
+cube, which .mat cannot say. A file the program reads no match from is refused
 with what the program said about it, the file named as the player named it.
 """
 
@@ -125,6 +126,11 @@ def _with_rules(mat: str, info: dict[str, Any], games: int) -> ImportedMatch:
         )
     length = int(info.get("match-length", 0))
     rules = set(info.get("rules") or ())
+    if "NoCube" in rules:
+        raise MatchImportRefused(
+            "the match was played without the doubling cube, which a .mat file cannot say:"
+            " its analysis would judge cube decisions nobody could take"
+        )
     tags = []
     if length and "Crawford" not in rules:
         tags.append('; [Crawford "Off"]')

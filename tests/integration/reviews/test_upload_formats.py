@@ -143,13 +143,25 @@ def test_the_format_is_told_by_the_content_not_the_name() -> None:
             "This .tmg file cannot be read: line ",
         ),
         (
+            "club.tmg",
+            (FILES / "three_games.tmg").read_bytes().replace(b"Cube: 1", b"Cube: 0"),
+            "This .tmg file cannot be read: the match was played without the doubling cube",
+        ),
+        (
             "notes.doc",
             b"Dear club, here are the results.\n",
             "This is not a match file this site reads: it is none of Jellyfish .mat,"
             " GNU Backgammon .sgf, GamesGrid .sgg, TrueMoneyGames .tmg.",
         ),
     ],
-    ids=["snowie-position", "sgg-unreadable", "sgg-crashes-the-program", "tmg-illegal", "none"],
+    ids=[
+        "snowie-position",
+        "sgg-unreadable",
+        "sgg-crashes-the-program",
+        "tmg-illegal",
+        "tmg-without-cube",
+        "none",
+    ],
 )
 def test_a_file_that_cannot_be_read_is_refused_with_why_and_nothing_is_kept(
     name: str, content: bytes, message: str

@@ -84,6 +84,8 @@ def import_match(
             raise EngineTimeout(
                 f"GNU Backgammon did not read the file in {timeout:.0f} s"
             ) from None
+        except OSError as error:
+            raise EngineError(f"GNU Backgammon could not be started: {error}") from None
         said = _said(done.stderr, str(source), filename)
         answer = _answer(done.stdout)
         if answer is None:

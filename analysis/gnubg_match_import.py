@@ -5,8 +5,9 @@ Started by :mod:`analysis.match_import` as ``gnubg -t -q -r -p gnubg_match_impor
 is never imported by the platform itself. It reads one JSON request on stdin, ``{"command":
 "import sgg", "path": ..., "export": ...}``, runs the command on the file, and when a match
 was read writes it with ``export match mat`` to ``export``. It answers with one JSON line
-on the original stdout: ``{"ok": true, "info": ..., "games": n}`` (``info``: the match
-information ``gnubg.match()`` gives: names, length, rules, variation), or ``{"ok": false}``
+on the original stdout: ``{"ok": true, "info": ..., "games": n, "set_up": ...}`` (``info``:
+the match information ``gnubg.match()`` gives: names, length, rules, variation; ``set_up``:
+whether a game starts from a position set up rather than the opening), or ``{"ok": false}``
 when the program read no match; what the program said about the file is on stderr.
 """
 
@@ -31,7 +32,12 @@ def imported(request: dict[str, Any]) -> dict[str, Any]:
         return {"ok": False}
     gnubg.command(f'export match mat "{request["export"]}"')
     info = {key: value for key, value in match["match-info"].items() if key != "date"}
-    return {"ok": True, "info": info, "games": len(match["games"])}
+    set_up = any(
+        action.get("action") == "set" and "board" in action
+        for game in match["games"]
+        for action in game["game"]
+    )
+    return {"ok": True, "info": info, "games": len(match["games"]), "set_up": set_up}
 
 
 def main() -> None:

@@ -11,7 +11,8 @@ What .mat cannot say is added as header tags the .mat reader and the analysis ta
 ``Jacoby`` rule (on or off), which the program's export leaves out. Games, players, length
 and scores are what .mat holds. A variant (Nackgammon, Hypergammon) is refused, the
 analysis knowing standard backgammon only, and so is a match played without the doubling
-cube, which .mat cannot say. A file the program reads no match from is refused
+cube, or one whose game starts from a position set up (GNU Backgammon saves a position
+as .sgf too), which .mat cannot say either. A file the program reads no match from is refused
 with what the program said about it, the file named as the player named it.
 """
 
@@ -97,6 +98,11 @@ def import_match(
                 f"GNU Backgammon says: {said}" if said else "GNU Backgammon found no match in it"
             )
         text = exported.read_bytes().decode("utf-8", errors="replace")
+    if answer.get("set_up"):
+        raise MatchImportRefused(
+            "a game of it starts from a position set up, not the opening: a .mat match"
+            " cannot say that, so it cannot be analysed as a match"
+        )
     return _with_rules(text, answer["info"], answer["games"])
 
 

@@ -148,6 +148,11 @@ def test_the_format_is_told_by_the_content_not_the_name() -> None:
             "This .tmg file cannot be read: the match was played without the doubling cube",
         ),
         (
+            "opening.sgf",
+            (FILES / "opening_position.sgf").read_bytes(),
+            "This .sgf file cannot be read: a game of it starts from a position set up",
+        ),
+        (
             "notes.doc",
             b"Dear club, here are the results.\n",
             "This is not a match file this site reads: it is none of Jellyfish .mat,"
@@ -160,6 +165,7 @@ def test_the_format_is_told_by_the_content_not_the_name() -> None:
         "sgg-crashes-the-program",
         "tmg-illegal",
         "tmg-without-cube",
+        "sgf-of-a-position",
         "none",
     ],
 )

@@ -4,7 +4,8 @@ The analysis takes a .mat text (`backgammon.matfile.parse_mat` checks every play
 GNU Backgammon analyses it). A *format* here is a kind of file players bring, with what
 tells it apart by its content (the file's name only breaks a tie) and its *reader*: a
 function from the file's bytes and name to that .mat text, raising `UnreadableMatch` with
-the reason in words when it cannot.
+the reason in words when it cannot (`NotThisFormat` when the file is not of the format at
+all, a message that stands on its own).
 
 * ``mat``: the Jellyfish text format most programs and rooms export; read as it is.
 * ``sgf``, ``sgg``, ``tmg``: GNU Backgammon's own files and GamesGrid's and TrueMoneyGames'
@@ -42,6 +43,10 @@ from matches.engine import analysis_status
 class UnreadableMatch(Exception):
     """The file is of a known format but its reader cannot make a match of it; the message
     says why, fit to show the player."""
+
+
+class NotThisFormat(UnreadableMatch):
+    """The file is not of the format at all: the message says so on its own."""
 
 
 Reader = Callable[[bytes, str], str]
@@ -142,7 +147,7 @@ def _is_snowie_position(content: bytes) -> bool:
 def _read_mat(content: bytes, filename: str) -> str:
     text = text_of(content)
     if "\x00" in text:
-        raise UnreadableMatch(_("This is not a text file: a .mat file is text."))
+        raise NotThisFormat(_("This is not a text file: a .mat file is text."))
     return text
 
 

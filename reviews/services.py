@@ -60,7 +60,7 @@ from matches.models import Game, Match
 from matches.records import match_file
 from matches.refusals import rules_refused
 from reviews.events import AnalysisChanged
-from reviews.match_formats import UnreadableMatch, detected, match_formats
+from reviews.match_formats import NotThisFormat, UnreadableMatch, detected, match_formats
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
 from reviews.results import result_of
 
@@ -150,6 +150,8 @@ def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
         )
     try:
         record = parse_mat(match_format.read(content, filename))
+    except NotThisFormat as error:
+        raise DomainError(str(error)) from None
     except (UnreadableMatch, BackgammonError) as error:
         reason = rules_refused(error) if isinstance(error, BackgammonError) else str(error)
         raise DomainError(

@@ -193,7 +193,7 @@ def test_the_analysis_page_and_the_library_name_the_format_the_file_came_in() ->
     analysis = Analysis.objects.get()
     assert analysis.file_format == "tmg"
     page = client.get(f"/analyses/{analysis.pk}/").content.decode()
-    assert "uploaded as TrueMoneyGames .tmg" in page
+    assert 'uploaded as <span translate="no">TrueMoneyGames .tmg</span>' in page
     library = client.get("/analyses/").content.decode()
     assert "(TrueMoneyGames .tmg)" in library
     assert ".sgg" in library.split('accept="', 1)[1].split('"', 1)[0]

@@ -22,8 +22,14 @@ A reader of another format plugs in with `register` (eXtreme Gammon's ``.xg``, s
 
     register(MatchFormat("xg", "eXtreme Gammon .xg", (".xg",), is_xg, xg_as_mat))
 
-A format's ``key`` is stored on the analysis (``Analysis.file_format``, 8 characters at
-most).
+(at the foot of this module, beside the others). A reader that builds a
+`backgammon.matfile.MatRecord` returns ``format_mat(record)``; it refuses with
+`UnreadableMatch` (or `backgammon.errors.BackgammonError`), and the upload answers 400
+"This .xg file cannot be read: <its reason>". The text of the library page
+(templates/reviews/library.html) names the formats taken; its file chooser's ``accept``
+comes from the registry. A format's ``key`` is stored on the analysis
+(``Analysis.file_format``, 8 characters at most). Files are 512 KB at most
+(``reviews.services.MAX_UPLOAD_BYTES``).
 """
 
 from __future__ import annotations

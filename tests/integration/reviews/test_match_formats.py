@@ -51,7 +51,7 @@ def test_the_format_is_the_content_s_then_the_name_s(
     assert found.key == key
 
 
-@pytest.mark.parametrize("filename", ["notes.doc", "noname", "match.xg"])
+@pytest.mark.parametrize("filename", ["notes.doc", "noname", "scan.pdf"])
 def test_a_file_neither_content_nor_name_places_is_of_no_format(filename: str) -> None:
     assert detected(b"Dear club, the results.\n", filename) is None
 

@@ -85,6 +85,13 @@ def import_mat(gnubg: Any, mat_text: str, initial_cubes: Sequence[int] = ()) -> 
         gnubg.command(f'import mat "{path}"')
     finally:
         os.unlink(path)
+    _check_imported(gnubg, length, games)
+    if length and re.search(r'\[\s*Crawford\s+"Off"', mat_text, re.IGNORECASE):
+        without_crawford_rule(gnubg)
+        _check_imported(gnubg, length, games)
+
+
+def _check_imported(gnubg: Any, length: int, games: int) -> None:
     try:
         imported = gnubg.match(analysis=0, statistics=0)
     except Exception:
@@ -200,6 +207,26 @@ def value_end(sgf: str, index: int) -> int:
     while index < len(sgf) and sgf[index] != "]":
         index += 2 if sgf[index] == "\\" else 1
     return index + 1
+
+
+def without_crawford_rule(gnubg: Any) -> None:
+    """The match held, played without the Crawford rule.
+
+    The program's ``import mat`` (1.07) takes every match as played with the rule, whatever
+    the file's ``Crawford`` tag says, and no command turns it off afterwards; its own .sgf
+    keeps the rule per game (``RU[Crawford]``), so the match goes out as .sgf, loses those,
+    and comes back."""
+    handle, path = tempfile.mkstemp(suffix=".sgf", prefix="crawford-")
+    os.close(handle)
+    try:
+        gnubg.command(f'save match "{path}"')
+        with open(path, encoding="utf-8") as file:
+            sgf = file.read()
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(re.sub(r"RU\[Crawford[^\]]*\]", "", sgf))
+        gnubg.command(f'load match "{path}"')
+    finally:
+        os.unlink(path)
 
 
 def mat_shape(mat_text: str) -> tuple[int, int]:

@@ -11,13 +11,16 @@ forgives it:
   ``; [Key "Value"]`` in any order, other comment lines (``;`` or ``#``) and anything else;
 * a `` Game n`` line with more after it (Backgammon Studio writes some), and any number
   there: games are numbered again when written;
-* rows numbered or not, a number with nothing after it, one column or two;
+* rows numbered or not, a number with nothing after it (``24)``, or ``24`` alone, which
+  GNU Backgammon passes over), one column or two;
 * a roll with nothing after it, or ``Cannot Move``, ``Can't move`` or ``????`` (eXtreme
   Gammon's mark for a roll its player resigned after) where the play would be;
 * ``Doubles => n`` (the value may be left out), ``Beavers => n``, ``Raccoons => n``,
   ``Takes``, ``Drops``;
 * ``Wins n point``, ``Wins n points``, ``Wins n point(s)``, each maybe followed by ``and the
-  match``, and Backgammon Galaxy's ``Losses n points`` in the loser's column.
+  match``, and Backgammon Galaxy's ``Losses n points`` in the loser's column;
+* an empty player's name on a score line (Backgammon Galaxy writes one for a closed
+  account): it becomes ``Player 0`` or ``Player 1`` by its column.
 
 It refuses, naming the line, a number no analysis can take: a match longer than
 ``MAX_LENGTH`` (64 points, the longest GNU Backgammon analyses), a score of a match that
@@ -63,7 +66,7 @@ _COMMENT = re.compile(r"^\s*[;#]")
 _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\b", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*([^:]*?)\s*:\s*(\d+)\s+([^:]*?)\s*:\s*(\d+)\s*$")
-_NUMBERED = re.compile(r"^\s*\d+\)")
+_NUMBERED = re.compile(r"^\s*\d+(?:\)|\s*$)")
 _ENTRY = re.compile(
     r"(?P<dice>[1-6]{2}):"
     r"(?:[ \t]*(?P<none>Cannot[ \t]+Move|Can[’']?t[ \t]+Move|\?+)"
@@ -184,9 +187,7 @@ def _score(line: str, number: int, length: int) -> tuple[tuple[str, str], tuple[
     if not found:
         raise _refused(number, f"{line.strip()!r} is not a score line, like 'Alice : 0   Bob : 0'")
     left, left_digits, right, right_digits = found.groups()
-    for name, which in ((left, "first"), (right, "second")):
-        if not name:
-            raise _refused(number, f"the {which} player's name is empty")
+    left, right = left or _placeholder(0, right), right or _placeholder(1, left)
     most = f"a score is {MAX_SCORE} at most (what a GNU Backgammon Match ID holds)"
     score = (
         _number(left_digits, number, most, MAX_SCORE),
@@ -200,6 +201,13 @@ def _score(line: str, number: int, length: int) -> tuple[tuple[str, str], tuple[
                 " it was over before this game",
             )
     return (left, right), score
+
+
+def _placeholder(player: int, other: str) -> str:
+    """The name of a player written with none: GNU Backgammon's ``Player 0`` or ``Player 1``
+    (what its Snowie import gives a nameless player), told apart from the other's name."""
+    name = f"Player {player}"
+    return f"{name} (2)" if name == other else name
 
 
 def _row(line: str, number: int) -> list[Entry]:

@@ -265,12 +265,17 @@ def _game_record(written: GameText, crawford: bool) -> GameRecord:
     course = _Course(crawford)
     actions: list[Action] = []
     result: tuple[int, int] | None = None
+    result_line = 0
     for entry in written.entries:
         try:
             if entry.kind in (EntryKind.WIN, EntryKind.LOSS):
                 assert entry.number is not None
                 winner = entry.player if entry.kind is EntryKind.WIN else 1 - entry.player
-                result = _checked_result((winner, entry.number), result, course)
+                # Of two results the last stands, as in GNU Backgammon's import: Backgammon
+                # Galaxy follows a resignation's "Losses" row with the match's "Wins" row.
+                if entry.number < 1:
+                    raise BackgammonError("a game is won for one point at least")
+                result, result_line = (winner, entry.number), entry.line
                 continue
             if result is not None:
                 raise BackgammonError("the game goes on after its result")
@@ -283,23 +288,14 @@ def _game_record(written: GameText, crawford: bool) -> GameRecord:
             actions.append(action)
         except BackgammonError as error:
             raise type(error)(f"line {entry.line}: {error}") from None
+    if result is not None and course.won is not None and course.won[0] != result[0]:
+        raise BackgammonError(
+            f"line {result_line}: the result names the loser: the other player won this game"
+        )
     result = result or course.won
     if result is None:
         return GameRecord(written.score, tuple(actions), None, 0, crawford)
     return GameRecord(written.score, tuple(actions), result[0], result[1], crawford)
-
-
-def _checked_result(
-    result: tuple[int, int], before: tuple[int, int] | None, course: _Course
-) -> tuple[int, int]:
-    """``result`` (winner, points) read from a row, refused when the game says otherwise."""
-    if result[1] < 1:
-        raise BackgammonError("a game is won for one point at least")
-    if before is not None and before != result:
-        raise BackgammonError("the game has a second, different result")
-    if course.won is not None and course.won[0] != result[0]:
-        raise BackgammonError("the result names the loser: the other player won this game")
-    return result
 
 
 def _cube_decision(

@@ -161,6 +161,14 @@ class AnalysisSummarySerializer(serializers.Serializer[dict[str, Any]]):
     origin = serializers.ChoiceField(choices=["played", "uploaded"])
     match = serializers.IntegerField(allow_null=True, help_text="The match played here.")
     filename = serializers.CharField(allow_blank=True)
+    format = serializers.CharField(
+        allow_null=True,
+        help_text="The uploaded file's format, told by its content: mat, sgf, sgg or tmg"
+        " (null for a match played here).",
+    )
+    format_name = serializers.CharField(
+        allow_null=True, help_text='As players know it: "GamesGrid .sgg".'
+    )
     names = serializers.ListField(child=serializers.CharField())
     length = serializers.IntegerField(help_text="0: money play.")
     settings = SettingsSerializer()
@@ -180,7 +188,10 @@ class AnalysisSerializer(AnalysisSummarySerializer):
 class UploadSerializer(serializers.Serializer[dict[str, Any]]):
     # An empty file is refused by the reader, in the same words as any unreadable one.
     file = serializers.FileField(
-        allow_empty_file=True, help_text="A .mat match file (at most 512 KB)."
+        allow_empty_file=True,
+        help_text="A match file (at most 512 KB): .mat, or GNU Backgammon's .sgf, GamesGrid's"
+        " .sgg or TrueMoneyGames' .tmg, which GNU Backgammon reads. The format is told by the"
+        " content, the name's extension breaking a tie.",
     )
 
 
@@ -243,14 +254,18 @@ class AnalysisListApi(Api):
         extensions=refused_by_the_rules(
             "This .mat file cannot be read: line 2: a match is 64 points at most (the longest"
             " GNU Backgammon analyses), not 99999999",
-            "This is not a text file: a .mat file is text.",
+            "This .sgg file cannot be read: GNU Backgammon says: club.sgg: not a valid SGG file",
+            "This .txt file cannot be read: a Snowie .txt file holds one position, not a match:"
+            " export the match from Snowie as a .mat file",
+            "This is not a match file this site reads: it is none of Jellyfish .mat, GNU"
+            " Backgammon .sgf, GamesGrid .sgg, TrueMoneyGames .tmg.",
             "The file is larger than 512 KB.",
         ),
     )
     def post(self, request: Request) -> Response:
         upload = request.FILES.get("file")
         if upload is None:  # also an empty file: the multipart parser drops it
-            raise DomainError(_('Send the .mat file, not empty, in the multipart field "file".'))
+            raise DomainError(_('Send the match file, not empty, in the multipart field "file".'))
         _analysis_installed()
         analysis = analysis_upload(
             owner=request_user(request), filename=upload.name or "", content=upload.read()

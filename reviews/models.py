@@ -1,4 +1,4 @@
-"""A match's analysis by GNU Backgammon: a match played here, or a .mat file a player brought.
+"""A match's analysis by GNU Backgammon: a match played here, or a match file a player brought.
 
 Terms:
 
@@ -6,8 +6,9 @@ Terms:
   (``plies``), queued, then running (``done`` of ``total`` actions analysed), then done with
   its ``result`` (the shape of ``GET /api/analyses/<id>/``, built by
   :mod:`reviews.results`), or failed with the reason.
-* *played*: a match of this site, analysed when it finished; *uploaded*: a .mat file a
-  player sent, kept in their library (``owner``).
+* *played*: a match of this site, analysed when it finished; *uploaded*: a match file a
+  player sent, kept in their library (``owner``) as .mat, with the format it came in
+  (``file_format``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ class Analysis(models.Model):
     )
     source = models.CharField(max_length=8, choices=AnalysisSource.choices)
     filename = models.CharField(max_length=200, blank=True)
+    file_format = models.CharField(
+        max_length=8,
+        blank=True,
+        help_text="The uploaded file's format (reviews.match_formats): mat, sgf, sgg, tmg.",
+    )
     mat = models.TextField(help_text="The match as GNU Backgammon reads it.")
     players = models.JSONField(default=list, help_text="The two names, as in the match.")
     match_length = models.PositiveSmallIntegerField(default=0, help_text="0: money play.")

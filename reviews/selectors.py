@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 from accounts.models import User
 from accounts.selectors import pr_of
 from matches.selectors import visible_matches
+from reviews.match_formats import format_named
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
 
 ENGINE = "GNU Backgammon"
@@ -24,6 +25,8 @@ def analysis_data(analysis: Analysis) -> dict[str, Any]:
         "origin": analysis.source,
         "match": analysis.match_id,
         "filename": analysis.filename,
+        "format": analysis.file_format or None,
+        "format_name": format_name(analysis.file_format),
         "names": list(analysis.players),
         "length": analysis.match_length,
         "settings": {
@@ -43,6 +46,15 @@ def analysis_data(analysis: Analysis) -> dict[str, Any]:
         "decisions": [{"cube": None, **decision} for decision in result.get("decisions", [])],
         "course": result.get("course", []),
     }
+
+
+def format_name(key: str) -> str | None:
+    """How a player knows an uploaded file's format ("GamesGrid .sgg"); None for a match
+    played here."""
+    if not key:
+        return None
+    known = format_named(key)
+    return known.name if known is not None else key
 
 
 def analysis_summary(analysis: Analysis) -> dict[str, Any]:

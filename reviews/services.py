@@ -3,8 +3,10 @@
 * ``on_match_finished`` (subscribed to ``MatchFinished``): every match that ends with a
   game played is queued, after its adjudication (a match ends only once it is adjudicated),
   by the ``review.for_match`` task on the ``default`` queue (``analysis_for_match``).
-* ``analysis_upload``: a player's .mat file, read by ``backgammon.matfile`` (what GNU
-  Backgammon's own importer accepts), refused with the line and the reason otherwise.
+* ``analysis_upload``: a player's match file in any format ``reviews.match_formats`` reads
+  (.mat, GNU Backgammon's .sgf, GamesGrid's .sgg, TrueMoneyGames' .tmg), made .mat and
+  read by ``backgammon.matfile`` (what GNU Backgammon's own importer accepts), refused with
+  the reason otherwise.
 * ``analysis_run`` (the ``review.analyse`` task): claims a queued analysis, runs
   ``analyse match`` in this worker's warm GNU Backgammon at ``settings.ANALYSIS_PLIES``,
   telling the followers how far it got after each game, and keeps the result and each
@@ -58,6 +60,7 @@ from matches.models import Game, Match
 from matches.records import WRITTEN_GAME, match_file, rules_as_played
 from matches.refusals import rules_refused
 from reviews.events import AnalysisChanged
+from reviews.match_formats import NotThisFormat, UnreadableMatch, detected, match_formats
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
 from reviews.results import result_of
 
@@ -119,25 +122,15 @@ def analysis_for_match(match_id: int, plies: int | None = None) -> Analysis | No
 
 
 def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
-    """Keep a player's .mat file in their library and queue its analysis."""
+    """Keep a player's match file in their library, as .mat, and queue its analysis.
+
+    The format is told by the content, the name only breaking a tie; content no format
+    recognises is read as the name's extension says, so that its reader gives the reason
+    (``reviews.match_formats``)."""
     if len(content) > MAX_UPLOAD_BYTES:
         raise DomainError(
             _("The file is larger than %(kb)s KB.") % {"kb": MAX_UPLOAD_BYTES // 1024}
         )
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = content.decode("latin-1")
-    if "\x00" in text:
-        raise DomainError(_("This is not a text file: a .mat file is text."))
-    try:
-        record = parse_mat(text)
-    except BackgammonError as error:
-        raise DomainError(
-            _("This .mat file cannot be read: %(error)s") % {"error": rules_refused(error)}
-        ) from None
-    if not record.games:
-        raise DomainError(_("This .mat file holds no game."))
     waiting = Analysis.objects.filter(
         owner=owner, status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
     ).count()
@@ -150,11 +143,30 @@ def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
             )
             % {"count": waiting}
         )
+    match_format = detected(content, filename)
+    if match_format is None:
+        raise DomainError(
+            _("This is not a match file this site reads: it is none of %(formats)s.")
+            % {"formats": ", ".join(known.name for known in match_formats() if known.holds_matches)}
+        )
+    try:
+        record = parse_mat(match_format.read(content, filename))
+    except NotThisFormat as error:
+        raise DomainError(str(error)) from None
+    except (UnreadableMatch, BackgammonError) as error:
+        reason = rules_refused(error) if isinstance(error, BackgammonError) else str(error)
+        raise DomainError(
+            _("This %(kind)s file cannot be read: %(error)s")
+            % {"kind": match_format.extensions[0], "error": reason}
+        ) from None
+    if not record.games:
+        raise DomainError(_("This match file holds no game."))
     with transaction.atomic():
         analysis = Analysis.objects.create(
             owner=owner,
             source=AnalysisSource.UPLOADED,
             filename=filename[:200],
+            file_format=match_format.key,
             mat=format_mat(record),
             players=list(record.players),
             match_length=record.length,

@@ -17,8 +17,9 @@ from core.errors import DomainError
 from matches.engine import analysis_status
 from matches.models import Match, MatchStatus
 from matches.selectors import board_model, visible_matches
+from reviews.match_formats import match_formats
 from reviews.models import Analysis, AnalysisStatus
-from reviews.selectors import analysis_data, library, visible_analyses
+from reviews.selectors import analysis_data, format_name, library, visible_analyses
 from reviews.services import MAX_UPLOAD_BYTES, analysis_for_match, analysis_upload
 
 
@@ -66,7 +67,7 @@ def library_page(request: HttpRequest) -> HttpResponse:
         if not found.available:
             error = _("Analysis is unavailable here: %(reason)s.") % {"reason": found.reason}
         elif upload is None:
-            error = _("Choose a .mat file to upload.")
+            error = _("Choose a match file to upload.")
         else:
             try:
                 analysis = analysis_upload(
@@ -81,7 +82,10 @@ def library_page(request: HttpRequest) -> HttpResponse:
         request,
         "reviews/library.html",
         {
-            "analyses": library(user=user),
+            "analyses": [(a, format_name(a.file_format)) for a in library(user=user)],
+            "accept": ",".join(
+                sorted({suffix for known in match_formats() for suffix in known.extensions})
+            ),
             "error": error,
             "max_kb": MAX_UPLOAD_BYTES // 1024,
             "unavailable": "" if found.available else found.reason,

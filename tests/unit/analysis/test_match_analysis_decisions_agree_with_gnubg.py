@@ -16,6 +16,7 @@ import pytest
 from django.conf import settings
 
 from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
+from analysis.cube_decisions import CubeVerdict
 from analysis.match_analysis import MatchAnalysis
 from tests.gnubg_exported import Exported, differences, exported_match
 
@@ -66,7 +67,14 @@ def test_a_decision_unlike_gnubgs_is_reported(analysed: Analysed) -> None:
     decisions[error_at] = replace(decisions[error_at], error=decisions[error_at].error + 0.0001)
     decisions[best_at] = replace(decisions[best_at], best=decisions[best_at].candidates[1].move)
     other = {"double": "no double", "no double": "double", "take": "drop", "drop": "take"}
-    decisions[cube] = replace(decisions[cube], best=other[decisions[cube].best])
+    judged = decisions[cube].cube
+    assert judged is not None
+    wrong = next(verdict for verdict in CubeVerdict if verdict != judged.verdict)
+    decisions[cube] = replace(
+        decisions[cube],
+        best=other.get(decisions[cube].best, "double"),
+        cube=replace(judged, verdict=wrong),
+    )
     games[0] = replace(first, decisions=tuple(decisions))
     changed = replace(ours, games=tuple(games))
 

@@ -160,8 +160,9 @@ RULE_REFUSALS = {
 # Operations whose every refusal in words (a ``detail``, no field ``errors``) is the rules'.
 # The rules of backgammon refuse a roll, a move or a resignation the position does not
 # allow, each with its own sentence; which are legal, no schema can say. Nor can a schema
-# say which files are .mat matches: an upload that is not one is refused with the line and
-# why (or that the file is not text, too large, or that too many wait already).
+# say which files are matches: an upload that is not one is refused with the reason (the
+# line and why, or what GNU Backgammon said of it, or that the file is of no format read
+# here, too large, or that too many wait already).
 REFUSED_IN_WORDS = {"POST /api/matches/{match_id}/actions/", "POST /api/analyses/"}
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
 from analysis.cube_decisions import CubeVerdict
+from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
 from analysis.match_analysis import MatchAnalysis
 from tests.gnubg_exported import Exported, differences, exported_match
 

@@ -86,8 +86,14 @@ def import_mat(gnubg: Any, mat_text: str, initial_cubes: Sequence[int] = ()) -> 
     finally:
         os.unlink(path)
     _check_imported(gnubg, length, games)
-    if length and re.search(r'\[\s*Crawford\s+"Off"', mat_text, re.IGNORECASE):
-        without_crawford_rule(gnubg)
+    initial_cubes = tuple(int(value) for value in initial_cubes)
+    if len(initial_cubes) not in (0, games) or any(
+        value < 1 or value & (value - 1) for value in initial_cubes
+    ):
+        raise InvalidMatch("initial cubes: one power of two per game of the match")
+    crawford_off = length > 1 and CRAWFORD_OFF.search(mat_text) is not None
+    if crawford_off or any(value > 1 for value in initial_cubes):
+        play_rules(gnubg, crawford_rule=not crawford_off, initial_cubes=initial_cubes)
         _check_imported(gnubg, length, games)
 
 
@@ -98,14 +104,6 @@ def _check_imported(gnubg: Any, length: int, games: int) -> None:
         raise InvalidMatch("GNU Backgammon could not import the match") from None
     if imported["match-info"]["match-length"] != length or len(imported["games"]) != games:
         raise InvalidMatch("GNU Backgammon could not import the match")
-    initial_cubes = tuple(int(value) for value in initial_cubes)
-    if len(initial_cubes) not in (0, games) or any(
-        value < 1 or value & (value - 1) for value in initial_cubes
-    ):
-        raise InvalidMatch("initial cubes: one power of two per game of the match")
-    crawford_off = length > 1 and CRAWFORD_OFF.search(mat_text) is not None
-    if crawford_off or any(value > 1 for value in initial_cubes):
-        play_rules(gnubg, crawford_rule=not crawford_off, initial_cubes=initial_cubes)
 
 
 def play_rules(gnubg: Any, *, crawford_rule: bool, initial_cubes: tuple[int, ...]) -> None:
@@ -207,26 +205,6 @@ def value_end(sgf: str, index: int) -> int:
     while index < len(sgf) and sgf[index] != "]":
         index += 2 if sgf[index] == "\\" else 1
     return index + 1
-
-
-def without_crawford_rule(gnubg: Any) -> None:
-    """The match held, played without the Crawford rule.
-
-    The program's ``import mat`` (1.07) takes every match as played with the rule, whatever
-    the file's ``Crawford`` tag says, and no command turns it off afterwards; its own .sgf
-    keeps the rule per game (``RU[Crawford]``), so the match goes out as .sgf, loses those,
-    and comes back."""
-    handle, path = tempfile.mkstemp(suffix=".sgf", prefix="crawford-")
-    os.close(handle)
-    try:
-        gnubg.command(f'save match "{path}"')
-        with open(path, encoding="utf-8") as file:
-            sgf = file.read()
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(re.sub(r"RU\[Crawford[^\]]*\]", "", sgf))
-        gnubg.command(f'load match "{path}"')
-    finally:
-        os.unlink(path)
 
 
 def mat_shape(mat_text: str) -> tuple[int, int]:

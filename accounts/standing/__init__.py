@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from accounts.standing.blocks import block_remove, block_set, unheard_by, unheard_version
 from accounts.standing.checks import (
+    barred_from_play,
     barred_region,
     require_may_chat,
     require_may_play,
@@ -35,6 +36,7 @@ from accounts.standing.sightings import (
 
 __all__ = [
     "SELF_EXCLUSION_DAYS",
+    "barred_from_play",
     "barred_region",
     "block_remove",
     "block_set",

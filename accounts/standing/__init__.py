@@ -10,7 +10,7 @@ player's own page, every check at once.
 
 from __future__ import annotations
 
-from accounts.standing.blocks import block_remove, block_set, unheard_by, unheard_version
+from accounts.standing.blocks import UNHEARD_CHANGED, block_remove, block_set, unheard_by
 from accounts.standing.checks import (
     barred_from_play,
     barred_region,
@@ -35,6 +35,7 @@ from accounts.standing.sightings import (
 )
 
 __all__ = [
+    "UNHEARD_CHANGED",
     "SELF_EXCLUSION_DAYS",
     "barred_from_play",
     "barred_region",
@@ -58,5 +59,4 @@ __all__ = [
     "standing_of",
     "standing_restrict",
     "unheard_by",
-    "unheard_version",
 ]

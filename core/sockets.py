@@ -15,14 +15,15 @@ one server process (``accept_if_room``): a reconnecting crowd cannot fill a serv
 
 A socket of a logged-in player lives only as long as the log-in session it opened with.
 It joins the player's ``session_group``, which also carries news about the player a socket
-may show (``player_news``: their mutes and blocks changed); when their sessions change (a password change,
-"log out everywhere", a suspension, a closed account, a log-out), ``sessions_changed``
-tells every such socket to check its own session, and one whose session has ended closes
-with 4401 at once. Every message a client sends is checked the same way before it is
-handled (``CRAWFORD_SOCKET_SESSION_CHECK`` names the check, so this plumbing imports no
-app): on a database thread of its own, or, for the messages a consumer says it checks
-itself (``checks_own_session``: a match's actions), within the message's own database
-work (``session_checked``), so an action costs one trip to a database thread, not two.
+may show (``player_news``: their mutes and blocks changed). When their sessions change (a
+password change, "log out everywhere", a suspension, a closed account, a log-out),
+``sessions_changed`` tells every such socket to check its own session, and one whose
+session has ended closes with 4401 at once. Every message a client sends is checked the
+same way before it is handled (``CRAWFORD_SOCKET_SESSION_CHECK`` names the check, so this
+plumbing imports no app): on a database thread of its own, or, for the messages a
+consumer says it checks itself (``checks_own_session``: a match's actions), within the
+message's own database work (``session_checked``), so an action costs one trip to a
+database thread, not two.
 
 When the database or Redis is away, a message is answered with an error frame saying so
 (status 503), and a socket that cannot be set up closes with 1013 ("try again later"),

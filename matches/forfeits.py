@@ -84,9 +84,7 @@ def _forfeit(match: Match, barred: set[int]) -> bool:
         return False
     loser = seats[0] if len(seats) == 1 else 1
     since = match.last_seq
-    append_action(
-        match, kind=ActionKind.FORFEIT, seat=loser, detail={"barred": seats}
-    )
+    append_action(match, kind=ActionKind.FORFEIT, seat=loser, detail={"barred": seats})
     finish_match(match, winner_seat=1 - loser, reason=FinishReason.FORFEIT, moment=timezone.now())
     rows.save_changed(match)
     events.publish_match(match, since=since)

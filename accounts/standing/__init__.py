@@ -35,8 +35,8 @@ from accounts.standing.sightings import (
 )
 
 __all__ = [
-    "UNHEARD_CHANGED",
     "SELF_EXCLUSION_DAYS",
+    "UNHEARD_CHANGED",
     "barred_from_play",
     "barred_region",
     "block_remove",

@@ -18,8 +18,13 @@ from matches.models import FinishReason, Match, MatchStatus
 from matches.tasks import adjudicate_match, sweep_deadlines
 from tests.factories import UserFactory
 from tests.integration.matches.helpers import Bot, board_left, start_match
-from tests.integration.tournaments.helpers import live_matches, open_tournament, organizer, players
-from tests.integration.tournaments.helpers import register_all
+from tests.integration.tournaments.helpers import (
+    live_matches,
+    open_tournament,
+    organizer,
+    players,
+    register_all,
+)
 from tournaments import services
 
 pytestmark = pytest.mark.slow

@@ -65,9 +65,7 @@ def _other(match: Match, player: User) -> User:
     return match.player_1 if match.player_0_id == player.pk else match.player_0
 
 
-def test_a_suspended_player_forfeits_the_match_they_are_playing_and_the_opponent_advances() -> (
-    None
-):
+def test_a_suspended_player_forfeits_the_match_they_are_playing_and_the_opponent_advances() -> None:
     # given a knockout of four in its first round
     tournament, field = _knockout_of_four()
     first, second = live_matches(tournament)
@@ -94,9 +92,7 @@ def test_a_suspended_player_forfeits_the_match_they_are_playing_and_the_opponent
     assert stalling.stalls_of(suspended, days=int(settings.FAIRPLAY["STALLING_DAYS"])) == []
 
 
-def test_a_closed_players_next_match_is_forfeited_when_it_comes_up_and_the_prizes_follow() -> (
-    None
-):
+def test_a_closed_players_next_match_is_forfeited_when_it_comes_up_and_the_prizes_follow() -> None:
     # given a knockout of four whose first semi-final is won, the other still played
     tournament, field = _knockout_of_four()
     first, second = live_matches(tournament)

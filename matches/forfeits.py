@@ -9,8 +9,9 @@ sanction is decided (``barred_player_forfeits``); a later match of the draw is f
 moment it comes up while the bar lasts (``barred_forfeits_at_start``). When both players
 are barred, seat 1 forfeits, as when neither shows up.
 
-A forfeit of this kind is logged with ``"barred": true``: the player did not walk away, so
-fair play's stalling detector does not count it.
+A forfeit of this kind is logged with the barred seats (``forfeited_barred``): the player
+did not walk away, so fair play's stalling detector does not count it, and the players'
+notices say why.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from core.locks import Lock
 from matches import events
 from matches.lifecycle import finish_match
 from matches.log import append_action
-from matches.models import ActionKind, FinishReason, Match, MatchStatus
+from matches.models import Action, ActionKind, FinishReason, Match, MatchStatus
 from matches.state import lock_match
 
 IN_PLAY = (MatchStatus.PLAYING, MatchStatus.SUSPENDED)
@@ -73,6 +74,16 @@ def barred_forfeits_at_start(matches: Sequence[Match]) -> list[int]:
             if _forfeit(lock_match(made.pk), barred):
                 forfeited.append(made.pk)
     return forfeited
+
+
+def forfeited_barred(match: Match) -> bool:
+    """Whether ``match`` ended by a forfeit of this kind (nobody walked away)."""
+    return (
+        match.finish_reason == FinishReason.FORFEIT
+        and Action.objects.filter(
+            match=match, kind=ActionKind.FORFEIT, detail__has_key="barred"
+        ).exists()
+    )
 
 
 def _forfeit(match: Match, barred: set[int]) -> bool:

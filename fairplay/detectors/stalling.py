@@ -23,7 +23,8 @@ from accounts.models import User
 from accounts.standing import standing_restrict
 from fairplay.cases import case_report
 from fairplay.models import CaseKind
-from matches.models import Action, ActionKind, Adjudication, FinishReason, Match, MatchStatus
+from matches.forfeits import forfeited_barred
+from matches.models import Adjudication, FinishReason, Match, MatchStatus
 
 STALLED_REASONS = (FinishReason.TIMEOUT, FinishReason.FORFEIT, FinishReason.ADJUDICATED)
 
@@ -42,21 +43,11 @@ def stalled_seat(match: Match) -> int | None:
     """Who stalled a finished match: the loser on time or by forfeit; the absent player of
     an adjudication, with a winner or split. A forfeit for a sanction is nobody's stall."""
     if match.finish_reason in (FinishReason.TIMEOUT, FinishReason.FORFEIT):
-        if match.winner_seat is None or _forfeited_barred(match):
+        if match.winner_seat is None or forfeited_barred(match):
             return None
         return 1 - match.winner_seat
     adjudication = Adjudication.objects.filter(match=match).order_by("-pk").first()
     return None if adjudication is None else adjudication.absent_seat
-
-
-def _forfeited_barred(match: Match) -> bool:
-    """A forfeit for a suspension or closure (``matches.forfeits``): nobody walked away."""
-    return (
-        match.finish_reason == FinishReason.FORFEIT
-        and Action.objects.filter(
-            match=match, kind=ActionKind.FORFEIT, detail__has_key="barred"
-        ).exists()
-    )
 
 
 def stalls_of(user: User, *, days: int) -> list[dict[str, Any]]:

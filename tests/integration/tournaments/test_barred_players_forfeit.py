@@ -17,6 +17,7 @@ from accounts.models import User
 from fairplay.cases import case_report
 from fairplay.detectors import stalling
 from fairplay.models import CaseKind, Sanction
+from lobby.models import Notification
 from matches.models import FinishReason, Match, MatchStatus
 from tests.integration.disputes.helpers import staff
 from tests.integration.matches.helpers import Bot, api_for
@@ -81,6 +82,9 @@ def test_a_suspended_player_forfeits_the_match_they_are_playing_and_the_opponent
     assert (first.status, first.finish_reason) == (MatchStatus.FINISHED, FinishReason.FORFEIT)
     assert first.player(first.winner_seat) == opponent
     assert sanction.outcome["tournament_matches_forfeited"] == [first.pk]
+    told = Notification.objects.get(user=opponent, key=f"match:{first.pk}:over").text
+    name = suspended.profile.display_name
+    assert told.endswith(f": {name} forfeited: their account is suspended or closed."), told
     _play_out(second, field)
     second.refresh_from_db()
     (final,) = live_matches(tournament)

@@ -14,14 +14,16 @@ An address may hold at most ``ANONYMOUS_PER_ADDRESS`` anonymous sockets of one k
 one server process (``accept_if_room``): a reconnecting crowd cannot fill a server.
 
 A socket of a logged-in player lives only as long as the log-in session it opened with.
-It joins the player's ``session_group``; when their sessions change (a password change,
-"log out everywhere", a suspension, a closed account, a log-out), ``sessions_changed``
-tells every such socket to check its own session, and one whose session has ended closes
-with 4401 at once. Every message a client sends is checked the same way before it is
-handled (``CRAWFORD_SOCKET_SESSION_CHECK`` names the check, so this plumbing imports no
-app): on a database thread of its own, or, for the messages a consumer says it checks
-itself (``checks_own_session``: a match's actions), within the message's own database
-work (``session_checked``), so an action costs one trip to a database thread, not two.
+It joins the player's ``session_group``, which also carries news about the player a socket
+may show (``player_news``: their mutes and blocks changed). When their sessions change (a
+password change, "log out everywhere", a suspension, a closed account, a log-out),
+``sessions_changed`` tells every such socket to check its own session, and one whose
+session has ended closes with 4401 at once. Every message a client sends is checked the
+same way before it is handled (``CRAWFORD_SOCKET_SESSION_CHECK`` names the check, so this
+plumbing imports no app): on a database thread of its own, or, for the messages a
+consumer says it checks itself (``checks_own_session``: a match's actions), within the
+message's own database work (``session_checked``), so an action costs one trip to a
+database thread, not two.
 
 When the database or Redis is away, a message is answered with an error frame saying so
 (status 503), and a socket that cannot be set up closes with 1013 ("try again later"),
@@ -87,6 +89,15 @@ def sessions_changed(user_id: int) -> None:
     check its session now (``JsonSocket.sessions_check``)."""
     transaction.on_commit(
         lambda: live.group_send(session_group(user_id), {"type": "sessions.check"})
+    )
+
+
+def player_news(user_id: int, what: str) -> None:
+    """Tell every open socket of the player, once the current transaction commits, that
+    ``what`` changed about them (their mutes and blocks, say); a consumer that shows it
+    reads it again in ``player_changed``."""
+    transaction.on_commit(
+        lambda: live.group_send(session_group(user_id), {"type": "player.changed", "what": what})
     )
 
 
@@ -264,6 +275,10 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         """The player's sessions changed: close now if this socket's has ended."""
         if not await self._session_live():
             await self.close(code=SESSION_ENDED)
+
+    async def player_changed(self, event: dict[str, Any]) -> None:
+        """Something about the player changed (``player_news``): a socket that shows it
+        overrides this; the others have nothing to read again."""
 
     async def _session_live(self) -> bool:
         if self._session is None:

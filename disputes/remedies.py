@@ -20,6 +20,7 @@ from django.utils.translation import gettext_noop
 
 from accounts import ledger
 from accounts.models import Currency, LedgerTransaction, User
+from accounts.services import ratings_void
 from core.errors import Conflict, DomainError
 from disputes.models import Dispute
 from disputes.outcome import amount, line
@@ -95,6 +96,13 @@ class Remedy:
         self.changes["replay_match"] = replay
         if replay:
             self.say(gettext_noop("A replay has been ordered: match #%(match)s."), match=replay)
+        # Last: the rating rows come after the tournament's and the wallets' in the lock
+        # order (``core.locks``). Undone as a fair-play void undoes a series, so the
+        # ratings and the rating chart no longer count the result.
+        voided = ratings_void(match_ids=[match.pk], user_ids=[match.player_0_id, match.player_1_id])
+        if voided:
+            self.changes["rating_changes_voided"] = [change.pk for change in voided]
+            self.say(gettext_noop("The rating changes of its result are undone."))
 
     def readjudicate(self, deeper: Adjudication) -> None:
         match = self.match

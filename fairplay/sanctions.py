@@ -6,6 +6,11 @@ sanctions, each applied through the services that own what it changes:
 * ``warn``: the player is told, nothing else changes;
 * ``mute`` / ``suspend`` until a date: ``accounts.standing`` (a suspended player cannot
   play, register or have winnings paid out until the date);
+* ``suspend`` and ``close`` also withdraw the player's invitations (here) and seeks (the
+  lobby, told by ``SanctionApplied``), end their sessions and close their sockets
+  (``standing_restrict``), and forfeit their matches in running tournaments, now and as
+  each later one comes up while the bar lasts (``matches.forfeits``: the opponent
+  advances as over a no-show);
 * ``close``: the account is closed for good, leaves the tournaments it waits to play in
   with buy-in and fee refunded, and its balances are paid out through the ledger (the
   stated policy: a closed player's money is theirs, unless staff first reverse what was
@@ -46,6 +51,7 @@ from fairplay.events import SanctionApplied
 from fairplay.models import Case, CaseEvent, CaseState, Sanction, SanctionKind
 from fairplay.selectors import case_match_ids, is_fairplay_staff, sanction_told
 from matches.creation import match_decline
+from matches.forfeits import barred_player_forfeits, tournament_matches_in_play
 from matches.models import Match, MatchStatus
 from matches.state import lock_match
 from tournaments.services import entries_withdraw_closed, tournaments_lock_waited_in
@@ -145,9 +151,9 @@ _ORDER = [
 
 def _lock_first(case: Case, orders: Sequence[Order]) -> None:
     """Take first the rows the orders write that come before money in the lock order
-    (``core.locks``): the restricted players' standings, then the open invitations of those
-    suspended or closed, then the tournaments those closed wait to play in, each in id
-    order. The orders then apply money first, and take
+    (``core.locks``): the restricted players' standings, then the open invitations and the
+    tournament matches in play of those suspended or closed, then the tournaments those
+    closed wait to play in, each in id order. The orders then apply money first, and take
     these again without waiting."""
     restricted = {
         (order.user or case.subject).pk: order.user or case.subject
@@ -163,8 +169,8 @@ def _lock_first(case: Case, orders: Sequence[Order]) -> None:
     ]
     invited = Match.objects.filter(
         Q(player_0__in=leaving) | Q(player_1__in=leaving), status=MatchStatus.INVITED
-    )
-    for pk in invited.order_by("pk").values_list("pk", flat=True):
+    ).values_list("pk", flat=True)
+    for pk in sorted({*invited, *tournament_matches_in_play(leaving)}):
         lock_match(pk)
     closing = [
         (order.user or case.subject).pk for order in orders if order.kind == SanctionKind.CLOSE
@@ -196,6 +202,7 @@ def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]
         outcome = {"until": order.until.isoformat()}
         if kind == SanctionKind.SUSPEND:
             outcome["invitations_withdrawn"] = _withdraw_invitations(user)
+            outcome["tournament_matches_forfeited"] = barred_player_forfeits(player_id=user.pk)
     elif kind == SanctionKind.WARN:
         outcome = {}
     elif kind == SanctionKind.CLOSE:
@@ -229,8 +236,9 @@ def _apply(case: Case, order: Order, staff: User, reason: str) -> dict[str, Any]
 def _close(case: Case, user: User, staff: User, reason: str) -> dict[str, Any]:
     # Closed outright: a suspension would hold the payout below.
     standing_restrict(user=user, closed_at=timezone.now(), suspended_until=None, reason=reason)
-    # Invitations (matches) before tournaments, in the lock order (core.locks).
+    # Invitations and matches before tournaments, in the lock order (core.locks).
     withdrawn = _withdraw_invitations(user)
+    forfeited = barred_player_forfeits(player_id=user.pk)
     refunded = entries_withdraw_closed(player=user)
     paid: dict[str, int] = {}
     for currency, cents in balances(user=user).items():
@@ -247,6 +255,7 @@ def _close(case: Case, user: User, staff: User, reason: str) -> dict[str, Any]:
     return {
         "tournaments_left": [entry.tournament_id for entry in refunded],
         "invitations_withdrawn": withdrawn,
+        "tournament_matches_forfeited": forfeited,
         "paid_out": paid,
     }
 

@@ -25,6 +25,7 @@ from lobby.notifications import Notice, notify_many
 from lobby.subscribers import after_the_fact, board, name, terms
 from lobby.wording import your_offer
 from matches.events import MatchFinished, MatchStopped
+from matches.forfeits import forfeited_barred
 from matches.models import FinishReason, Match
 
 # Why a match with a result ended, from the winner's side and the loser's: %(name)s is the
@@ -51,6 +52,14 @@ _WHY = {
         gettext_lazy("you dropped the match cube"),
     ),
 }
+
+
+# A tournament match forfeited because its player's account was suspended or closed
+# (``matches.forfeits``): nobody was late to the board.
+_BARRED = (
+    gettext_lazy("%(name)s forfeited: their account is suspended or closed"),
+    gettext_lazy("you forfeited: your account is suspended or closed"),
+)
 
 
 # How a match stopped without a result, told of a match and of a money session: languages
@@ -172,7 +181,8 @@ def finished_text(match: Match, seat: int) -> str:
         result = _("You lost %(offer)s against %(name)s %(mine)s–%(theirs)s") % blanks
     if reason not in _WHY:
         return _("%(result)s.") % {"result": result}
-    why = _WHY[FinishReason(reason)][0 if won else 1] % {"name": other}
+    told = _BARRED if forfeited_barred(match) else _WHY[FinishReason(reason)]
+    why = told[0 if won else 1] % {"name": other}
     return _("%(result)s: %(why)s.") % {"result": result, "why": why}
 
 

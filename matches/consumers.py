@@ -16,11 +16,12 @@ of these is answered with an error frame and the socket stays open (``core.socke
 While open, the socket is kept alive in the database by this process's ``Heartbeat``.
 
 A chat line reaches every socket of the board; each drops the lines of authors its viewer
-does not hear (``accounts.standing.unheard_by``: muted, blocked, or blocking them). That
-set is read from the database again when a line arrives and the viewer's mark in the
-cache (``unheard_version``) has changed since, so a new mute or block takes hold at the
-next line without a query for every line; and at least every ``UNHEARD_FOR`` seconds,
-should the cache have lost the mark.
+does not hear (``accounts.standing.unheard_by``: muted, blocked, or blocking them), a set
+the socket keeps. A mute or block made or lifted while the board is open is told to both
+players' sockets at once (``core.sockets.player_news``): each reads the set again and
+sends its ``chat_history`` again, so the lines its viewer no longer hears leave the board
+before anyone writes another. Should that news be lost (Redis away), the set is read again
+at the first line after ``UNHEARD_FOR`` seconds.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import time
 import weakref
 from typing import Any
 
-from accounts.standing import unheard_by, unheard_version
+from accounts.standing import UNHEARD_CHANGED, unheard_by
 from backgammon.game import ResultKind
 from core import live, rows
 from core.errors import DomainError
@@ -49,7 +50,7 @@ logger = logging.getLogger(__name__)
 NOT_FOUND = 4404
 ACTION_NAMES = frozenset(action.value for action in PlayerAction)
 MAX_PLAY_CHARS = 120
-UNHEARD_FOR = 30.0  # seconds a socket keeps the set of authors its viewer does not hear
+UNHEARD_FOR = 30.0  # seconds a socket trusts its set of unheard authors without news
 
 
 class Heartbeat:
@@ -137,7 +138,6 @@ class MatchConsumer(JsonSocket):
     shown_seq = 0  # the newest match state this socket was sent (its ``last_seq``)
     unheard: frozenset[int] = frozenset()
     unheard_read_at: float | None = None  # ``time.monotonic()`` of the last read
-    unheard_version: int | None = None  # the viewer's mark in the cache at the last read
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -220,21 +220,28 @@ class MatchConsumer(JsonSocket):
             return
         await self.send_json({"type": "chat", "message": message})
 
+    async def player_changed(self, event: dict[str, Any]) -> None:
+        if event.get("what") != UNHEARD_CHANGED or self.viewer is None:
+            return
+        await self._read_unheard()
+        await self.send_json(
+            {"type": "chat_history", "messages": await live.run(self._chat_history)}
+        )
+
     async def _unheard(self) -> frozenset[int]:
-        """Whose lines this viewer does not see, read again when it changed."""
+        """Whose lines this viewer does not see (read again when told of a change, or
+        when the set is older than ``UNHEARD_FOR``)."""
         if self.viewer is None:
             return frozenset()
-        now = time.monotonic()
-        version = await live.run(unheard_version, user_id=self.viewer.pk)
-        if (
-            self.unheard_read_at is None
-            or version != self.unheard_version
-            or now - self.unheard_read_at >= UNHEARD_FOR
-        ):
-            self.unheard = frozenset(await live.run(unheard_by, user_id=self.viewer.pk))
-            self.unheard_read_at = now
-            self.unheard_version = version
+        read_at = self.unheard_read_at
+        if read_at is None or time.monotonic() - read_at >= UNHEARD_FOR:
+            await self._read_unheard()
         return self.unheard
+
+    async def _read_unheard(self) -> None:
+        assert self.viewer is not None
+        self.unheard_read_at = time.monotonic()
+        self.unheard = frozenset(await live.run(unheard_by, user_id=self.viewer.pk))
 
     async def _act(self, action: PlayerAction, content: dict[str, Any]) -> None:
         raw_seq = content.get("seq")

@@ -33,6 +33,7 @@ from core.locks import Lock
 from matches import clock, events, money
 from matches import dice as fair_dice
 from matches.engine import engine_status
+from matches.forfeits import barred_forfeits_at_start
 from matches.lifecycle import start_match, start_matches
 from matches.models import (
     DEFAULT_CLOCK,
@@ -283,7 +284,8 @@ def matches_create_for_tournament(
     whole round in a few statements, ``matches.lifecycle.start_matches``).
 
     The money is the tournament's, so no stake moves here. With ``show_up_seconds`` a
-    player who has neither connected nor acted by then forfeits the match.
+    player who has neither connected nor acted by then forfeits the match. A player barred
+    from play (suspended or closed) forfeits it at once (``matches.forfeits``).
     """
     show_up_by = (
         timezone.now() + timedelta(seconds=show_up_seconds) if show_up_seconds is not None else None
@@ -306,6 +308,7 @@ def matches_create_for_tournament(
         clock.set_clock(match, clock_settings)
         matches.append(match)
     start_matches(matches)
+    barred_forfeits_at_start(matches)
     return matches
 
 

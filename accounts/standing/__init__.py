@@ -10,8 +10,9 @@ player's own page, every check at once.
 
 from __future__ import annotations
 
-from accounts.standing.blocks import block_remove, block_set, unheard_by, unheard_version
+from accounts.standing.blocks import UNHEARD_CHANGED, block_remove, block_set, unheard_by
 from accounts.standing.checks import (
+    barred_from_play,
     barred_region,
     require_may_chat,
     require_may_play,
@@ -35,6 +36,8 @@ from accounts.standing.sightings import (
 
 __all__ = [
     "SELF_EXCLUSION_DAYS",
+    "UNHEARD_CHANGED",
+    "barred_from_play",
     "barred_region",
     "block_remove",
     "block_set",
@@ -56,5 +59,4 @@ __all__ = [
     "standing_of",
     "standing_restrict",
     "unheard_by",
-    "unheard_version",
 ]

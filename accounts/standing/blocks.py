@@ -3,19 +3,16 @@ may not challenge."""
 
 from __future__ import annotations
 
-import time
-
-from django.core.cache import cache
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Block, BlockKind, User
 from core.errors import DomainError
+from core.sockets import player_news
 
 
 def unheard_by(user_id: int) -> set[int]:
     """Whose chat ``user_id`` must not see: the people they muted or blocked, and the
-    people who blocked them. ``unheard_version`` says when this last changed."""
+    people who blocked them. A change is told to both players' open sockets at once."""
     mine = Block.objects.filter(owner_id=user_id).values_list("other_id", flat=True)
     theirs = Block.objects.filter(other_id=user_id, kind=BlockKind.BLOCK).values_list(
         "owner_id", flat=True
@@ -23,22 +20,13 @@ def unheard_by(user_id: int) -> set[int]:
     return set(mine) | set(theirs)
 
 
-def unheard_version(user_id: int) -> int | None:
-    """A mark that changes whenever ``unheard_by(user_id)`` does (kept in the cache, which
-    every web process shares), so an open board can tell when to read it again."""
-    value = cache.get(_UNHEARD_VERSION.format(user_id))
-    return int(value) if value is not None else None
-
-
-_UNHEARD_VERSION = "crawford:unheard:{}"
+UNHEARD_CHANGED = "unheard"  # the news an open socket of both players hears of a change
 
 
 def _unheard_changed(*users: User) -> None:
-    def mark() -> None:
-        now = time.time_ns()
-        cache.set_many({_UNHEARD_VERSION.format(user.pk): now for user in users}, timeout=None)
-
-    transaction.on_commit(mark)
+    """Tell both players' open sockets (a board's chat) to read ``unheard_by`` again."""
+    for user in users:
+        player_news(user.pk, UNHEARD_CHANGED)
 
 
 def block_set(*, owner: User, other: User, kind: str) -> Block:

@@ -12,6 +12,7 @@ a refusal that hides another player's standing still names it."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 
 from django.conf import settings
@@ -22,10 +23,21 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Block, BlockKind, Currency, Sighting, SightingKind, Standing, User
 from core.errors import DomainError, Forbidden
+from core.rows import among
 
 
 def standing_of(user_id: int) -> Standing | None:
     return Standing.objects.filter(user_id=user_id).first()
+
+
+def barred_from_play(user_ids: Collection[int]) -> set[int]:
+    """Which of these players may not play now: their account is closed or suspended (what
+    ``require_may_play`` refuses whatever the currency). One statement for any number."""
+    return set(
+        Standing.objects.filter(user_id__in=among(list(user_ids)))
+        .filter(Q(closed_at__isnull=False) | Q(suspended_until__gt=timezone.now()))
+        .values_list("user_id", flat=True)
+    )
 
 
 def _until(moment: datetime) -> str:

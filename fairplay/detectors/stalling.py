@@ -1,7 +1,9 @@
 """Disconnecting on purpose and letting the clock run out, counted per player.
 
 A match *stalled* by a player is one they lost on time, by forfeit (they never came back
-or never showed up) or by an engine adjudication after they were the one absent. Once a
+or never showed up) or one the engine adjudicated after they were the one absent: also a
+money session's or a swing game's, split by the engine's equity with no winner, whichever
+way the split went (the walk-away is theirs, not the split's). Once a
 player has ``STALLED_MATCHES`` of them in ``STALLING_DAYS`` days, a case opens (or grows)
 and the player cannot post or take seeks or register for tournaments for
 ``COOLDOWN_HOURS`` hours (``accounts.standing``); each further stall starts the
@@ -21,6 +23,7 @@ from accounts.models import User
 from accounts.standing import standing_restrict
 from fairplay.cases import case_report
 from fairplay.models import CaseKind
+from matches.forfeits import forfeited_barred
 from matches.models import Adjudication, FinishReason, Match, MatchStatus
 
 STALLED_REASONS = (FinishReason.TIMEOUT, FinishReason.FORFEIT, FinishReason.ADJUDICATED)
@@ -28,9 +31,7 @@ STALLED_REASONS = (FinishReason.TIMEOUT, FinishReason.FORFEIT, FinishReason.ADJU
 
 def scan_match(match_id: int) -> None:
     match = Match.objects.select_related("player_0", "player_1").get(pk=match_id)
-    if match.pass_and_play or match.winner_seat is None:
-        return
-    if match.finish_reason not in STALLED_REASONS:
+    if match.pass_and_play or match.finish_reason not in STALLED_REASONS:
         return
     seat = stalled_seat(match)
     if seat is None or match.player(seat).pk == match.player(1 - seat).pk:
@@ -40,9 +41,11 @@ def scan_match(match_id: int) -> None:
 
 def stalled_seat(match: Match) -> int | None:
     """Who stalled a finished match: the loser on time or by forfeit; the absent player of
-    an adjudication."""
+    an adjudication, with a winner or split. A forfeit for a sanction is nobody's stall."""
     if match.finish_reason in (FinishReason.TIMEOUT, FinishReason.FORFEIT):
-        return None if match.winner_seat is None else 1 - match.winner_seat
+        if match.winner_seat is None or forfeited_barred(match):
+            return None
+        return 1 - match.winner_seat
     adjudication = Adjudication.objects.filter(match=match).order_by("-pk").first()
     return None if adjudication is None else adjudication.absent_seat
 

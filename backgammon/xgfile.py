@@ -30,7 +30,7 @@ import struct
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, timedelta
 
 from backgammon.board import Board
 from backgammon.errors import BackgammonError, gettext_noop
@@ -142,11 +142,12 @@ _SIZES = {"b": 1, "i": 4, "f": 4, "d": 8, "p": 26, "w": 258}
 _ALIGN = {"b": 1, "i": 4, "f": 4, "d": 8, "p": 1, "w": 2}
 
 
-def _layout(*fields: str) -> dict[str, int]:
-    """Each field's offset; a field is ``name:kind`` (``s40`` a string[40], ``i8`` eight
-    integers, ``p`` a 26-byte position, ``w`` a 258-byte Unicode string)."""
+def _layout(fields: str) -> dict[str, int]:
+    """Each field's offset; ``fields`` are ``name:kind`` separated by spaces (``s40`` a
+    string[40], ``i8`` eight integers, ``p`` a 26-byte position, ``w`` a 258-byte Unicode
+    string)."""
     offsets, at = {}, 9  # after the two list pointers and the record's type
-    for field in fields:
+    for field in fields.split():
         name, kind = field.split(":")
         if kind.startswith("s"):
             size, align = int(kind[1:]) + 1, 1
@@ -160,22 +161,18 @@ def _layout(*fields: str) -> dict[str, int]:
 
 
 _MATCH_HEADER = _layout(
-    *"splayer1:s40 splayer2:s40 length:i variation:i crawford:b jacoby:b beaver:b auto:b"
+    "splayer1:s40 splayer2:s40 length:i variation:i crawford:b jacoby:b beaver:b auto:b"
     " elo1:d elo2:d exp1:i exp2:i date:d sevent:s128 game_id:i level1:i level2:i elo:b"
     " profile1:b profile2:b slocation:s128 mode:i imported:b sround:s128 invert:i"
     " version:i magic:i money_g:i money_score:i2 entered:b counted:b unrated:b"
     " comment_header:i comment_footer:i is_money:b win_money:f lose_money:f currency:i"
     " fee:f stake:f site:i cube_limit:i auto_max:i transcribed:b event:w player1:w"
-    " player2:w location:w round:w".split()
+    " player2:w location:w round:w"
 )
-_GAME_HEADER = _layout("score1:i", "score2:i", "crawford:b", "position:p", "number:i")
-_CUBE = _layout(
-    "player:i", "double:i", "take:i", "beaver:i", "raccoon:i", "cube:i", "position:p"
-)
-_MOVE = _layout("before:p", "after:p", "player:i", "moves:i8", "dice:i2", "cube:i")
-_GAME_FOOTER = _layout(
-    "score1:i", "score2:i", "crawford:b", "winner:i", "points:i", "termination:i"
-)
+_GAME_HEADER = _layout("score1:i score2:i crawford:b position:p number:i")
+_CUBE = _layout("player:i double:i take:i beaver:i raccoon:i cube:i position:p")
+_MOVE = _layout("before:p after:p player:i moves:i8 dice:i2 cube:i")
+_GAME_FOOTER = _layout("score1:i score2:i crawford:b winner:i points:i termination:i")
 _SAVE_VERSION_UNICODE = 24
 """From this save-file version on, the names are also written in Unicode."""
 _MAX_SAVE_VERSION = 40
@@ -194,11 +191,11 @@ class _Record:
     def kind(self) -> int:
         return self.data[8]
 
-    def int(self, offset: int, count: int = 1) -> tuple[int, ...]:
+    def ints(self, offset: int, count: int = 1) -> tuple[int, ...]:
         return struct.unpack_from(f"<{count}i", self.data, offset)
 
     def one(self, layout: dict[str, int], name: str) -> int:
-        return self.int(layout[name])[0]
+        return self.ints(layout[name])[0]
 
     def flag(self, layout: dict[str, int], name: str) -> bool:
         return self.data[layout[name]] != 0
@@ -253,7 +250,9 @@ def _match(records: list[_Record]) -> MatRecord:
         )
     if header.one(_MATCH_HEADER, "variation") != 0:
         raise XgFileError(
-            gettext_noop("This .xg file holds a variant (Nackgammon, Hypergammon...), not backgammon.")
+            gettext_noop(
+                "This .xg file holds a variant (Nackgammon, Hypergammon...), not backgammon."
+            )
         )
     length = header.one(_MATCH_HEADER, "length")
     money = length in (0, UNLIMITED_MATCH)
@@ -291,7 +290,7 @@ def _tags(header: _Record) -> Iterator[tuple[str, str]]:
             yield key, value
     played = struct.unpack_from("<d", header.data, _MATCH_HEADER["date"])[0]
     if 1 <= played < 2958466:  # Delphi days since 1899-12-30, up to year 9999
-        yield "EventDate", (datetime(1899, 12, 30) + timedelta(days=played)).strftime("%Y.%m.%d")
+        yield "EventDate", (date(1899, 12, 30) + timedelta(days=int(played))).strftime("%Y.%m.%d")
     yield "Jacoby", "On" if header.flag(_MATCH_HEADER, "jacoby") else "Off"
     yield "Beaver", "On" if header.flag(_MATCH_HEADER, "beaver") else "Off"
 
@@ -303,7 +302,7 @@ def _games(records: list[_Record], money: bool) -> Iterator[GameRecord]:
     for record in records[1:]:
         if record.kind == _Kind.GAME_HEADER:
             if game is not None:
-                yield game.record(None, record)
+                yield game.record(None)
             score = (record.one(_GAME_HEADER, "score1"), record.one(_GAME_HEADER, "score2"))
             if money and totals is not None:
                 score = totals
@@ -311,14 +310,14 @@ def _games(records: list[_Record], money: bool) -> Iterator[GameRecord]:
         elif record.kind == _Kind.MATCH_FOOTER or game is None:
             continue
         elif record.kind == _Kind.GAME_FOOTER:
-            finished = game.record(record, record)
+            finished = game.record(record)
             yield finished
             totals = _after(finished)
             game = None
         else:
             game.follow(record)
     if game is not None:
-        yield game.record(None, records[-1])
+        yield game.record(None)
 
 
 def _after(game: GameRecord) -> tuple[int, int]:
@@ -346,6 +345,7 @@ class _Game:
         self.board = Board.initial()
         self.seen_by = 0
         self.cube = 1
+        self.beaver_by: int | None = None
 
     def follow(self, record: _Record) -> None:
         if record.kind == _Kind.CUBE:
@@ -377,22 +377,21 @@ class _Game:
         elif answer == _BEAVER:
             self.cube = 2 * value
             self.actions.append(CubeDecision(taker, CubeAction.BEAVER, self.cube))
-            if record.one(_CUBE, "raccoon") == 1:
-                self.cube *= 2
-                self.actions.append(CubeDecision(doubler, CubeAction.RACCOON, self.cube))
+            self.beaver_by = taker
         else:
             raise _bad_record(record, gettext_noop("a double answered neither yes nor no"))
 
     def _move(self, record: _Record) -> None:
         player = self._player(record, _MOVE)
-        dice = record.int(_MOVE["dice"], 2)
+        self._cube_before_roll(record, player)
+        dice = record.ints(_MOVE["dice"], 2)
         if not all(1 <= die <= 6 for die in dice):
             raise _bad_record(record, gettext_noop("a roll of dice that do not exist"))
         if not any(record.position(_MOVE, "after")):
             # rolled, then resigned: eXtreme Gammon records no play and no position after
             self.actions.append(Roll(player, (dice[0], dice[1]), ""))
             return
-        pairs = record.int(_MOVE["moves"], 8)
+        pairs = record.ints(_MOVE["moves"], 8)
         moves = []
         for start in range(0, 8, 2):
             origin, destination = pairs[start : start + 2]
@@ -430,9 +429,29 @@ class _Game:
         self.board = after
         self.actions.append(Roll(player, (dice[0], dice[1]), mat_play_text(play)))
 
-    def record(self, footer: _Record | None, last: _Record) -> GameRecord:
-        """The game as a .mat game: finished by ``footer``, or unfinished where ``last``
-        (the next game's header or the file's end) cuts it off."""
+    def _cube_before_roll(self, record: _Record, player: int) -> None:
+        """Check the cube the move record holds (its logarithm, signed by its owner) against
+        the cube actions followed; after a beaver, a cube twice as large is the doubler's
+        raccoon, which the cube record does not tell apart."""
+        recorded = 2 ** min(abs(record.one(_MOVE, "cube")), 15)
+        if self.beaver_by == 1 - player and recorded == 2 * self.cube:
+            self.cube = recorded
+            self.actions.append(CubeDecision(player, CubeAction.RACCOON, self.cube))
+        self.beaver_by = None
+        if recorded != self.cube:
+            raise XgFileError(
+                gettext_noop(
+                    "Game %(game)s of the .xg file cannot be replayed: its cube is at"
+                    " %(recorded)s where the doubles before make it %(cube)s."
+                ),
+                game=self.number,
+                recorded=recorded,
+                cube=self.cube,
+            )
+
+    def record(self, footer: _Record | None) -> GameRecord:
+        """The game as a .mat game: finished by ``footer``, or unfinished (cut off by the
+        next game's header or the file's end) without one."""
         if footer is None:
             return GameRecord(self.score, tuple(self.actions), None, 0, self.crawford)
         winner = _XG_PLAYER.get(footer.one(_GAME_FOOTER, "winner"))

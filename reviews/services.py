@@ -48,6 +48,8 @@ from accounts.performance import performance_record
 from analysis.engine import EngineError, InvalidMatchError
 from backgammon.errors import BackgammonError
 from backgammon.matfile import format_mat, parse_mat
+from backgammon.xgfile import MAGIC as XG_MAGIC
+from backgammon.xgfile import xg_to_mat
 from core import bus, locks
 from core.errors import DomainError
 from core.locks import Lock
@@ -118,15 +120,19 @@ def analysis_for_match(match_id: int, plies: int | None = None) -> Analysis | No
 
 
 def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
-    """Keep a player's .mat file in their library and queue its analysis."""
+    """Keep a player's .mat file (or eXtreme Gammon .xg file, kept as the .mat text of its
+    match) in their library and queue its analysis."""
     if len(content) > MAX_UPLOAD_BYTES:
         raise DomainError(
             _("The file is larger than %(kb)s KB.") % {"kb": MAX_UPLOAD_BYTES // 1024}
         )
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = content.decode("latin-1")
+    if content[:4] == XG_MAGIC:
+        text = _xg_as_mat(content)
+    else:
+        try:
+            text = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = content.decode("latin-1")
     if "\x00" in text:
         raise DomainError(_("This is not a text file: a .mat file is text."))
     try:
@@ -161,6 +167,15 @@ def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
         )
         _queue(analysis)
     return analysis
+
+
+def _xg_as_mat(content: bytes) -> str:
+    try:
+        return xg_to_mat(content)
+    except BackgammonError as error:
+        raise DomainError(
+            _("This .xg file cannot be read: %(error)s") % {"error": rules_refused(error)}
+        ) from None
 
 
 def analysis_run(analysis_id: int) -> bool:

@@ -200,10 +200,14 @@ class _Record:
     def flag(self, layout: dict[str, int], name: str) -> bool:
         return self.data[layout[name]] != 0
 
-    def text(self, layout: dict[str, int], name: str) -> str:
+    def ansi(self, layout: dict[str, int], name: str) -> str:
+        """A string[n] field: its length in the first byte, then Windows-1252 text."""
         at = layout[name]
-        if name.startswith("s"):
-            return self.data[at + 1 : at + 1 + self.data[at]].decode("cp1252", "replace")
+        return self.data[at + 1 : at + 1 + self.data[at]].decode("cp1252", "replace")
+
+    def unicode(self, layout: dict[str, int], name: str) -> str:
+        """A 258-byte Unicode string field, ended by a zero character."""
+        at = layout[name]
         return self.data[at : at + 258].decode("utf-16-le", "replace").split("\x00")[0]
 
     def position(self, layout: dict[str, int], name: str) -> tuple[int, ...]:
@@ -271,8 +275,8 @@ def _match(records: list[_Record]) -> MatRecord:
 def _name(header: _Record, player: int) -> str:
     name = ""
     if header.one(_MATCH_HEADER, "version") >= _SAVE_VERSION_UNICODE:
-        name = header.text(_MATCH_HEADER, f"player{player}")
-    name = name or header.text(_MATCH_HEADER, f"splayer{player}")
+        name = header.unicode(_MATCH_HEADER, f"player{player}")
+    name = name or header.ansi(_MATCH_HEADER, f"splayer{player}")
     # a .mat score line splits a name from its score at the colon
     name = " ".join(name.replace(":", " ").split())
     return name or f"Player {player}"
@@ -284,7 +288,7 @@ def _tags(header: _Record) -> Iterator[tuple[str, str]]:
         ("Round", "round", "sround"),
         ("Place", "location", "slocation"),
     ):
-        value = header.text(_MATCH_HEADER, unicode_name) or header.text(_MATCH_HEADER, ansi_name)
+        value = header.unicode(_MATCH_HEADER, unicode_name) or header.ansi(_MATCH_HEADER, ansi_name)
         value = " ".join(value.replace('"', "'").split())
         if value:
             yield key, value
@@ -307,8 +311,10 @@ def _games(records: list[_Record], money: bool) -> Iterator[GameRecord]:
             if money and totals is not None:
                 score = totals
             game = _Game(record, score)
-        elif record.kind == _Kind.MATCH_FOOTER or game is None:
+        elif record.kind == _Kind.MATCH_FOOTER:
             continue
+        elif game is None:
+            raise _bad_record(record, gettext_noop("out of place between two games"))
         elif record.kind == _Kind.GAME_FOOTER:
             finished = game.record(record)
             yield finished

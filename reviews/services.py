@@ -4,7 +4,9 @@
   game played is queued, after its adjudication (a match ends only once it is adjudicated),
   by the ``review.for_match`` task on the ``default`` queue (``analysis_for_match``).
 * ``analysis_upload``: a player's .mat file, read by ``backgammon.matfile`` (what GNU
-  Backgammon's own importer accepts), refused with the line and the reason otherwise.
+  Backgammon's own importer accepts), refused with the line and the reason otherwise; an
+  eXtreme Gammon .xg file is first turned into the .mat text of its match
+  (``backgammon.xgfile``).
 * ``analysis_run`` (the ``review.analyse`` task): claims a queued analysis, runs
   ``analyse match`` in this worker's warm GNU Backgammon at ``settings.ANALYSIS_PLIES``,
   telling the followers how far it got after each game, and keeps the result and each

@@ -16,14 +16,13 @@ all, a message that stands on its own).
   download, the same analysis.
 * Snowie's ``.txt`` export is recognised and refused: it holds one position, not a match.
 
-A reader of another format plugs in with `register` (eXtreme Gammon's ``.xg``, say): its
-``recognises`` looks at the bytes (a binary format's signature), its ``read`` returns the
-.mat text, and the upload, the API and the pages name it by ``name``::
+* ``xg``: eXtreme Gammon's binary files, told by their signature and read by our own reader
+  (`backgammon.xgfile`, from the format's published description).
 
-    register(MatchFormat("xg", "eXtreme Gammon .xg", (".xg",), is_xg, xg_as_mat))
-
-(at the foot of this module, beside the others). A reader that builds a
-`backgammon.matfile.MatRecord` returns ``format_mat(record)``; it refuses with
+A reader of another format plugs in with `register` (at the foot of this module, beside the
+others): its ``recognises`` looks at the bytes (a binary format's signature), its ``read``
+returns the .mat text, and the upload, the API and the pages name it by ``name``. A reader
+that builds a `backgammon.matfile.MatRecord` returns ``format_mat(record)``; it refuses with
 `UnreadableMatch` (or `backgammon.errors.BackgammonError`), and the upload answers 400
 "This .xg file cannot be read: <its reason>". The text of the library page
 (templates/reviews/library.html) names the formats taken; its file chooser's ``accept``
@@ -43,6 +42,8 @@ from django.utils.translation import gettext as _
 
 from analysis.engine import EngineError
 from analysis.match_import import MatchImportRefused, import_match
+from backgammon.xgfile import MAGIC as XG_MAGIC
+from backgammon.xgfile import xg_to_mat
 from matches.engine import analysis_status
 
 
@@ -157,6 +158,16 @@ def _read_mat(content: bytes, filename: str) -> str:
     return text
 
 
+def _is_xg(content: bytes) -> bool:
+    return content[: len(XG_MAGIC)] == XG_MAGIC
+
+
+def _read_xg(content: bytes, filename: str) -> str:
+    """Its match as .mat text; a file the reader cannot make a match of raises
+    `backgammon.xgfile.XgFileError` (a `BackgammonError`) with the reason."""
+    return xg_to_mat(content)
+
+
 def _refuse_snowie_position(content: bytes, filename: str) -> str:
     raise UnreadableMatch(
         _(
@@ -188,6 +199,7 @@ for _format in (
     MatchFormat("sgf", "GNU Backgammon .sgf", (".sgf",), _is_sgf, _by_gnubg("load match")),
     MatchFormat("sgg", "GamesGrid .sgg", (".sgg",), _is_sgg, _by_gnubg("import sgg")),
     MatchFormat("tmg", "TrueMoneyGames .tmg", (".tmg",), _is_tmg, _by_gnubg("import tmg")),
+    MatchFormat("xg", "eXtreme Gammon .xg", (".xg",), _is_xg, _read_xg),
     MatchFormat(
         "snowie",
         "Snowie .txt position",

@@ -4,9 +4,9 @@
   game played is queued, after its adjudication (a match ends only once it is adjudicated),
   by the ``review.for_match`` task on the ``default`` queue (``analysis_for_match``).
 * ``analysis_upload``: a player's match file in any format ``reviews.match_formats`` reads
-  (.mat, GNU Backgammon's .sgf, GamesGrid's .sgg, TrueMoneyGames' .tmg), made .mat and
-  read by ``backgammon.matfile`` (what GNU Backgammon's own importer accepts), refused with
-  the reason otherwise.
+  (.mat, GNU Backgammon's .sgf, GamesGrid's .sgg, TrueMoneyGames' .tmg, eXtreme Gammon's
+  .xg), made .mat and read by ``backgammon.matfile`` (what GNU Backgammon's own importer
+  accepts), refused with the reason otherwise.
 * ``analysis_run`` (the ``review.analyse`` task): claims a queued analysis, runs
   ``analyse match`` in this worker's warm GNU Backgammon at ``settings.ANALYSIS_PLIES``,
   telling the followers how far it got after each game, and keeps the result and each

@@ -199,7 +199,9 @@ class _Reading:
     def match_words(self, r: BracketRound, position: int) -> str:
         key = (r.flight, r.number, position)
         if key not in self.words:
-            self.words[key] = match_words(r, position)
+            self.words[key] = slot_words(
+                r.name, matches=len(r.slots), position=position, gettext=self.gettext
+            )
         return self.words[key]
 
     def _code(self, flight: str, round_: int) -> str:

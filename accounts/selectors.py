@@ -22,6 +22,7 @@ from accounts.models import (
     WalletAdjustment,
 )
 from accounts.names import name_skeleton
+from core.rows import among
 
 ROLLING = 20
 """Analysed matches the profile's PR is taken over."""
@@ -220,7 +221,9 @@ def languages_of(*, user_ids: Iterable[int]) -> dict[int, str]:
     """The language each player reads what the site writes to them in (``Profile.language``);
     the site's own for a user without a profile."""
     wanted = set(user_ids)
-    known = dict(Profile.objects.filter(user_id__in=wanted).values_list("user_id", "language"))
+    known = dict(
+        Profile.objects.filter(user_id__in=among(wanted)).values_list("user_id", "language")
+    )
     return {user_id: known.get(user_id, settings.LANGUAGE_CODE) for user_id in wanted}
 
 

@@ -117,7 +117,11 @@ def opening(
         dice=(max(first, second), min(first, second)),
         cube=cube,
     )
-    return _pass_if_blocked(state)
+    # From the starting position any two numbers can be played (the back checkers and
+    # those on the midpoint, the 8 and the 6 points all have open points ahead): only
+    # another ``board`` may leave the opening roll nothing to play. Not asking saves a
+    # tournament's start a search of the legal plays for each of its matches.
+    return state if board is None else _pass_if_blocked(state)
 
 
 def double(state: GameState, seat: int, rules: GameRules) -> GameState:

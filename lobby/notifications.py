@@ -15,7 +15,7 @@ notices stored before the player chose another language read as they were writte
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +52,22 @@ def written(text: Text, language: str) -> str:
         return text
     with translation.override(language):
         return text()
+
+
+def written_each(notices: Sequence[Notice], languages: Mapping[int, str]) -> list[str]:
+    """Each notice's sentence in its reader's language (``languages``: by reader). Written a
+    language at a time: a tournament's field reads a few languages, and switching the
+    language for each of its thousands of notices cost more than writing them."""
+    texts = [notice.text if isinstance(notice.text, str) else "" for notice in notices]
+    by_language: dict[str, list[tuple[int, Callable[[], str]]]] = {}
+    for index, notice in enumerate(notices):
+        if not isinstance(notice.text, str):
+            by_language.setdefault(languages[notice.user_id], []).append((index, notice.text))
+    for language, unwritten in by_language.items():
+        with translation.override(language):
+            for index, text in unwritten:
+                texts[index] = text()
+    return texts
 
 
 def notify(
@@ -116,18 +132,20 @@ def notify_many(notices: Sequence[Notice]) -> int:
             key__in=among({notice.key for notice in notices}, "text"),
         ).values_list("user_id", "key")
     )
-    fresh = {
-        (notice.user_id, notice.key): notice
-        for notice in notices
-        if (notice.user_id, notice.key) not in used
-    }
+    fresh = list(
+        {
+            (notice.user_id, notice.key): notice
+            for notice in notices
+            if (notice.user_id, notice.key) not in used
+        }.values()
+    )
     languages = languages_of(
-        user_ids={notice.user_id for notice in fresh.values() if not isinstance(notice.text, str)}
+        user_ids={notice.user_id for notice in fresh if not isinstance(notice.text, str)}
     )
     # Written from their values: a round's thousands of notices are never made instances.
     created = [
-        (notice, written(notice.text, languages.get(notice.user_id, "")), timezone.now())
-        for notice in fresh.values()
+        (notice, text, timezone.now())
+        for notice, text in zip(fresh, written_each(fresh, languages), strict=True)
     ]
     try:
         with transaction.atomic():

@@ -36,8 +36,8 @@ from typing import Any, TypeVar
 
 from django.urls import reverse
 from django.utils.text import capfirst
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
 
 from accounts.models import User
 from core.tasks import enqueue
@@ -197,12 +197,15 @@ def on_matches_ready(event: MatchesReady) -> None:
     tournaments = selectors.tournaments_named(
         tournament_ids={ready.tournament_id for ready in in_tournaments if ready.tournament_id}
     )
+    # A round's matches share their terms: each is written once a language, not once a notice.
+    offer_words = functools.cache(_offer_words)
     notices = []
     for ready in in_tournaments:
         tournament = tournaments.get(ready.tournament_id or 0)
         if tournament is None or ready.match_id not in played:
             continue
-        offered, url = played[ready.match_id], board(ready.match_id)
+        offered = tuple(played[ready.match_id][name] for name in _TERMS)
+        url = board(ready.match_id)
         show_up_by = ready.show_up_by.isoformat() if ready.show_up_by else None
         data = {
             "match_id": ready.match_id,
@@ -216,7 +219,7 @@ def on_matches_ready(event: MatchesReady) -> None:
                     user_id=ready.player_ids[seat],
                     kind=NoticeKind.MATCH_READY,
                     key=f"match:{ready.match_id}:ready",
-                    text=partial(_ready_text, offered, opponent, tournament.name),
+                    text=partial(_ready_text, offer_words, offered, opponent, tournament.name),
                     url=url,
                     data=data,
                 )
@@ -224,9 +227,22 @@ def on_matches_ready(event: MatchesReady) -> None:
     notify_many(notices)
 
 
-def _ready_text(offered: dict[str, Any], opponent: str, tournament: str) -> str:
+_TERMS = ("kind", "length", "stake_cents", "currency")
+
+
+def _offer_words(language: str, kind: str, length: int, stake_cents: int, currency: str) -> str:
+    """``your_offer`` capitalised, in ``language``: the active one, named for the caller's
+    cache."""
+    return capfirst(
+        your_offer(kind=kind, length=length, stake_cents=stake_cents, currency=currency)
+    )
+
+
+def _ready_text(
+    offer_words: Callable[..., str], offered: tuple[Any, ...], opponent: str, tournament: str
+) -> str:
     return _("%(offer)s against %(name)s in %(tournament)s is ready.") % {
-        "offer": capfirst(your_offer(**offered)),
+        "offer": offer_words(get_language(), *offered),
         "name": opponent,
         "tournament": tournament,
     }

@@ -86,7 +86,7 @@ def start_matches(matches: list[Match]) -> None:
     always leaves a choice of plays: no pass and no forced move to make.
     """
     now = timezone.now()
-    games, actions = [], []
+    games, actions, states = [], [], []
     demo_players = _demo_players_to_play(matches)
     for match in matches:
         _begin(match, now, computer=_demo_seats(match, demo_players))
@@ -99,6 +99,7 @@ def start_matches(matches: list[Match]) -> None:
         if state.phase is not Phase.MOVE:
             raise InternalError(f"an opening roll from the starting position left {state.phase}")
         games.append(game)
+        states.append(state)
         actions.extend(opening)
         clock.restart(match, now, state)
     rows.insert_many(matches)
@@ -107,8 +108,8 @@ def start_matches(matches: list[Match]) -> None:
     rows.insert_many(games)
     insert_all(actions)
     events.publish_ready(matches)
-    for match, game in zip(matches, games, strict=True):
-        wake_engine(match, game_state(game).to_act, seats=_demo_seats(match, demo_players))
+    for match, state in zip(matches, states, strict=True):
+        wake_engine(match, state.to_act, seats=_demo_seats(match, demo_players))
 
 
 def _demo_players_to_play(matches: list[Match]) -> set[int]:

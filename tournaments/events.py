@@ -21,13 +21,21 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
-def publish_tournament(tournament_id: int, *, state: str | None = None) -> None:
+def publish_tournament(
+    tournament_id: int, *, state: str | None = None, moved: bool = False
+) -> None:
     """Tell everyone watching the tournament that it changed, once the change is committed.
 
     ``state``: the tournament's, when the caller has it; one not drawn yet (taking entries)
-    is told plainly, with nothing read."""
+    is told plainly, with nothing read. ``moved``: the tournament changed state (it opened,
+    started or was cancelled), which changes the shape of every page: the frame would be
+    plain whatever the bracket shows (``tournaments.bracket.live``), so it is sent plainly
+    without reading the bracket, and the next frame reads it and keeps its slots' digests.
+    """
     if state in bracket_live.NOT_DRAWN:
         transaction.on_commit(lambda: _send_plain(tournament_id))
+    elif moved:
+        transaction.on_commit(lambda: _send_plain_in_turn(tournament_id), robust=True)
     else:
         # Robust: the change stands whatever becomes of its frame (a failure is logged).
         transaction.on_commit(lambda: _send(tournament_id), robust=True)
@@ -37,6 +45,13 @@ def _send_plain(tournament_id: int) -> None:
     live.group_send(
         tournament_group(tournament_id), {"type": "tournament.changed", "text": bracket_live.PLAIN}
     )
+
+
+def _send_plain_in_turn(tournament_id: int) -> None:
+    """The plain frame, after any frame being built from an earlier read: a page that
+    fetched the bracket again on this one never has an older frame's slots put over it."""
+    with bracket_live.one_at_a_time(tournament_id):
+        _send_plain(tournament_id)
 
 
 def _send(tournament_id: int) -> None:

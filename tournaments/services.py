@@ -385,7 +385,7 @@ def _move(tournament: Tournament, old: str, new: str, **fields: Any) -> None:
     tournament.state = new
     for name, value in fields.items():
         setattr(tournament, name, value)
-    events.publish_tournament(tournament.pk)
+    events.publish_tournament(tournament.pk, state=new, moved=True)
 
 
 def may_organize(tournament: Tournament, user: User) -> bool:

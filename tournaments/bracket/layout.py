@@ -6,6 +6,7 @@ match 3"). Made from the rounds ``tournaments.bracket.reads`` read; it runs no q
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -131,6 +132,14 @@ class _Reading:
 
     def __init__(self, rounds: list[BracketRound], names: dict[str, tuple[str, str]]) -> None:
         self.names = names
+        # One reading is in one language, and its few sentences and codes are asked for
+        # again and again: a slot's words by the slot, by the sides it feeds and by the
+        # slots it sends its players to. Each is translated and written once.
+        self.gettext = cache(_)
+        self.pgettext = cache(pgettext)
+        self.code = cache(self._code)
+        self.match_code = cache(self._match_code)
+        self.words: dict[tuple[str, int, int], str] = {}
         self.by_key = {(r.flight, r.number): r for r in rounds}
         self.goes_to: dict[PairingKey, list[tuple[str, BracketSlot]]] = {}
         for r in rounds:
@@ -167,15 +176,19 @@ class _Reading:
             self.source(slot.bottom_from, slot.flight),
         )
         ways = [
-            (_("winner goes to %(match)s") if which == "winner" else _("loser goes to %(match)s"))
-            % {"match": match_words(self.by_key[s.flight, s.round], s.position)}
+            (
+                self.gettext("winner goes to %(match)s")
+                if which == "winner"
+                else self.gettext("loser goes to %(match)s")
+            )
+            % {"match": self.match_words(self.by_key[s.flight, s.round], s.position)}
             for which, s in goes_to
         ]
-        here = match_words(self.by_key[slot.flight, slot.round], slot.position)
+        here = self.match_words(self.by_key[slot.flight, slot.round], slot.position)
         return Cell(
             slot,
             key_text(slot.key),
-            _match_code(slot.position),
+            self.match_code(slot.position),
             top,
             bottom,
             line_in=any(side is not None and not side.shown for side in (top, bottom)),
@@ -183,8 +196,16 @@ class _Reading:
             route="; ".join([here, *ways]) + ".",
         )
 
-    def code(self, flight: str, round_: int) -> str:
-        return pgettext("bracket code: a flight's round", "%(flight)s R%(number)s") % {
+    def match_words(self, r: BracketRound, position: int) -> str:
+        key = (r.flight, r.number, position)
+        if key not in self.words:
+            self.words[key] = slot_words(
+                r.name, matches=len(r.slots), position=position, gettext=self.gettext
+            )
+        return self.words[key]
+
+    def _code(self, flight: str, round_: int) -> str:
+        return self.pgettext("bracket code: a flight's round", "%(flight)s R%(number)s") % {
             "flight": self.names[flight][1],
             "number": round_ + 1,
         }
@@ -195,24 +216,25 @@ class _Reading:
         which, key = _which(side), side.key
         feeding = self.by_key.get((key.flight.value, key.round))
         where = (
-            match_words(feeding, key.position)
+            self.match_words(feeding, key.position)
             if feeding
-            else _("round %(number)s") % {"number": key.round + 1}
+            else self.gettext("round %(number)s") % {"number": key.round + 1}
         )
-        match = f"{self.code(key.flight.value, key.round)} {_match_code(key.position)}"
+        match = f"{self.code(key.flight.value, key.round)} {self.match_code(key.position)}"
         if which == "winner":
-            short = pgettext("bracket code: the winner of a match", "W of %(match)s")
-            words = _("Winner of %(match)s")
+            short = self.pgettext("bracket code: the winner of a match", "W of %(match)s")
+            words = self.gettext("Winner of %(match)s")
         else:
-            short = pgettext("bracket code: the loser of a match", "L of %(match)s")
-            words = _("Loser of %(match)s")
+            short = self.pgettext("bracket code: the loser of a match", "L of %(match)s")
+            words = self.gettext("Loser of %(match)s")
         short, words = short % {"match": match}, words % {"match": where}
         shown = which == "loser" or key.flight != flight
         return SideSource(source_text(side), short, words, shown)
 
-
-def _match_code(position: int) -> str:
-    return pgettext("bracket code: a round's match", "M%(number)s") % {"number": position + 1}
+    def _match_code(self, position: int) -> str:
+        return self.pgettext("bracket code: a round's match", "M%(number)s") % {
+            "number": position + 1
+        }
 
 
 def _which(side: WinnerOf | LoserOf) -> str:

@@ -8,7 +8,10 @@ is found by comparing each slot's digest (of everything its markup shows) with t
 the last frame, kept in the cache. When that cannot say (no digests kept, the draw's shape
 or the current round changed, more than ``MAX_SLOTS`` slots at once, a Swiss's standings,
 a swing's chips, a tournament not drawn yet) the frame is the plain ``{"type": "changed"}``
-and each page fetches what it shows again, as before.
+and each page fetches what it shows again, as before. A change of the tournament's state
+(its start, its cancellation) changes the shape, so its frame is plain whatever the slots
+say: it is sent without reading the bracket (``tournaments.events.publish_tournament``),
+and the next frame keeps the digests.
 
 The slots are written in the site's language, and once more in each other language the
 site speaks (``"translated": {"it": {key: html}}``); a page takes those of its own.

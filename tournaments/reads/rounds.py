@@ -14,6 +14,8 @@ flight has on the draw's rows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
 
@@ -118,12 +120,13 @@ def round_name(
     return _side_round_name(Flight(flight), number, total)
 
 
-def slot_words(name: str, *, matches: int, position: int) -> str:
+def slot_words(name: str, *, matches: int, position: int, gettext: Callable[[str], str] = _) -> str:
     """A match in its round: "Winners' semi-finals, match 2", or "Grand final" alone for a
-    round of one match."""
+    round of one match. ``gettext``: the translation, for a caller that keeps its answers
+    (the bracket's layout asks for every slot)."""
     if matches == 1:
         return name
-    return _("%(round)s, match %(number)s") % {"round": name, "number": position + 1}
+    return gettext("%(round)s, match %(number)s") % {"round": name, "number": position + 1}
 
 
 def pairing_words(pairing: Pairing, format_: str, *, tiebreaks: bool = False) -> str:

@@ -22,6 +22,7 @@ from tournaments import services
 from tournaments.bracket import live
 
 RENDER = live.slot_html
+READ = live.bracket
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.asyncio,
@@ -94,3 +95,42 @@ async def test_a_result_is_rendered_once_however_many_watch(monkeypatch: Any) ->
         assert 'data-status="finished"' in frame["slots"]["main:0:0"]
         assert set(frame["translated"]["it"]) == {"main:0:0", "main:1:0"}
         assert "Apri il tavoliere" in frame["translated"]["it"]["main:0:0"]
+
+
+def entered_knockout(prefix: str) -> tuple[User, int]:
+    """A 4-player knockout with its field entered, not yet started."""
+    owner = organizer(f"{prefix}orla")
+    tournament = open_tournament(owner, name=f"{prefix} Knockout")
+    for player in players(4, prefix=prefix):
+        services.entry_register(tournament_id=tournament.pk, user=player)
+    return owner, tournament.pk
+
+
+async def test_the_start_tells_the_watchers_twice_and_reads_the_bracket_once(
+    monkeypatch: Any,
+) -> None:
+    # given: a knockout about to start, watched
+    owner, tournament_id = await sync_to_async(entered_knockout)("s")
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{tournament_id}/", headers=[ORIGIN]
+    )
+    assert (await socket.connect())[0]
+    reads: list[int] = []
+
+    def counted(tournament: Any) -> Any:
+        reads.append(tournament.pk)
+        return READ(tournament)
+
+    # when: it starts, and its first matches are made once the start is committed
+    with monkeypatch.context() as patched:  # the real read, counted
+        patched.setattr(live, "bracket", counted)
+        await sync_to_async(services.tournament_start)(tournament_id=tournament_id, user=owner)
+    frames = [orjson.loads(await socket.receive_from(timeout=10)) for _ in range(2)]
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+
+    # then: the watchers heard that it started and that its matches began, each time to
+    # fetch the bracket again (the start changed every page's shape), and the bracket was
+    # read once: the start's own frame says so without reading it
+    assert frames == [{"type": "changed"}, {"type": "changed"}]
+    assert reads == [tournament_id]

@@ -7,7 +7,7 @@ import pytest
 from backgammon.board import Board
 from backgammon.cube import Cube, CubeRules, Offer
 from backgammon.errors import BackgammonError
-from backgammon.moves import apply_play
+from backgammon.moves import apply_play, legal_plays
 from backgammon.turns import (
     EndReason,
     GameRules,
@@ -47,6 +47,19 @@ def test_the_opening_roll_goes_to_the_higher_die_who_plays_both_numbers() -> Non
     assert state.on_roll == 1
     assert state.phase is Phase.MOVE
     assert state.dice == (5, 3)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [(a, b) for a in range(1, 7) for b in range(1, 7) if a != b]
+)
+def test_every_opening_roll_can_be_played_from_the_starting_position(
+    first: int, second: int
+) -> None:
+    # ``opening`` does not search the plays from the starting position: it needs none
+    dice = (max(first, second), min(first, second))
+
+    assert legal_plays(Board.initial(), dice)
+    assert opening([(first, second)], MATCH).phase is Phase.MOVE
 
 
 def test_equal_opening_dice_are_thrown_again_not_played() -> None:

@@ -26,7 +26,8 @@ def cube_decisions(emg: list[float], mwc: list[float]) -> tuple[Decision, Decisi
     """The sample's double and take with their three equities replaced."""
     answer: dict[str, Any] = copy.deepcopy(json.loads(SAMPLE.read_text()))
     for index in (DOUBLE, TAKE):
-        answer["actions"][GAME][index]["cube"] = {"emg": emg, "mwc": mwc}
+        cube = answer["actions"][GAME][index]["cube"]
+        answer["actions"][GAME][index]["cube"] = {**cube, "emg": emg, "mwc": mwc}
     game = match_analysis(answer).games[GAME]
     double, take = (d for d in game.decisions if d.action in ("double", "take"))
     return double, take

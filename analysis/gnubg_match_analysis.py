@@ -327,6 +327,7 @@ def game_actions(
     enriched = []
     # The cube info changes only with a take: priced once per cube and doubler.
     prices: dict[tuple[int, int, int], dict[str, Any]] = {}
+    last_mover: int | None = None
     for action in game["game"]:
         player = PLAYERS.index(action["player"])
         kind = action["action"]
@@ -344,6 +345,10 @@ def game_actions(
         cube_info = prices[state]
         analysis = (doubled or {}).get("analysis", {}) if responding else action.get("analysis", {})
         board_id = (doubled or {}).get("board") if responding else action.get("board")
+        if kind == "move":
+            if player == last_mover and board_id is not None:
+                board_id = other_side(gnubg, board_id)
+            last_mover = player
         entry: dict[str, Any] = {"player": player, "kind": kind}
         if board_id is not None:
             position = {
@@ -369,6 +374,18 @@ def game_actions(
             base.update(cube=base["cube"] * 2**offers, cubeowner=owner)
             doubled, offers = None, 0
     return enriched
+
+
+def other_side(gnubg: Any, board_id: str) -> str:
+    """The Position ID of ``board_id``'s board seen by the other player.
+
+    ``gnubg.match`` gives each move the board as the player the previous move passed the
+    turn to sees it. Where the import gives one player two rolls in a row (a file's last
+    row read twice, as after Backgammon Galaxy's ``Losses`` row), the second one's board is
+    the opponent's view; the program's analysis and export replay it from the mover's.
+    """
+    opponent, mover = gnubg.positionfromid(board_id)
+    return str(gnubg.positionid((mover, opponent)))
 
 
 def priced(gnubg: Any, info: dict[str, Any]) -> dict[str, Any]:

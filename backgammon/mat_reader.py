@@ -18,7 +18,9 @@ forgives it:
 * ``Doubles => n`` (the value may be left out), ``Beavers => n``, ``Raccoons => n``,
   ``Takes``, ``Drops``;
 * ``Wins n point``, ``Wins n points``, ``Wins n point(s)``, each maybe followed by ``and the
-  match``, and Backgammon Galaxy's ``Losses n points`` in the loser's column;
+  match``, and Backgammon Galaxy's ``Losses n points`` in the loser's column (n is read as
+  written; `backgammon.matfile` scores a resigned game as GNU Backgammon does, at the
+  level resigned times the cube, which is not n when no resignation at the cube scores n);
 * an empty player's name on a score line (Backgammon Galaxy writes one for a closed
   account): it becomes ``Player 0`` or ``Player 1`` by its column.
 

@@ -33,7 +33,13 @@ Terms:
   player stopped after rolling (they resigned, or the record ends there).
 * *result*: ``Wins n points`` in the winner's column: n is what the game scored (cube ×
   level). A game that ends neither by bearing off nor by a drop was resigned; GNU Backgammon
-  takes the level resigned as the least whose value at the cube covers n (`game_ending`).
+  takes the level resigned as the least whose value at the cube covers n (a backgammon when
+  none does) and scores the game at that level times the cube: it is read so here too
+  (`game_ending`), so an n that no resignation at the cube scores is not kept. Backgammon
+  Galaxy writes the points the winner needed to end the match: ``Wins 3 point and the
+  match`` on a cube of 2 is read as the gammon's 4 points, and its ``Wins 4 point and the
+  match`` on a cube of 1 (the match resigned) as a backgammon's 3, which leaves the match
+  short of its length as GNU Backgammon leaves it.
   A game without a result is unfinished, unless its last roll bore off or its last double was
   dropped: it is then scored from the board and the cube, as GNU Backgammon scores it (the
   Jacoby rule aside, which the file does not say).
@@ -292,7 +298,11 @@ def _game_record(written: GameText, crawford: bool) -> GameRecord:
         raise BackgammonError(
             f"line {result_line}: the result names the loser: the other player won this game"
         )
-    result = result or course.won
+    if result is None:
+        result = course.won
+    elif course.won is None:
+        # resigned: scored at the level resigned times the cube, as GNU Backgammon scores it
+        result = (result[0], _resigned_level(result[1], course.cube) * course.cube)
     if result is None:
         return GameRecord(written.score, tuple(actions), None, 0, crawford)
     return GameRecord(written.score, tuple(actions), result[0], result[1], crawford)
@@ -470,5 +480,10 @@ def game_ending(game: GameRecord) -> Ending | None:
     course = _followed(game)[0]
     if course.ending is not None:
         return course.ending
-    level = next((level for level in (1, 2) if game.points <= level * course.cube), 3)
-    return Ending(EndKind.RESIGNED, level)
+    return Ending(EndKind.RESIGNED, _resigned_level(game.points, course.cube))
+
+
+def _resigned_level(points: int, cube: int) -> int:
+    """The level GNU Backgammon's import gives a game resigned for ``points`` on ``cube``:
+    the least whose value at the cube covers them, a backgammon when none does."""
+    return next((level for level in (1, 2) if points <= level * cube), 3)

@@ -22,7 +22,8 @@ from tests.gnubg_exported import Exported, differences, exported_match
 
 pytestmark = pytest.mark.slow
 
-REAL = Path(__file__).parents[2] / "data" / "mat" / "real"
+MAT = Path(__file__).parents[2] / "data" / "mat"
+REAL = MAT / "real"
 MATCHES = ["bglab_lasse_match1988527", "bglab_lasse_match3851392"]
 Analysed = tuple[MatchAnalysis, list[list[Exported]]]
 
@@ -87,3 +88,21 @@ def test_a_decision_unlike_gnubgs_is_reported(analysed: Analysed) -> None:
         (1, decisions[best_at].number, "best"),
         (1, decisions[cube].number, "verdict"),
     }
+
+
+def test_a_roll_the_import_gives_the_same_player_twice_is_shown_from_his_side(
+    engine: GnubgProcess,
+) -> None:
+    # given a game whose last row GNU Backgammon's import reads twice (a Backgammon Galaxy
+    # "Losses" row after it), so that Bob plays his 65 twice in a row
+    path = MAT / "one_player_rolls_twice.mat"
+
+    # when it is analysed by us and by the program
+    ours = engine.analyse_match(path.read_text(), plies=0)
+    gnubg = exported_match(path, 0)
+
+    # then every decision is the program's, the second 65's position and plays included
+    assert [str(difference) for difference in differences(ours, gnubg)] == []
+    first, second = [decision for decision in ours.decisions if decision.kind == "checker"][-2:]
+    assert (first.player, first.dice, second.player, second.dice) == (1, (6, 5), 1, (6, 5))
+    assert first.position_id != second.position_id

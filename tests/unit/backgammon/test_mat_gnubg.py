@@ -189,6 +189,7 @@ def read_sample(name: str) -> str:
 AGREED_SAMPLES = [
     "wins_wordings.mat",
     "resign_after_roll.mat",
+    "resigned_off_the_cube.mat",
     "layout_forgiven.mat",
     "unfinished.mat",
     "money_running_totals.mat",

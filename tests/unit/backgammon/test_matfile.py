@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from backgammon.board import Board
@@ -210,3 +212,26 @@ def test_a_game_ended_by_neither_a_bear_off_nor_a_drop_was_resigned_at_points_ov
 
 def test_a_game_without_a_winner_has_no_ending() -> None:
     assert game_ending(GameRecord((0, 0), OPENING, winner=None, points=0)) is None
+
+
+RESIGNED_OFF_THE_CUBE = (
+    Path(__file__).resolve().parents[2] / "data" / "mat" / "imports" / "resigned_off_the_cube.mat"
+)
+
+
+def test_a_resigned_game_scores_its_level_times_the_cube_whatever_points_are_written() -> None:
+    # given a match whose resigned games are written "Wins 3 point" on a cube of 2, "Wins 2
+    # points" on a cube of 2, "Wins 7 points" on a cube of 2 and "Wins 4 points" on a cube
+    # of 1 (GNU Backgammon's import gives them 4, 2, 6 and 3: test_mat_gnubg.py)
+    text = RESIGNED_OFF_THE_CUBE.read_text()
+
+    # when it is read
+    record = parse_mat(text)
+
+    # then each is scored at the least level covering what is written, times the cube
+    assert [(game.winner, game.points) for game in record.games] == [(0, 4), (1, 2), (0, 6), (1, 3)]
+    assert [game_ending(game) for game in record.games] == [
+        Ending(EndKind.RESIGNED, level) for level in (2, 1, 3, 3)
+    ]
+    assert record.final_score == (10, 5)
+    assert parse_mat(format_mat(record)) == record

@@ -294,11 +294,12 @@ def run(count: int, shape: Shape, redis_url: str, redis_pid: int) -> int:
         # then (the match before's analysis and scans running or not), not all at the start
         # while the workers were idle.
         position = adjudication.position_of(Match.objects.get(pk=match_id))
-        assert engine().pid is not None
-        engine_cpu, started = scheduled(engine().pid)[0], time.perf_counter()
+        engine_pid = engine().pid
+        assert engine_pid is not None
+        engine_cpu, started = scheduled(engine_pid)[0], time.perf_counter()
         engine().evaluate(position.gnubg_id, EvalSettings(plies=2))
         baseline.append(time.perf_counter() - started)
-        baseline_cpu.append(scheduled(engine().pid)[0] - engine_cpu)
+        baseline_cpu.append(scheduled(engine_pid)[0] - engine_cpu)
         # The grace is set to end a moment ahead, and the clock starts when it ends: the
         # bench's own write of it is not the platform's time.
         ends = timezone.now() + GRACE_SET_AHEAD
@@ -320,11 +321,11 @@ def run(count: int, shape: Shape, redis_url: str, redis_pid: int) -> int:
         timings.append(time.time() - ends.timestamp())  # seen committed, within 2 ms or so
         after = path.reading(pids)
         for part in PathProcesses.PARTS:
-            ran, waited_for_core = (a - b for a, b in zip(after[part], before[part], strict=True))
-            parts[part].append((ran, waited_for_core))
+            parts[part].append((after[part][0] - before[part][0], after[part][1] - before[part][1]))
         # this process's own part: the sweep only, not the watching that followed it
-        parts["the sweep (this process)"][-1] = tuple(
-            a - b for a, b in zip(swept, sweep_began, strict=True)
+        parts["the sweep (this process)"][-1] = (
+            swept[0] - sweep_began[0],
+            swept[1] - sweep_began[1],
         )
         busy_after.append(analysis_worker_idle(broker))
         in_worker.append(engine_seconds(workers[1]) - evaluated_before)
@@ -357,9 +358,9 @@ def run(count: int, shape: Shape, redis_url: str, redis_pid: int) -> int:
     print("\ngrace end -> settlement seen, by process (median a match):  CPU   waiting for a core")
     print(f"{'  engine, the baseline (this process)':38} {ms(baseline_cpu, 0.5):7.1f} ms")
     for part in PathProcesses.PARTS:
-        ran = [r for r, _ in parts[part]]
-        waited_for_core = [w for _, w in parts[part]]
-        print(f"  {part:36} {ms(ran, 0.5):7.1f} ms   {ms(waited_for_core, 0.5):7.1f} ms")
+        cpu = [r for r, _ in parts[part]]
+        waits = [w for _, w in parts[part]]
+        print(f"  {part:36} {ms(cpu, 0.5):7.1f} ms   {ms(waits, 0.5):7.1f} ms")
     everything = [sum(parts[p][i][0] for p in PathProcesses.PARTS) for i in range(count)]
     print(f"  {'all of them':36} {ms(everything, 0.5):7.1f} ms")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")

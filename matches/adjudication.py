@@ -11,14 +11,16 @@ does nothing the second time: an adjudication is only ever made in the transacti
 finishes its match, so a match still suspended under the lock has none.
 
 What a player waits for is the engine's time and little more: the position is read in one
-statement, and the settlement's writes travel to the database together (the adjudication,
-the game, the log rows, the ratings and the match), in a handful of round trips.
+statement (the match's row, its game and its suspension's log row together), and the
+settlement's writes travel to the database together (the adjudication, the game, the log
+rows, the ratings and the match), in a handful of round trips.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.db import transaction
@@ -39,11 +41,12 @@ from matches.models import (
     ActionKind,
     Adjudication,
     FinishReason,
+    Game,
     Match,
     MatchKind,
     MatchStatus,
 )
-from matches.state import current_game, game_state, lock_match, match_gnubg_id, match_read
+from matches.state import current_game, game_state, lock_match, match_gnubg_id, set_current_game
 
 ADJUDICATION_PLIES = 2
 
@@ -57,13 +60,17 @@ class Position:
 
 
 def position_of(match: Match) -> Position:
-    game = current_game(match)
+    """The position of ``match``'s current game and who was absent when it was suspended."""
+    return _position(match, current_game(match), _absent_seat(match))
+
+
+def _position(match: Match, game: Game, suspension: Any) -> Position:
     state = game_state(game)
     return Position(
         game_number=game.number,
         gnubg_id=match_gnubg_id(match, game, state, jacoby=match.jacoby),
         cube_value=state.cube.value,
-        absent_seat=_absent_seat(match),
+        absent_seat=_absent_of(suspension),
     )
 
 
@@ -78,10 +85,10 @@ def evaluate(match: Match, position: Position, plies: int) -> Evaluation:
 
 def adjudicate(*, match_id: int, plies: int = ADJUDICATION_PLIES) -> Adjudication | None:
     """Evaluate and settle a suspended match; None if it is not (or no longer) waiting."""
-    match = match_read(match_id)
-    if match is None or match.status != MatchStatus.SUSPENDED:
+    found = _suspended(match_id)
+    if found is None:
         return None
-    position = position_of(match)
+    match, position = found
     evaluation = evaluate(match, position, plies)
     return _settle(match_id=match_id, position=position, evaluation=evaluation)
 
@@ -234,6 +241,48 @@ def rerun(*, match_id: int, plies: int, staff: User) -> Adjudication:
     )
 
 
+def _suspended(match_id: int) -> tuple[Match, Position] | None:
+    """The match and the position to evaluate, None unless the match waits suspended: its
+    row, its current game and its last suspension's log row in one statement kept prepared
+    (the worker's one round trip before the engine; the players are read under the lock).
+    """
+    with rows.prepared_cursor() as cursor:
+        cursor.execute(_suspended_sql(), [match_id, MatchStatus.SUSPENDED.value])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    *values, suspension = found
+    match_columns, game_columns = _suspended_columns()
+    match = match_columns.build(values[: len(match_columns.fields)])
+    game = game_columns.build(values[len(match_columns.fields) :])
+    assert isinstance(match, Match)
+    assert isinstance(game, Game)
+    set_current_game(match, game)
+    return match, _position(match, game, suspension)
+
+
+@cache
+def _suspended_columns() -> tuple[rows.Columns, rows.Columns]:
+    return rows.columns(Match, "m"), rows.columns(Game, "g")
+
+
+@cache
+def _suspended_sql() -> str:
+    match, game, action = (rows.table(model) for model in (Match, Game, Action))
+    key, status = rows.column(Match, "id"), rows.column(Match, "status")
+    of_game, number = rows.column(Game, "match"), rows.column(Game, "number")
+    of_action, seq = rows.column(Action, "match"), rows.column(Action, "seq")
+    return (
+        f"SELECT {', '.join(part.sql for part in _suspended_columns())},"  # noqa: S608
+        f" (SELECT a.{rows.column(Action, 'detail')} FROM {action} a"
+        f" WHERE a.{of_action} = m.{key} AND a.{rows.column(Action, 'kind')}"
+        f" = '{ActionKind.SUSPEND.value}' ORDER BY a.{seq} DESC LIMIT 1)"
+        f" FROM {match} m JOIN {game} g ON g.{of_game} = m.{key} AND g.{number} ="
+        f" (SELECT MAX(latest.{number}) FROM {game} latest WHERE latest.{of_game} = m.{key})"
+        f" WHERE m.{key} = %s AND m.{status} = %s"
+    )
+
+
 def _absent_seat(match: Match) -> int | None:
     """The seat whose grace ran out when the match was suspended (its last suspension's
     log row), None when both were absent; read in a statement kept prepared, as the ORM
@@ -246,8 +295,15 @@ def _absent_seat(match: Match) -> int | None:
             [match.pk, ActionKind.SUSPEND.value],
         )
         found = cursor.fetchone()
-    if found is None:
+    return _absent_of(found[0] if found is not None else None)
+
+
+def _absent_of(suspension: Any) -> int | None:
+    """The one seat a suspension's log detail names absent; None when both were (or none
+    is known). The detail comes as JSON text (Django leaves decoding to the field) or
+    decoded."""
+    if suspension is None:
         return None
-    (detail,) = found  # JSON as text (Django leaves decoding to the field), or decoded
-    absent = (json.loads(detail) if isinstance(detail, str) else detail).get("absent") or []
+    detail = json.loads(suspension) if isinstance(suspension, str) else suspension
+    absent = detail.get("absent") or []
     return absent[0] if len(absent) == 1 else None

@@ -143,7 +143,7 @@ def sweep_stale(*, now: datetime | None = None) -> int:
 def _stale(seen_before: datetime) -> list[tuple[str, int, int | None]]:
     """Channel, match and seat of up to ``STALE_BATCH`` rows not seen since ``seen_before``,
     the oldest first. Every pass of the deadline sweep runs it (nearly always finding
-    none), ahead of the deadlines due: a statement kept prepared, as building it through
+    none), after the deadlines due: a statement kept prepared, as building it through
     the ORM cost more CPU than running it."""
     seen = rows.column(MatchConnection, "seen_at")
     with rows.prepared_cursor() as cursor:

@@ -93,19 +93,9 @@ def lock_match_unless_busy(match_id: int) -> Match | None:
     return _locked(match_id, skip_locked=True)
 
 
-def match_read(match_id: int) -> Match | None:
-    """The match as ``lock_match`` reads it (its players, their profiles, its current game,
-    in one statement) but not locked; None when there is none. For work that reads a match
-    before it takes the lock, as an adjudication reads the position it has evaluated before
-    its transaction; whatever it decides is checked again under the lock."""
-    return _locked(match_id, skip_locked=False, locking=False)
-
-
-def _locked(
-    match_id: int, *, skip_locked: bool, presence: bool = False, locking: bool = True
-) -> Match | None:
+def _locked(match_id: int, *, skip_locked: bool, presence: bool = False) -> Match | None:
     with rows.prepared_cursor() as cursor:
-        cursor.execute(_lock_sql(skip_locked, presence, locking), [match_id])
+        cursor.execute(_lock_sql(skip_locked, presence), [match_id])
         found = cursor.fetchone()
     if found is None:
         return None
@@ -136,6 +126,7 @@ def _locked(
     return match
 
 
+@cache
 def _lock_columns() -> tuple[rows.Columns, ...]:
     return (
         rows.columns(Match, "m"),
@@ -148,7 +139,7 @@ def _lock_columns() -> tuple[rows.Columns, ...]:
 
 
 @cache
-def _lock_sql(skip_locked: bool, presence: bool, locking: bool = True) -> str:
+def _lock_sql(skip_locked: bool, presence: bool) -> str:
     select = ", ".join(part.sql for part in _lock_columns())
     match, user, profile, game = (rows.table(model) for model in (Match, User, Profile, Game))
     if presence:
@@ -174,8 +165,7 @@ def _lock_sql(skip_locked: bool, presence: bool, locking: bool = True) -> str:
         f" LEFT JOIN {game} g ON g.{game_match} = m.{match_key} AND g.{number} ="
         f" (SELECT MAX(latest.{number}) FROM {game} latest"
         f" WHERE latest.{game_match} = m.{match_key})"
-        f" WHERE m.{match_key} = %s"
-        + (locks.clause("m", skip_locked=skip_locked) if locking else "")
+        f" WHERE m.{match_key} = %s" + locks.clause("m", skip_locked=skip_locked)
     )
 
 

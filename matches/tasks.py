@@ -30,8 +30,8 @@ PASS_SPACING = 0.5
 
 @shared_task(name="matches.sweep_deadlines", ignore_result=True)
 def sweep_deadlines(batch: int = BATCH, passes: int = 2) -> int:
-    """Close connections whose server died, then expire clocks, graces and show-up times
-    that are due, ``passes`` times ``PASS_SPACING`` apart; returns how many were due."""
+    """Expire clocks, graces and show-up times that are due, then close connections whose
+    server died, ``passes`` times ``PASS_SPACING`` apart; returns how many were due."""
     handled = 0
     for sweep in range(passes):
         began = time.monotonic()
@@ -42,14 +42,17 @@ def sweep_deadlines(batch: int = BATCH, passes: int = 2) -> int:
 
 
 def _sweep_once(batch: int) -> int:
+    # A pause is given back before anything expires; the dead servers' connections are
+    # closed after the deadlines, which do not wait on them (closing one starts a grace, it
+    # ends none), so a timeout or a grace's end is one statement nearer its deadline.
     pauses.pause_given_back()
-    presence.sweep_stale()
     handled = 0
     for _ in range(MAX_BATCHES):
         done = deadlines.sweep_due(batch=batch)
         handled += done
         if done < batch:
             break
+    presence.sweep_stale()
     return handled
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -127,6 +128,33 @@ def test_a_grace_running_out_is_swept_in_a_handful_of_round_trips() -> None:
 
 
 @pytest.mark.django_db
+def test_a_grace_running_out_is_suspended_before_the_sweep_looks_for_dead_servers() -> None:
+    # given a match whose player 1 left and whose grace has just run out
+    match_id, _ = _played_a_little(length=5, stake_cents=1000, currency="FUN")
+    board_left(match_id, Match.objects.get(pk=match_id).player(1))
+    past = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=match_id).update(grace_ends_1=past, deadline=past)
+
+    # when beat's sweep makes a pass
+    statements: list[str] = []
+
+    def noted(execute: Any, sql: str, *rest: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, *rest)
+
+    with connection.execute_wrapper(noted):
+        sweep_deadlines(passes=1)
+
+    # then the suspension is written before the connections of dead servers are looked
+    # for: closing one starts a grace and ends none, so no deadline waits on it
+    suspension = f'UPDATE "{Match._meta.db_table}" SET "status"'
+    suspended = next(i for i, sql in enumerate(statements) if sql.startswith(suspension))
+    stale = next(i for i, sql in enumerate(statements) if "matchconnection" in sql.lower())
+    assert suspended < stale, "\n".join(sql[:60] for sql in statements)
+    assert Match.objects.get(pk=match_id).status == MatchStatus.SUSPENDED
+
+
+@pytest.mark.django_db
 def test_the_position_is_read_and_the_split_settled_in_a_handful_of_round_trips() -> None:
     # given a rated match for a pot, abandoned and suspended, on a site whose house has
     # taken commission before (its account is there)
@@ -138,12 +166,12 @@ def test_the_position_is_read_and_the_split_settled_in_a_handful_of_round_trips(
     with CaptureQueriesContext(connection) as sent:
         adjudicate_match.apply(args=[match_id])
 
-    # then the position is two reads (the match with its game, the suspension), and the
-    # settlement the lock, the money, the writes travelling with the profiles' lock (which
-    # reads the ratings already recorded too), the rest of the writes: each player waits
-    # on round trips
+    # then the position is one read (the match, its game and its suspension together), and
+    # the settlement the lock, the money, the writes travelling with the profiles' lock
+    # (which reads the ratings already recorded too), the rest of the writes: each player
+    # waits on round trips
     statements = [query["sql"] for query in sent.captured_queries]
-    assert len(statements) <= 8, "\n".join(str(sql)[:60] for sql in statements)
+    assert len(statements) <= 7, "\n".join(str(sql)[:60] for sql in statements)
     match = Match.objects.get(pk=match_id)
     assert match.status == MatchStatus.FINISHED
     assert RatingChange.objects.filter(match_id=match_id).count() == 2

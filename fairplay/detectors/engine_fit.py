@@ -268,6 +268,10 @@ def think_times_of(seconds: Sequence[float]) -> ThinkTimes:
     )
 
 
+NO_THINK_TIMES = think_times_of([])
+"""Think times where none were recorded (a match file from another site)."""
+
+
 @dataclass(frozen=True)
 class Thresholds:
     """``settings.FAIRPLAY``'s engine thresholds (see config/settings.py)."""

@@ -39,7 +39,8 @@ difficulty is taken to be that of the one recorded. The other half keeps the hum
 play and error. ``--engine-share`` changes the half.
 
 Run: ``PYTHONPATH=. .venv/bin/python bench/bench_fairplay_calibration.py [--cache
-/tmp/calib-cache] [--limit N] [--cached-only] [--selfplay FILES...] [--seed 33]``
+/tmp/calib-cache] [--limit N] [--cached-only] [--selfplay FILES...] [--seed 33]
+[--patience 7200]``
 (analysis about 40 s a match on a loaded 2-core machine at 2 plies; judging, seconds).
 """
 
@@ -81,6 +82,7 @@ from fairplay.detectors.engine_fit import (  # noqa: E402
 from fairplay.detectors.engine_screen import PlayerScreen, screen_players  # noqa: E402
 from fairplay.detectors.engine_use import engine_thresholds, judged_window  # noqa: E402
 from fairplay.screening import analysed, mat_record  # noqa: E402
+from matches.engine import analysis_engine  # noqa: E402
 
 CALIBRATION = Path("/work/shared/data/realmat-calibration/files")
 Result = dict[str, Any]
@@ -231,7 +233,15 @@ def main() -> None:
     parser.add_argument("--selfplay", type=Path, nargs="*", default=[])
     parser.add_argument("--engine-share", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=33)
+    parser.add_argument(
+        "--patience",
+        type=float,
+        default=7200.0,
+        help="seconds GNU Backgammon may take over one match (a loaded machine is slow)",
+    )
     options = parser.parse_args()
+    # The live timeout is sized for a worker of its own; the analysis asked is the same.
+    analysis_engine().timeout = options.patience
     options.cache.mkdir(parents=True, exist_ok=True)
     plies = settings.ANALYSIS_PLIES
     size = int(settings.FAIRPLAY["ENGINE_WINDOW"])

@@ -224,7 +224,7 @@ def band_of(pr: float) -> str:
     return "13+"
 
 
-def main() -> None:
+def options_of() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=Path, default=CALIBRATION)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/calib-cache"))
@@ -239,14 +239,12 @@ def main() -> None:
         default=7200.0,
         help="seconds GNU Backgammon may take over one match (a loaded machine is slow)",
     )
-    options = parser.parse_args()
-    # The live timeout is sized for a worker of its own; the analysis asked is the same.
-    analysis_engine().timeout = options.patience
-    options.cache.mkdir(parents=True, exist_ok=True)
-    plies = settings.ANALYSIS_PLIES
-    size = int(settings.FAIRPLAY["ENGINE_WINDOW"])
-    rating = 1500.0
+    return parser.parse_args()
 
+
+def read_set(options: argparse.Namespace, plies: int) -> list[Result]:
+    """The chosen files' analyses (analysing the missing ones unless ``--cached-only``),
+    in file-name order; what was refused or left out is printed."""
     entries, refused, missing = [], [], 0
     for path in chosen(options.files, options.seed, options.limit):
         entry = cached_analysis(path, options.cache, plies, analyse=not options.cached_only)
@@ -257,12 +255,6 @@ def main() -> None:
         else:
             entries.append(entry)
     entries.sort(key=lambda entry: entry["file"])
-    engine_entries = [
-        entry
-        for path in options.selfplay
-        if (entry := cached_analysis(path, options.cache, plies, analyse=True)) is not None
-        and "result" in entry
-    ]
     print(
         f"{len(entries)} matches analysed at {plies} plies, {len(refused)} refused by the reader, "
         f"{missing} of the chosen files not analysed yet (--cached-only); seed {options.seed}"
@@ -274,8 +266,10 @@ def main() -> None:
         site = _site(entry["tags"])
         sites[site] = sites.get(site, 0) + 1
     print(f"rooms: {sites}")
+    return entries
 
-    humans = screened(entries, PRIOR, plies, size, rating)
+
+def print_distributions(humans: Sequence[PlayerScreen]) -> None:
     regulars = sorted(humans, key=lambda p: -len(p.matches))[:3]
     print(
         f"{len(humans)} distinct players; most matches: "
@@ -290,14 +284,11 @@ def main() -> None:
     print(f"   agreement: mean {statistics.fmean(agreements):.3f}; {quantiles(agreements, marks)}")
     print(f"   PR:        mean {statistics.fmean(prs):.2f}; {quantiles(prs, marks)}")
     per_match = [
-        (m.checker_best / m.checker_plays, m.checker_plays)
-        for p in humans
-        for m in p.matches
-        if m.checker_plays
+        m.checker_best / m.checker_plays for p in humans for m in p.matches if m.checker_plays
     ]
     print(
         f"   one match each ({len(per_match)} player-matches): agreement "
-        f"{quantiles([a for a, _ in per_match], marks)}"
+        f"{quantiles(per_match, marks)}"
     )
     print(
         f"   {'band (own PR)':14} {'players':>7} {'decisions':>9} "
@@ -318,31 +309,15 @@ def main() -> None:
             f"{statistics.fmean(p.pr or 0.0 for p in group):7.2f}"
         )
 
-    prior = fitted_prior(humans)
-    print()
-    print(
-        f"2. Prior fitted: PR {prior.intercept:.2f} at any rating, player sd "
-        f"{prior.player_sd:.2f}, decision sd {prior.decision_sd:.1f} "
-        f"({prior.players} players); the detector's PRIOR: PR {PRIOR.intercept}, "
-        f"player sd {PRIOR.player_sd}, decision sd {PRIOR.decision_sd}"
-    )
 
+def print_verdicts(
+    humans: Sequence[PlayerScreen],
+    engines: Sequence[PlayerScreen],
+    halves: Sequence[PlayerScreen],
+    share: float,
+    size: int,
+) -> None:
     default = engine_thresholds()
-    rng = random.Random(options.seed)
-    halves = [
-        {
-            "file": entry["file"],
-            "result": half_engine(
-                half_engine(entry["result"], 0, options.engine_share, rng),
-                1,
-                options.engine_share,
-                rng,
-            ),
-        }
-        for entry in entries
-    ]
-    half_players = screened(halves, PRIOR, plies, size, rating)
-    engines = screened(engine_entries, PRIOR, plies, size, rating)
     print()
     print(f"3. At the defaults {default.to_dict()}, window {size}, the detector's PRIOR:")
     judged = [p for p in humans if any(w.assessed for w in p.windows)]
@@ -354,6 +329,16 @@ def main() -> None:
     for player in humans:
         if player.flagged:
             print(f"     flagged: {player.player}: {player.flagged_windows[0].signs()}")
+    for name, group in (("human", humans), ("half-engine", halves)):
+        windows = [w for p in group for w in p.windows if w.assessed]
+        if windows:
+            print(
+                f"   {name} windows assessed: {len(windows)}, flagged "
+                f"{rate(sum(w.flagged for w in windows), len(windows))}; lowest z "
+                f"{min(w.z or 0.0 for w in windows):.2f}, highest agreement "
+                f"{max(w.agreement or 0.0 for w in windows):.3f}, lowest PR "
+                f"{min(w.pr or 0.0 for w in windows):.2f}"
+            )
     print(f"   self-play players flagged: {rate(sum(p.flagged for p in engines), len(engines))}")
     for player in engines:
         print(
@@ -361,14 +346,17 @@ def main() -> None:
             f"agreement {player.agreement or 0.0:.3f}, PR {player.pr or 0.0:.2f}, "
             f"flagged {player.flagged}"
         )
-    half_judged = [p for p in half_players if any(w.assessed for w in p.windows)]
+    half_judged = [p for p in halves if any(w.assessed for w in p.windows)]
     print(
-        f"   {options.engine_share:.0%}-engine players caught: "
-        f"{rate(sum(p.flagged for p in half_players), len(half_players))} "
+        f"   {share:.0%}-engine players caught: "
+        f"{rate(sum(p.flagged for p in halves), len(halves))} "
         f"(of those with a window of {default.min_decisions} decisions: "
         f"{rate(sum(p.flagged for p in half_judged), len(half_judged))})"
     )
 
+
+def print_grid(groups: Sequence[Sequence[PlayerScreen]], fitted: PrFit, size: int) -> None:
+    default = engine_thresholds()
     print()
     print("4. Neighbouring thresholds (players flagged or caught, all players):")
     print(
@@ -376,19 +364,63 @@ def main() -> None:
         f"{'self-play':>14} {'half-engine':>22}"
     )
     grid = [(default.min_decisions, default.z, default.agreement)]
-    grid += [(d, default.z, a) for d in (100, 150, 200) for a in (0.80, 0.85, 0.88, 0.90, 0.93)]
-    grid += [(default.min_decisions, z, default.agreement) for z in (1.5, 2.0, 2.5, 3.0)]
-    for fit_name, fit in (("PRIOR", PRIOR), ("fitted", prior)):
+    grid += [(d, default.z, a) for d in (100, 150, 200) for a in (0.85, 0.88, 0.90, 0.92, 0.95)]
+    grid += [(default.min_decisions, z, default.agreement) for z in (2.5, 3.0, 3.5, 4.0)]
+    for fit_name, fit in (("PRIOR", PRIOR), ("fitted", fitted)):
         for min_d, z, agreement in grid:
             thresholds = Thresholds(min_decisions=min_d, z=z, agreement=agreement)
+            shares = [
+                rate(sum(rejudged(p, fit, thresholds, size) for p in group), len(group))
+                for group in groups
+            ]
             mark = " <- default" if (thresholds == default and fit is PRIOR) else ""
             print(
-                f"   {fit_name:6} {min_d:5} {z:4.1f} {agreement:6.2f} "
-                f"{rate(sum(rejudged(p, fit, thresholds, size) for p in humans), len(humans)):>22} "
-                f"{rate(sum(rejudged(p, fit, thresholds, size) for p in engines), len(engines)):>14} "
-                f"{rate(sum(rejudged(p, fit, thresholds, size) for p in half_players), len(half_players)):>22}"
-                f"{mark}"
+                f"   {fit_name:6} {min_d:5} {z:4.1f} {agreement:6.2f} {shares[0]:>22} "
+                f"{shares[1]:>14} {shares[2]:>22}{mark}"
             )
+
+
+def main() -> None:
+    options = options_of()
+    # The live timeout is sized for a worker of its own; the analysis asked is the same.
+    analysis_engine().timeout = options.patience
+    options.cache.mkdir(parents=True, exist_ok=True)
+    plies = settings.ANALYSIS_PLIES
+    size = int(settings.FAIRPLAY["ENGINE_WINDOW"])
+    rating = 1500.0
+
+    entries = read_set(options, plies)
+    engine_entries = [
+        entry
+        for path in options.selfplay
+        if (entry := cached_analysis(path, options.cache, plies, analyse=True)) is not None
+        and "result" in entry
+    ]
+    humans = screened(entries, PRIOR, plies, size, rating)
+    print_distributions(humans)
+
+    prior = fitted_prior(humans)
+    print()
+    print(
+        f"2. Prior fitted: PR {prior.intercept:.2f} at any rating, player sd "
+        f"{prior.player_sd:.2f}, decision sd {prior.decision_sd:.1f} "
+        f"({prior.players} players); the detector's PRIOR: PR {PRIOR.intercept}, "
+        f"player sd {PRIOR.player_sd}, decision sd {PRIOR.decision_sd}"
+    )
+
+    rng = random.Random(options.seed)
+    share = options.engine_share
+    halves = [
+        {
+            "file": entry["file"],
+            "result": half_engine(half_engine(entry["result"], 0, share, rng), 1, share, rng),
+        }
+        for entry in entries
+    ]
+    half_players = screened(halves, PRIOR, plies, size, rating)
+    engines = screened(engine_entries, PRIOR, plies, size, rating)
+    print_verdicts(humans, engines, half_players, share, size)
+    print_grid([humans, engines, half_players], prior, size)
 
 
 def _site(tags: Sequence[Sequence[str]]) -> str:

@@ -82,9 +82,7 @@ def analysed(record: MatRecord) -> dict[str, Any]:
     """GNU Backgammon's analysis of ``record`` as a played match's is kept (``result``)."""
     found = analysis_status()
     if not found.available:
-        raise NotInstalled(
-            _("Analysis is unavailable here: %(reason)s") % {"reason": found.reason}
-        )
+        raise NotInstalled(_("Analysis is unavailable here: %(reason)s") % {"reason": found.reason})
     result = analysis_engine().analyse_match(format_mat(record), plies=settings.ANALYSIS_PLIES)
     return result_of(result, record.players)
 
@@ -130,9 +128,7 @@ def screen_upload(files: Sequence[tuple[str, bytes]]) -> list[ScreenedFile]:
     return screened
 
 
-def _analysed(
-    record: MatRecord, analyse: Callable[[MatRecord], dict[str, Any]]
-) -> dict[str, Any]:
+def _analysed(record: MatRecord, analyse: Callable[[MatRecord], dict[str, Any]]) -> dict[str, Any]:
     try:
         return analyse(record)
     except InvalidMatchError as error:

@@ -69,7 +69,7 @@ def test_the_engine_playing_itself_is_flagged_and_noisy_players_are_not() -> Non
 
 def test_the_command_names_an_unreadable_file_and_screens_the_others(tmp_path: Path) -> None:
     broken = tmp_path / "broken.mat"
-    broken.write_text("; [Site \"somewhere\"]\n\n 5 point match\n\n Game 1\n nobody\n")
+    broken.write_text('; [Site "somewhere"]\n\n 5 point match\n\n Game 1\n nobody\n')
     errors = StringIO()
 
     out = StringIO()

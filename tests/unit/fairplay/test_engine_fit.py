@@ -175,7 +175,8 @@ def test_the_pr_test_reads_a_pr_on_a_log_scale_near_the_plain_one_at_the_usual_p
     # far from it, a fifth of the usual PR (+1) as improbable as five times it
     low = window(pr=11.0 / 5 - 1, agreement=0.5, fit=fit).z
     high = window(pr=11.0 * 5 - 1, agreement=0.5, fit=fit).z
-    assert low is not None and high is not None
+    assert low is not None
+    assert high is not None
     assert low == pytest.approx(-high)
     assert window(pr=0.0, agreement=0.5, fit=fit).z == pytest.approx(math.log(1 / 11) * 11 / 2)
 

@@ -37,16 +37,18 @@ def result(players: tuple[str, str], best: tuple[int, int], plays: int = 20) -> 
             )
     return {
         "match": {"players": list(players)},
-        "players": [
-            {"error": 0.05 * (plays - best[seat]), "decisions": plays} for seat in (0, 1)
-        ],
+        "players": [{"error": 0.05 * (plays - best[seat]), "decisions": plays} for seat in (0, 1)],
         "decisions": decisions,
     }
 
 
 def judge(matches: Sequence[MatchFigures]) -> Window:
     return Window(
-        matches=tuple(matches), rating=1500.0, fit=PRIOR, think=NO_THINK_TIMES, thresholds=THRESHOLDS
+        matches=tuple(matches),
+        rating=1500.0,
+        fit=PRIOR,
+        think=NO_THINK_TIMES,
+        thresholds=THRESHOLDS,
     )
 
 
@@ -88,7 +90,8 @@ def test_a_player_is_flagged_when_any_window_is_and_only_then() -> None:
     eve, ann = screen_players(files, judge=judge, size=2, plies=2)
 
     assert [w.flagged for w in eve.windows] == [False, False, False, True, False, False]
-    assert eve.flagged and not ann.flagged
+    assert eve.flagged
+    assert not ann.flagged
     row = eve.to_dict()
     assert (row["windows"], row["windows_assessed"], row["windows_flagged"]) == (6, 5, 1)
     assert row["signs"][0] == (

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -43,7 +44,7 @@ def at_zero_ply(settings: object) -> Iterator[None]:
         yield
 
 
-def screened_by_command(*paths: Path) -> dict[str, dict[str, object]]:
+def screened_by_command(*paths: Path) -> dict[str, dict[str, Any]]:
     out = StringIO()
     call_command("fairplay_screen", "--json", *map(str, paths), stdout=out, stderr=StringIO())
     rows = [json.loads(line) for line in out.getvalue().splitlines()]

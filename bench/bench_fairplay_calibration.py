@@ -364,7 +364,7 @@ def print_grid(groups: Sequence[Sequence[PlayerScreen]], fitted: PrFit, size: in
         f"{'self-play':>14} {'half-engine':>22}"
     )
     grid = [(default.min_decisions, default.z, default.agreement)]
-    grid += [(d, default.z, a) for d in (100, 150, 200) for a in (0.85, 0.88, 0.90, 0.92, 0.95)]
+    grid += [(d, default.z, a) for d in (80, 100, 150) for a in (0.85, 0.88, 0.90, 0.92, 0.95)]
     grid += [(default.min_decisions, z, default.agreement) for z in (2.5, 3.0, 3.5, 4.0)]
     for fit_name, fit in (("PRIOR", PRIOR), ("fitted", fitted)):
         for min_d, z, agreement in grid:

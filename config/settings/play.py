@@ -36,11 +36,11 @@ FAIRPLAY = {
     # hold ENGINE_MIN_DECISIONS unforced decisions; a case when the PR lies ENGINE_Z
     # standard deviations below what the rating predicts (on a log scale), or agreement
     # with the engine's best play reaches ENGINE_AGREEMENT. Set from real human matches
-    # (bench/bench_fairplay_calibration.py, README "Fair play"): 100 decisions is one
+    # (bench/bench_fairplay_calibration.py, README "Fair play"): 80 decisions is one
     # 7-point match or two 5-point ones; people agreed with GNU Backgammon's 2-ply best
-    # play 69 % of the time on average, the strongest about 80 %.
+    # play 70 % of the time on average, the strongest about 78 % over 100 decisions.
     "ENGINE_WINDOW": env_int("CRAWFORD_FAIRPLAY_ENGINE_WINDOW", 10, minimum=1),
-    "ENGINE_MIN_DECISIONS": env_int("CRAWFORD_FAIRPLAY_ENGINE_MIN_DECISIONS", 100, minimum=1),
+    "ENGINE_MIN_DECISIONS": env_int("CRAWFORD_FAIRPLAY_ENGINE_MIN_DECISIONS", 80, minimum=1),
     "ENGINE_Z": float(env_str("CRAWFORD_FAIRPLAY_ENGINE_Z", "4.0")),
     "ENGINE_AGREEMENT": float(env_str("CRAWFORD_FAIRPLAY_ENGINE_AGREEMENT", "0.90")),
     # Dumping: over DUMPING_DAYS, this many early resignations (at a player's first or

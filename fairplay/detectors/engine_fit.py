@@ -102,12 +102,16 @@ class PrFit:
 
 
 PRIOR = PrFit(
-    intercept=10.0, slope=0.0, player_sd=4.0, decision_sd=25.0, points=0, players=0, prior=True
+    intercept=10.3, slope=0.0, player_sd=4.5, decision_sd=28.0, points=0, players=0, prior=True
 )
-"""What the detector assumes before the platform has data: a PR of 10 at any rating, a
-player's own PR within 4 of that two times in three, and one decision worth a spread of 25
-(most decisions cost nothing, an occasional blunder costs 0.3 EMG, 150 PR points). Wide on
-purpose: with it a low PR alone never reaches the default ``ENGINE_Z``; agreement does."""
+"""What the detector assumes before the platform has data, measured on real human matches
+from two online rooms (bench/bench_fairplay_calibration.py; the files carry no rating, so
+the prior is what the players show at any rating): their own PRs average 10.3, spread
+4.5 about it once the noise of their own decisions is taken out, and one decision adds a
+spread of 28 PR points (most cost nothing, an occasional blunder costs 0.3 EMG, 150 PR
+points). With the PR test on a log scale (:attr:`Window.z`), a newcomer's PR below 0.6
+over 80 decisions, or below 1 over 400, is improbable enough for the default ``ENGINE_Z``
+(4.0): what an engine plays, and no window of the set's people came near."""
 
 
 @dataclass(frozen=True)

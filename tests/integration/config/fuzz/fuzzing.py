@@ -161,8 +161,13 @@ RULE_REFUSALS = {
 # The rules of backgammon refuse a roll, a move or a resignation the position does not
 # allow, each with its own sentence; which are legal, no schema can say. Nor can a schema
 # say which files are .mat matches: an upload that is not one is refused with the line and
-# why (or that the file is not text, too large, or that too many wait already).
-REFUSED_IN_WORDS = {"POST /api/matches/{match_id}/actions/", "POST /api/analyses/"}
+# why (or that the file is not text, too large, or that too many wait already); the same
+# for staff's screen of match files, which names the file.
+REFUSED_IN_WORDS = {
+    "POST /api/matches/{match_id}/actions/",
+    "POST /api/analyses/",
+    "POST /api/fairplay/screen/",
+}
 
 
 def _refused_by_the_rules(case: Any, response: Any) -> bool:

@@ -156,8 +156,10 @@ def fitted_prior(players: Sequence[PlayerScreen]) -> PrFit:
             if m.decisions
         )
         freedom += sum(1 for m in player.matches if m.decisions) - 1
-    decision_var = within / freedom
     rows = [(player.pr, player.decisions) for player in players if player.pr is not None]
+    if not freedom or len(rows) < 2:
+        return PRIOR  # too few to say: a small run
+    decision_var = within / freedom
     mean = statistics.fmean(pr for pr, _ in rows)
     player_var = sum((pr - mean) ** 2 - decision_var / d for pr, d in rows) / (len(rows) - 1)
     return PrFit(
@@ -396,6 +398,9 @@ def main() -> None:
         if (entry := cached_analysis(path, options.cache, plies, analyse=True)) is not None
         and "result" in entry
     ]
+    if not entries:
+        print("no analysed match: nothing to measure")
+        return
     humans = screened(entries, PRIOR, plies, size, rating)
     print_distributions(humans)
 

@@ -80,9 +80,7 @@ def mat_record(content: bytes) -> MatRecord:
 
 def analysed(record: MatRecord) -> dict[str, Any]:
     """GNU Backgammon's analysis of ``record`` as a played match's is kept (``result``)."""
-    found = analysis_status()
-    if not found.available:
-        raise NotInstalled(_("Analysis is unavailable here: %(reason)s") % {"reason": found.reason})
+    _analysis_available()
     result = analysis_engine().analyse_match(format_mat(record), plies=settings.ANALYSIS_PLIES)
     return result_of(result, record.players)
 
@@ -118,6 +116,7 @@ def screen_upload(files: Sequence[tuple[str, bytes]]) -> list[ScreenedFile]:
             records.append((name, mat_record(content)))
         except DomainError as error:
             raise DomainError(f"{name}: {error}") from None
+    _analysis_available()
     screened = []
     for name, record in records:
         try:
@@ -150,3 +149,9 @@ def screen(
         size=int(settings.FAIRPLAY["ENGINE_WINDOW"]),
         plies=settings.ANALYSIS_PLIES,
     )
+
+
+def _analysis_available() -> None:
+    found = analysis_status()
+    if not found.available:
+        raise NotInstalled(_("Analysis is unavailable here: %(reason)s") % {"reason": found.reason})

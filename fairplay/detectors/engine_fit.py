@@ -110,7 +110,7 @@ the prior is what the players show at any rating): their own PRs average 10.3, s
 4.5 about it once the noise of their own decisions is taken out, and one decision adds a
 spread of 28 PR points (most cost nothing, an occasional blunder costs 0.3 EMG, 150 PR
 points). With the PR test on a log scale (:attr:`Window.z`), a newcomer's PR below 0.6
-over 80 decisions, or below 1 over 400, is improbable enough for the default ``ENGINE_Z``
+over 80 decisions, or below 1.1 over 400, is improbable enough for the default ``ENGINE_Z``
 (4.0): what an engine plays, and no window of the set's people came near."""
 
 

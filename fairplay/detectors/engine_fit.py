@@ -102,16 +102,17 @@ class PrFit:
 
 
 PRIOR = PrFit(
-    intercept=10.3, slope=0.0, player_sd=4.5, decision_sd=28.0, points=0, players=0, prior=True
+    intercept=10.4, slope=0.0, player_sd=6.3, decision_sd=21.4, points=0, players=0, prior=True
 )
 """What the detector assumes before the platform has data, measured on real human matches
-from two online rooms (bench/bench_fairplay_calibration.py; the files carry no rating, so
-the prior is what the players show at any rating): their own PRs average 10.3, spread
-4.5 about it once the noise of their own decisions is taken out, and one decision adds a
-spread of 28 PR points (most cost nothing, an occasional blunder costs 0.3 EMG, 150 PR
-points). With the PR test on a log scale (:attr:`Window.z`), a newcomer's PR below 0.6
-over 80 decisions, or below 1.1 over 400, is improbable enough for the default ``ENGINE_Z``
-(4.0): what an engine plays, and no window of the set's people came near."""
+from two online rooms (bench/bench_fairplay_calibration.py, 59 matches and 57 players; the
+files carry no rating, so the prior is what the players show at any rating): their own PRs
+average 10.4, spread 6.3 about it once the noise of their own decisions is taken out (a
+long tail of weak players: the median is 8.6), and one decision adds a spread of 21 PR
+points. With the PR test on a log scale (:attr:`Window.z`), a newcomer's PR below 0.07
+over 80 decisions, 0.1 over 100 or 0.2 over 400 is improbable enough for the default
+``ENGINE_Z`` (4.0): what an engine at the analysis depth plays; the set's people came no
+lower than 1.4 over a window of 80 decisions or more."""
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ number of their matches. Printed:
    :func:`fairplay.detectors.engine_screen.screen_players` with the live detector's
    :func:`fairplay.detectors.engine_use.judged_window`, after each of their matches (files
    in name order), as the live detector judges after each analysis: the human players
-   flagged; the players of GNU Backgammon self-play matches (``--selfplay FILES``) flagged;
+   flagged; the players of GNU Backgammon self-play matches (``--selfplay FILES``, by
+   default ``bench/data/selfplay``) flagged;
    and the *half-engine* players caught;
 4. the same at neighbouring thresholds.
 
@@ -85,6 +86,11 @@ from fairplay.screening import analysed, mat_record  # noqa: E402
 from matches.engine import analysis_engine  # noqa: E402
 
 CALIBRATION = Path("/work/shared/data/realmat-calibration/files")
+SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
+"""GNU Backgammon playing itself, 7-point matches at 2 plies without noise, both sides:
+``gnubg -t < gnubg_selfplay_commands.txt`` (seeds 7, 8, 9), exported with ``export match
+mat``; the players' names were then written per match (``gnubg_seed7_a``...), so that each
+match's two players are players of their own."""
 Result = dict[str, Any]
 
 
@@ -232,7 +238,7 @@ def options_of() -> argparse.Namespace:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/calib-cache"))
     parser.add_argument("--limit", type=int, default=None, help="first N of the shuffled set")
     parser.add_argument("--cached-only", action="store_true", help="analyse nothing")
-    parser.add_argument("--selfplay", type=Path, nargs="*", default=[])
+    parser.add_argument("--selfplay", type=Path, nargs="*", default=sorted(SELFPLAY.glob("*.mat")))
     parser.add_argument("--engine-share", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument(

@@ -33,6 +33,7 @@ SMALL = [
     ("bench_swiss.py", ["--players", "256", "--rounds", "8", "--long-players", "24"]),
     ("bench_clocks.py", ["--clocks", "2000", "--timeouts", "200", "--window", "10"]),
     ("bench_fairplay_false_positives.py", ["--careers", "20"]),
+    ("bench_fairplay_calibration.py", ["--limit", "2"]),
     ("bench_one_way_series.py", ["--pairs", "2000"]),
     ("bench_watchers.py", ["--small"]),
     (

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from fairplay import api, conduct_api, player_api
+from fairplay import api, conduct_api, player_api, screen_api
 
 urlpatterns = [
     path("fairplay/cases/", api.CaseListApi.as_view(), name="api-fairplay-cases"),
@@ -20,6 +20,7 @@ urlpatterns = [
         api.CaseAppealApi.as_view(),
         name="api-fairplay-case-appeal",
     ),
+    path("fairplay/screen/", screen_api.ScreenApi.as_view(), name="api-fairplay-screen"),
     path(
         "players/<str:username>/block/",
         conduct_api.PlayerBlockApi.as_view(),

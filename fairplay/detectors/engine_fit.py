@@ -16,7 +16,8 @@ Terms:
 * *fit*: the PR the platform's players show at a rating, ``intercept + slope * rating``,
   with the spreads around it that :class:`PrFit` describes.
 * *z*: how many standard deviations a window's PR lies above (+) or below (-) the fit's PR
-  for the player's rating; *p* the chance, under the fit, of a human window that low.
+  for the player's rating, on the scale of ``log(PR + PR_FLOOR)`` (:attr:`Window.z`); *p*
+  the chance, under the fit, of a human window that low.
 * *think time*: seconds from a player's own roll to their play of it, unforced plays only.
 """
 
@@ -33,6 +34,10 @@ FIT_MIN_PLAYERS = 30
 """Players with two analysed matches or more the fit needs; until then, :data:`PRIOR`."""
 FIT_MIN_RATING_SD = 10.0
 """Below this spread of ratings (points) the data say nothing of a slope: it is 0."""
+PR_FLOOR = 1.0
+"""PR points added before the logarithm of :attr:`Window.z`: a window's PR of 0 (every
+decision the engine's own) stays finite, and PRs below one point, which only engines and
+the luckiest short windows reach, are told apart no further."""
 THINK_MIN_PLAYS = 50
 """Unforced plays with a think time before their spread is read as a sign."""
 THINK_NEAR_CONSTANT_CV = 0.3
@@ -97,12 +102,17 @@ class PrFit:
 
 
 PRIOR = PrFit(
-    intercept=10.0, slope=0.0, player_sd=4.0, decision_sd=25.0, points=0, players=0, prior=True
+    intercept=10.4, slope=0.0, player_sd=6.3, decision_sd=21.4, points=0, players=0, prior=True
 )
-"""What the detector assumes before the platform has data: a PR of 10 at any rating, a
-player's own PR within 4 of that two times in three, and one decision worth a spread of 25
-(most decisions cost nothing, an occasional blunder costs 0.3 EMG, 150 PR points). Wide on
-purpose: with it a low PR alone never reaches the default ``ENGINE_Z``; agreement does."""
+"""What the detector assumes before the platform has data, measured on real human matches
+from two online rooms (bench/bench_fairplay_calibration.py, 59 matches and 57 players; the
+files carry no rating, so the prior is what the players show at any rating): their own PRs
+average 10.4, spread 6.3 about it once the noise of their own decisions is taken out (a
+long tail of weak players: the median is 8.6), and one decision adds a spread of 21 PR
+points. With the PR test on a log scale (:attr:`Window.z`), a newcomer's PR below 0.07
+over 80 decisions, 0.1 over 100 or 0.2 over 400 is improbable enough for the default
+``ENGINE_Z`` (4.0): what an engine at the analysis depth plays; the set's people came no
+lower than 1.4 over a window of 80 decisions or more."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +278,10 @@ def think_times_of(seconds: Sequence[float]) -> ThinkTimes:
     )
 
 
+NO_THINK_TIMES = think_times_of([])
+"""Think times where none were recorded (a match file from another site)."""
+
+
 @dataclass(frozen=True)
 class Thresholds:
     """``settings.FAIRPLAY``'s engine thresholds (see config/settings.py)."""
@@ -325,8 +339,22 @@ class Window:
 
     @property
     def z(self) -> float | None:
+        """Standard deviations below (-) or above the fit, on a log scale.
+
+        Humans' PRs are skewed: among the calibration set's players (bench/
+        bench_fairplay_calibration.py) a PR of half the usual is common and one of a
+        fifth is not seen, while twice the usual is. On PR itself, a spread as wide as the
+        players' makes even a PR of 0 only a couple of standard deviations below the
+        mean, so the test could never fire on a newcomer. The window's PR is therefore
+        compared as ``log(PR + PR_FLOOR)``, its spread carried to that scale at the
+        expected PR (``sd / (expected + PR_FLOOR)``): close to the usual PR this is the
+        plain ``(PR - expected) / sd``; far below it, a window of a fifth of the usual PR
+        is as improbable as one of five times it."""
         pr = self.pr
-        return None if pr is None else (pr - self.expected_pr) / self.sd
+        if pr is None:
+            return None
+        expected = max(self.expected_pr, 0.0) + PR_FLOOR
+        return math.log((pr + PR_FLOOR) / expected) * expected / self.sd
 
     @property
     def p(self) -> float | None:

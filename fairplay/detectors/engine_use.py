@@ -20,7 +20,7 @@ rows and writes the case, and scanning the same analysis again finds the same ca
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from django.conf import settings
@@ -29,6 +29,7 @@ from django.db.models import OuterRef, Q, Subquery
 from accounts.models import PerformanceRecord, RatingChange, User
 from fairplay.cases import case_report
 from fairplay.detectors.engine_fit import (
+    NO_THINK_TIMES,
     FitPoint,
     MatchFigures,
     PrFit,
@@ -123,16 +124,35 @@ def engine_window(user: User, *, fit: PrFit | None = None) -> Window | None:
     analyses.reverse()
     seats = {_match_id(analysis): _seat(analysis, user) for analysis in analyses}
     matches = tuple(_figures(analysis, seats[_match_id(analysis)]) for analysis in analyses)
-    return Window(
-        matches=matches,
+    return judged_window(
+        matches,
         rating=_rating_before(user, [m.match_id for m in matches]),
         fit=fit or pr_fit(),
         think=_think_times(analyses, seats),
-        thresholds=Thresholds(
-            min_decisions=int(limits["ENGINE_MIN_DECISIONS"]),
-            z=float(limits["ENGINE_Z"]),
-            agreement=float(limits["ENGINE_AGREEMENT"]),
-        ),
+    )
+
+
+def judged_window(
+    matches: Sequence[MatchFigures],
+    *,
+    rating: float,
+    fit: PrFit,
+    think: ThinkTimes = NO_THINK_TIMES,
+) -> Window:
+    """``matches`` judged at ``rating`` against ``fit`` with the thresholds of
+    ``settings.FAIRPLAY``: the one judgement of the live detector, of the staff's screen of
+    files from other sites (:mod:`fairplay.screening`) and of the calibration bench."""
+    return Window(
+        matches=tuple(matches), rating=rating, fit=fit, think=think, thresholds=engine_thresholds()
+    )
+
+
+def engine_thresholds() -> Thresholds:
+    limits = settings.FAIRPLAY
+    return Thresholds(
+        min_decisions=int(limits["ENGINE_MIN_DECISIONS"]),
+        z=float(limits["ENGINE_Z"]),
+        agreement=float(limits["ENGINE_AGREEMENT"]),
     )
 
 

@@ -156,7 +156,7 @@ def test_the_format_is_told_by_the_content_not_the_name() -> None:
             "notes.doc",
             b"Dear club, here are the results.\n",
             "This is not a match file this site reads: it is none of Jellyfish .mat,"
-            " GNU Backgammon .sgf, GamesGrid .sgg, TrueMoneyGames .tmg.",
+            " GNU Backgammon .sgf, GamesGrid .sgg, TrueMoneyGames .tmg, eXtreme Gammon .xg.",
         ),
     ],
     ids=[

@@ -80,9 +80,10 @@ def test_ratings_that_do_not_vary_give_no_slope() -> None:
 
 
 def test_a_windows_spread_shrinks_with_its_decisions_to_the_players_own() -> None:
-    assert PRIOR.window_sd(100) == pytest.approx(math.sqrt(4.0**2 + 25.0**2 / 100))
-    assert PRIOR.window_sd(100) > PRIOR.window_sd(1000) > PRIOR.window_sd(100_000) > 4.0
-    assert PRIOR.window_sd(10**9) == pytest.approx(4.0, abs=1e-3)
+    own, one = PRIOR.player_sd, PRIOR.decision_sd
+    assert PRIOR.window_sd(100) == pytest.approx(math.sqrt(own**2 + one**2 / 100))
+    assert PRIOR.window_sd(100) > PRIOR.window_sd(1000) > PRIOR.window_sd(100_000) > own
+    assert PRIOR.window_sd(10**9) == pytest.approx(own, abs=1e-3)
     lucky_only = PrFit(10.0, 0.0, 0.0, 25.0, 100, 40, prior=False)
     assert lucky_only.window_sd(400) == pytest.approx(25.0 / 20)
 
@@ -131,9 +132,10 @@ TIGHT = PrFit(
 @pytest.mark.parametrize(
     ("figures", "assessed", "improbable_pr", "engine_agreement"),
     [
-        (window(pr=0.0, agreement=1.0), True, False, True),  # the prior never reaches z 3.5
-        (window(pr=0.0, agreement=0.97), True, False, True),  # the threshold itself counts
-        (window(pr=0.0, agreement=0.965), True, False, False),
+        (window(pr=6.0, agreement=1.0), True, False, True),
+        (window(pr=6.0, agreement=0.97), True, False, True),  # the threshold itself counts
+        (window(pr=6.0, agreement=0.965), True, False, False),
+        (window(pr=0.0, agreement=0.8), True, True, False),  # a newcomer's PR alone, the prior
         (window(pr=0.0, agreement=1.0, decisions=140), False, False, False),  # too few
         (window(pr=1.5, agreement=0.8, rating=1350.0, fit=TIGHT), True, True, False),
         (window(pr=1.5, agreement=0.8, rating=1900.0, fit=TIGHT), True, False, False),
@@ -159,9 +161,24 @@ def test_the_pr_test_sits_exactly_at_the_threshold() -> None:
         players=30,
         prior=False,
     )
-    assert window(pr=3.0, agreement=0.5, fit=fit).z == pytest.approx(-3.5)
-    assert window(pr=3.0, agreement=0.5, fit=fit).improbable_pr is True
-    assert window(pr=3.02, agreement=0.5, fit=fit).improbable_pr is False
+    # log((PR + 1) / 11) * 11 / 2 = -3.5
+    at_threshold = 11.0 * math.exp(-7.0 / 11.0) - 1.0
+    assert window(pr=at_threshold, agreement=0.5, fit=fit).z == pytest.approx(-3.5)
+    assert window(pr=at_threshold - 0.02, agreement=0.5, fit=fit).improbable_pr is True
+    assert window(pr=at_threshold + 0.02, agreement=0.5, fit=fit).improbable_pr is False
+
+
+def test_the_pr_test_reads_a_pr_on_a_log_scale_near_the_plain_one_at_the_usual_pr() -> None:
+    fit = PrFit(10.0, 0.0, 2.0, 0.0, 90, 30, prior=False)
+    # near the usual PR, about the plain (PR - expected) / sd
+    assert window(pr=9.5, agreement=0.5, fit=fit).z == pytest.approx(-0.25, abs=0.01)
+    # far from it, a fifth of the usual PR (+1) as improbable as five times it
+    low = window(pr=11.0 / 5 - 1, agreement=0.5, fit=fit).z
+    high = window(pr=11.0 * 5 - 1, agreement=0.5, fit=fit).z
+    assert low is not None
+    assert high is not None
+    assert low == pytest.approx(-high)
+    assert window(pr=0.0, agreement=0.5, fit=fit).z == pytest.approx(math.log(1 / 11) * 11 / 2)
 
 
 def test_near_constant_think_times_are_a_sign_but_never_a_case_alone() -> None:
@@ -241,11 +258,15 @@ def test_the_evidence_is_plain_json_with_the_fit_and_the_thresholds() -> None:
 
     assert evidence["thresholds"] == {"min_decisions": 150, "z": 3.5, "agreement": 0.97}
     assert evidence["fit"]["prior"] is True
-    assert evidence["fit"]["pr_at_1500"] == 10.0
+    assert evidence["fit"]["pr_at_1500"] == round(PRIOR.intercept, 2)
     assert evidence["decisions"] == 200
     assert evidence["agreement"] == 0.99
-    assert evidence["expected_pr"] == 10.0
-    assert evidence["z"] == pytest.approx((0.5 - 10.0) / PRIOR.window_sd(200), abs=0.01)
+    assert evidence["expected_pr"] == round(PRIOR.intercept, 2)
+    usual = PRIOR.intercept + 1.0
+    assert evidence["z"] == pytest.approx(
+        math.log(1.5 / usual) * usual / PRIOR.window_sd(200), abs=0.01
+    )
     assert len(evidence["window"]) == 10
-    assert evidence["signs"] == [figures.signs()[0]]
+    assert evidence["signs"] == figures.signs()
+    assert len(figures.signs()) == 2  # the agreement, and the PR a newcomer does not play
     assert figures.summary("deep").startswith("deep: 99% of 200 unforced checker plays")

@@ -162,8 +162,13 @@ RULE_REFUSALS = {
 # allow, each with its own sentence; which are legal, no schema can say. Nor can a schema
 # say which files are matches: an upload that is not one is refused with the reason (the
 # line and why, or what GNU Backgammon said of it, or that the file is of no format read
-# here, too large, or that too many wait already).
-REFUSED_IN_WORDS = {"POST /api/matches/{match_id}/actions/", "POST /api/analyses/"}
+# here, too large, or that too many wait already); the same for staff's screen of match
+# files, which names the file.
+REFUSED_IN_WORDS = {
+    "POST /api/matches/{match_id}/actions/",
+    "POST /api/analyses/",
+    "POST /api/fairplay/screen/",
+}
 
 
 def _refused_by_the_rules(case: Any, response: Any) -> bool:

@@ -104,7 +104,7 @@ def cached_analysis(path: Path, cache: Path, plies: int, *, analyse: bool) -> Re
         return None
     started = time.monotonic()
     try:
-        record = mat_record(path.read_bytes())
+        record = mat_record(path.read_bytes(), path.name)
     except DomainError as error:
         entry: Result = {"file": path.name, "refused": str(error)}
     else:

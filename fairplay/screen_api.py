@@ -23,8 +23,8 @@ class ScreenInputSerializer(serializers.Serializer[dict[str, Any]]):
     files = serializers.ListField(
         child=serializers.FileField(allow_empty_file=True),
         help_text=(
-            f"Up to {MAX_SCREEN_FILES} .mat files of at most {MAX_SCREEN_FILE_BYTES // 1024} KB "
-            "each, in the order they were played."
+            f"Up to {MAX_SCREEN_FILES} match files (any format an upload takes) of at most "
+            f"{MAX_SCREEN_FILE_BYTES // 1024} KB each, in the order they were played."
         ),
     )
 
@@ -76,10 +76,10 @@ class ScreenApi(Api):
         responses={200: ScreenOutputSerializer},
         operation_id="fairplay_screen",
         extensions=refused_by_the_rules(
-            'Send one .mat file or more in the multipart field "files".',
+            'Send one match file or more in the multipart field "files".',
             f"Send {MAX_SCREEN_FILES} files at most; these are 21.",
-            "b.mat: This .mat file cannot be read: line 17: the second player's name is empty",
-            "b.mat: This is not a text file: a .mat file is text.",
+            "b.mat: This .mat file cannot be read: line 17: a play is not legal here",
+            "b.doc: This is not a match file this site reads: it is none of Jellyfish .mat, ...",
             f"b.mat: The file is larger than {MAX_SCREEN_FILE_BYTES // 1024} KB.",
         ),
     )

@@ -1,10 +1,10 @@
 """Screening match files from any site for engine assistance, the way the live detector
 judges a player here.
 
-Staff send .mat files (``manage.py fairplay_screen``, ``POST /api/fairplay/screen/``);
-each is read by the same reader as a player's upload, analysed by GNU Backgammon at
-``settings.ANALYSIS_PLIES`` through the same analysis engine and the same result shape as
-a played match, and every player named in the files is judged with
+Staff send match files in any format a player may upload (``manage.py fairplay_screen``,
+``POST /api/fairplay/screen/``); each is read by the same reader as a player's upload,
+analysed by GNU Backgammon at ``settings.ANALYSIS_PLIES`` through the same analysis engine
+and the same result shape as a played match, and every player named in the files is judged with
 :func:`fairplay.detectors.engine_use.judged_window` (the live detector's own judgement)
 over each window of ``ENGINE_WINDOW`` of their matches, in the order given: the windows
 the live detector would have judged after each of those matches had been played here.
@@ -28,14 +28,13 @@ from django.utils.translation import gettext as _
 
 from accounts.ratings import STARTING_RATING
 from analysis.engine import EngineError, InvalidMatchError
-from backgammon.errors import BackgammonError
-from backgammon.matfile import MatRecord, format_mat, parse_mat
+from backgammon.matfile import MatRecord, format_mat
 from core.errors import DomainError, NotInstalled
 from fairplay.detectors.engine_fit import PrFit
 from fairplay.detectors.engine_screen import PlayerScreen, screen_players
 from fairplay.detectors.engine_use import judged_window, pr_fit
 from matches.engine import analysis_engine, analysis_status
-from matches.refusals import rules_refused
+from reviews.match_formats import match_record
 from reviews.results import result_of
 
 MAX_SCREEN_FILES = 20
@@ -55,27 +54,15 @@ class ScreenedFile:
         return {"file": self.name, "players": list(self.players), "refused": self.refused}
 
 
-def mat_record(content: bytes) -> MatRecord:
-    """A .mat file's match; :class:`DomainError` with the reason when it cannot be read."""
+def mat_record(content: bytes, name: str = "") -> MatRecord:
+    """A match file's match, in any format a player may upload
+    (:func:`reviews.match_formats.match_record`); :class:`DomainError` with the reason when
+    it cannot be read."""
     if len(content) > MAX_SCREEN_FILE_BYTES:
         raise DomainError(
             _("The file is larger than %(kb)s KB.") % {"kb": MAX_SCREEN_FILE_BYTES // 1024}
         )
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = content.decode("latin-1")
-    if "\x00" in text:
-        raise DomainError(_("This is not a text file: a .mat file is text."))
-    try:
-        record = parse_mat(text)
-    except BackgammonError as error:
-        raise DomainError(
-            _("This .mat file cannot be read: %(error)s") % {"error": rules_refused(error)}
-        ) from None
-    if not record.games:
-        raise DomainError(_("This .mat file holds no game."))
-    return record
+    return match_record(content, name)[1]
 
 
 def analysed(record: MatRecord) -> dict[str, Any]:
@@ -94,7 +81,7 @@ def screen_file(
     """One file read and analysed, or refused with its reason: a file nobody can analyse
     does not stop the others of a screen from the command line."""
     try:
-        record = mat_record(content)
+        record = mat_record(content, name)
         return ScreenedFile(name=name, players=record.players, result=_analysed(record, analyse))
     except DomainError as error:
         return ScreenedFile(name=name, refused=str(error))
@@ -104,7 +91,7 @@ def screen_upload(files: Sequence[tuple[str, bytes]]) -> list[ScreenedFile]:
     """Staff's upload: every file read before any is analysed, and the whole refused with
     the file and the reason when one of them cannot be read."""
     if not files:
-        raise DomainError(_('Send one .mat file or more in the multipart field "files".'))
+        raise DomainError(_('Send one match file or more in the multipart field "files".'))
     if len(files) > MAX_SCREEN_FILES:
         raise DomainError(
             _("Send %(most)s files at most; these are %(count)s.")
@@ -113,7 +100,7 @@ def screen_upload(files: Sequence[tuple[str, bytes]]) -> list[ScreenedFile]:
     records = []
     for name, content in files:
         try:
-            records.append((name, mat_record(content)))
+            records.append((name, mat_record(content, name)))
         except DomainError as error:
             raise DomainError(f"{name}: {error}") from None
     _analysis_available()

@@ -42,9 +42,13 @@ from django.utils.translation import gettext as _
 
 from analysis.engine import EngineError
 from analysis.match_import import MatchImportRefused, import_match
+from backgammon.errors import BackgammonError
+from backgammon.matfile import MatRecord, parse_mat
 from backgammon.xgfile import MAGIC as XG_MAGIC
 from backgammon.xgfile import xg_to_mat
+from core.errors import DomainError
 from matches.engine import analysis_status
+from matches.refusals import rules_refused
 
 
 class UnreadableMatch(Exception):
@@ -99,6 +103,31 @@ def detected(content: bytes, filename: str) -> MatchFormat | None:
     if named:
         return named[0]
     return candidates[0] if candidates is not _FORMATS else None
+
+
+def match_record(content: bytes, filename: str) -> tuple[MatchFormat, MatRecord]:
+    """The format of a file and the match it holds, read and checked as an upload is; a
+    :class:`DomainError` with the reason a person reads when it is none (a player's upload
+    and staff's fair-play screen read files alike)."""
+    match_format = detected(content, filename)
+    if match_format is None:
+        raise DomainError(
+            _("This is not a match file this site reads: it is none of %(formats)s.")
+            % {"formats": ", ".join(known.name for known in match_formats() if known.holds_matches)}
+        )
+    try:
+        record = parse_mat(match_format.read(content, filename))
+    except NotThisFormat as error:
+        raise DomainError(str(error)) from None
+    except (UnreadableMatch, BackgammonError) as error:
+        reason = rules_refused(error) if isinstance(error, BackgammonError) else str(error)
+        raise DomainError(
+            _("This %(kind)s file cannot be read: %(error)s")
+            % {"kind": match_format.extensions[0], "error": reason}
+        ) from None
+    if not record.games:
+        raise DomainError(_("This match file holds no game."))
+    return match_format, record
 
 
 def text_of(content: bytes) -> str:

@@ -48,8 +48,7 @@ from django.utils.translation import ngettext
 from accounts.models import User
 from accounts.performance import performance_record
 from analysis.engine import EngineError, InvalidMatchError
-from backgammon.errors import BackgammonError
-from backgammon.matfile import format_mat, parse_mat
+from backgammon.matfile import format_mat
 from core import bus, locks
 from core.errors import DomainError
 from core.locks import Lock
@@ -58,9 +57,8 @@ from matches.engine import analysis_engine, analysis_status
 from matches.events import MatchFinished
 from matches.models import Game, Match
 from matches.records import WRITTEN_GAME, match_file, rules_as_played
-from matches.refusals import rules_refused
 from reviews.events import AnalysisChanged
-from reviews.match_formats import NotThisFormat, UnreadableMatch, detected, match_formats
+from reviews.match_formats import match_record
 from reviews.models import Analysis, AnalysisSource, AnalysisStatus
 from reviews.results import result_of
 
@@ -143,24 +141,7 @@ def analysis_upload(*, owner: User, filename: str, content: bytes) -> Analysis:
             )
             % {"count": waiting}
         )
-    match_format = detected(content, filename)
-    if match_format is None:
-        raise DomainError(
-            _("This is not a match file this site reads: it is none of %(formats)s.")
-            % {"formats": ", ".join(known.name for known in match_formats() if known.holds_matches)}
-        )
-    try:
-        record = parse_mat(match_format.read(content, filename))
-    except NotThisFormat as error:
-        raise DomainError(str(error)) from None
-    except (UnreadableMatch, BackgammonError) as error:
-        reason = rules_refused(error) if isinstance(error, BackgammonError) else str(error)
-        raise DomainError(
-            _("This %(kind)s file cannot be read: %(error)s")
-            % {"kind": match_format.extensions[0], "error": reason}
-        ) from None
-    if not record.games:
-        raise DomainError(_("This match file holds no game."))
+    match_format, record = match_record(content, filename)
     with transaction.atomic():
         analysis = Analysis.objects.create(
             owner=owner,

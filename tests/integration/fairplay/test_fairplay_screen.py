@@ -114,7 +114,12 @@ def test_only_staff_screen_files() -> None:
 @pytest.mark.parametrize(
     ("files", "detail"),
     [
-        ([], 'Send one .mat file or more in the multipart field "files".'),
+        ([], 'Send one match file or more in the multipart field "files".'),
+        (
+            [SimpleUploadedFile("notes.doc", b"Dear club, here are the results.\n")],
+            "notes.doc: This is not a match file this site reads: it is none of Jellyfish .mat,"
+            " GNU Backgammon .sgf, GamesGrid .sgg, TrueMoneyGames .tmg, eXtreme Gammon .xg.",
+        ),
         (
             [SimpleUploadedFile("a.mat", b"5 point match\n")] * (MAX_SCREEN_FILES + 1),
             f"Send {MAX_SCREEN_FILES} files at most; these are {MAX_SCREEN_FILES + 1}.",

@@ -24,7 +24,9 @@ api_docs = csp_update({"style-src": [UNSAFE_INLINE], "img-src": ["data:"]})(
 )
 
 # The browser scripts' translations (``static/js/lib/i18n.js`` reads them), for the
-# request's language; they change only with a release.
+# request's language; they change only with a release. Pages ask for them at an address
+# naming their language (templates/base.html), so a browser's cached copy is never another
+# language's.
 STARTED = timezone.now()
 javascript_catalog = cache_control(max_age=3600)(
     last_modified(lambda request: STARTED)(JavaScriptCatalog.as_view())

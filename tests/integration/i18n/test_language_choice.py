@@ -68,3 +68,14 @@ def test_the_browser_scripts_get_their_words_in_the_page_language() -> None:
     assert "javascript" in italian["Content-Type"]
     assert "Notifiche: %(unread)s non lette" in italian.content.decode()
     assert "non lette" not in english.content.decode()
+
+
+def test_each_language_has_its_own_address_for_the_scripts_words() -> None:
+    # The browser keeps the scripts' words for an hour: a page in another language (chosen
+    # with the switcher, or an account's own after logging in) must not find the words of
+    # the language before in its cache, so each language asks at an address of its own.
+    italian = Client().get("/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    english = Client().get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert '<script src="/jsi18n/?language=it">' in italian
+    assert '<script src="/jsi18n/?language=en">' in english

@@ -3,27 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 
 import pytest
 
 from analysis.cli import adjudicate_report
 from analysis.engine import InvalidPositionError
-from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
+from analysis.gnubg_process import GnubgProcess
 
 MONEY_CUBE_ON_2 = "7O41AADYzowxAA:AQEAAAAAAAAE"
 MONEY_PLAYER_1_ON_ROLL = "mGfwATDQ5+ABMA:cAkAAAAAAAAE"
 MATCH_TO_7_AT_2_3 = "4DZ4ACzsnoMDAA:AQHgACAAGAAE"
 PLAYER_KEYS = {"index", "win", "mwc", "equity", "settlement_cents"}
-
-
-@pytest.fixture(scope="module")
-def engine() -> Iterator[GnubgProcess]:
-    if not os.access(GNUBG_EXECUTABLE, os.X_OK):
-        pytest.fail(f"GNU Backgammon is not installed at {GNUBG_EXECUTABLE}: apt-get install gnubg")
-    with GnubgProcess() as process:
-        yield process
 
 
 def test_money_report_settles_cubeful_equity_times_cube_and_stake(engine: GnubgProcess) -> None:

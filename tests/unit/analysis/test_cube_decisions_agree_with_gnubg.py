@@ -13,13 +13,11 @@ The analysis gives the answer the doubler's table and verdict, as the double's b
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
+from analysis.gnubg_process import GnubgProcess
 from analysis.match_analysis import Decision, MatchAnalysis
 from reviews.results import result_of
 from tests.gnubg_printed import PrintedCube, printed_cube_analyses
@@ -28,14 +26,6 @@ MATS = Path(__file__).parents[2] / "data" / "mat"
 PLIES = 0
 PRINTED = 0.0006  # gnubg prints three decimals (two for a percentage)
 RESPONSES = ("take", "drop", "beaver")
-
-
-@pytest.fixture(scope="module")
-def engine() -> Iterator[GnubgProcess]:
-    if not os.access(GNUBG_EXECUTABLE, os.X_OK):
-        pytest.fail(f"GNU Backgammon is not installed at {GNUBG_EXECUTABLE}: apt-get install gnubg")
-    with GnubgProcess() as process:
-        yield process
 
 
 def as_printed(decision: Decision, *, mwc: bool) -> tuple[float, float, float]:

@@ -6,28 +6,18 @@ and by a separate ``gnubg -t`` whose printed statistics are read back (tests/gnu
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from analysis.engine import InvalidMatchError
-from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
+from analysis.gnubg_process import GnubgProcess
 from analysis.match_analysis import MatchAnalysis, PlayerStatistics
 from tests.gnubg_printed import Printed, printed_statistics
 
 MATS = Path(__file__).parents[2] / "data" / "mat"
 MATCHES = ["crawford_3pt", "resign_5pt", "one_point", "money_session"]
 PLIES = 0
-
-
-@pytest.fixture(scope="module")
-def engine() -> Iterator[GnubgProcess]:
-    if not os.access(GNUBG_EXECUTABLE, os.X_OK):
-        pytest.fail(f"GNU Backgammon is not installed at {GNUBG_EXECUTABLE}: apt-get install gnubg")
-    with GnubgProcess() as process:
-        yield process
 
 
 def assert_agrees(ours: PlayerStatistics, printed: Printed) -> None:

@@ -7,8 +7,6 @@ Slow: each match is analysed twice at 2-ply, by us and by a separate ``gnubg -t`
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +14,7 @@ import pytest
 from django.conf import settings
 
 from analysis.cube_decisions import CubeVerdict
-from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
+from analysis.gnubg_process import GnubgProcess
 from analysis.match_analysis import MatchAnalysis
 from tests.gnubg_exported import Exported, differences, exported_match
 
@@ -26,14 +24,6 @@ MAT = Path(__file__).parents[2] / "data" / "mat"
 REAL = MAT / "real"
 MATCHES = ["bglab_lasse_match1988527", "bglab_lasse_match3851392"]
 Analysed = tuple[MatchAnalysis, list[list[Exported]]]
-
-
-@pytest.fixture(scope="module")
-def engine() -> Iterator[GnubgProcess]:
-    if not os.access(GNUBG_EXECUTABLE, os.X_OK):
-        pytest.fail(f"GNU Backgammon is not installed at {GNUBG_EXECUTABLE}: apt-get install gnubg")
-    with GnubgProcess() as process:
-        yield process
 
 
 @pytest.fixture(scope="module", params=MATCHES)

@@ -9,15 +9,13 @@ under test.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from analysis.engine import EvalSettings, InvalidMatchError
 from analysis.gnubg_found import gnubg_found
-from analysis.gnubg_process import GNUBG_EXECUTABLE, GnubgProcess
+from analysis.gnubg_process import GnubgProcess
 from analysis.match_analysis import Decision
 from analysis.rules_as_played import MatchDouble, RulesAsPlayed
 from backgammon.matchid import MatchId
@@ -25,14 +23,6 @@ from backgammon.matchid import MatchId
 MATS = Path(__file__).parents[2] / "data" / "mat"
 PLIES = 0
 NO_CRAWFORD = '; [Crawford "Off"]\n'
-
-
-@pytest.fixture(scope="module")
-def engine() -> Iterator[GnubgProcess]:
-    if not os.access(GNUBG_EXECUTABLE, os.X_OK):
-        pytest.fail(f"GNU Backgammon is not installed at {GNUBG_EXECUTABLE}: apt-get install gnubg")
-    with GnubgProcess() as process:
-        yield process
 
 
 def three_point_match(crawford_rule: bool) -> str:

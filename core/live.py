@@ -179,6 +179,9 @@ def _send_now(sends: list[Send]) -> None:
     if _serving_loop_of_this_thread():
         async_to_sync(send_all)(sends)
         return
+    if _loop_running_in_this_thread():
+        _send_from_another_thread(sends)
+        return
     layer = get_channel_layer()
     if _recently_away(layer):
         return
@@ -193,6 +196,31 @@ def _send_now(sends: list[Send]) -> None:
         unsent, error = _sending_loop().run_until_complete(_send_each(layer, unsent))
     if error is not None:
         _lost(layer, error)
+
+
+def _loop_running_in_this_thread() -> bool:
+    """Synchronous code called on a thread whose own event loop is running, not a
+    server's (a program driving its loop itself, as a browser test's does)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _send_from_another_thread(sends: list[Send]) -> None:
+    """This thread's loop is busy running what called us: send on a thread of its own,
+    waiting for it, and close the loop it made."""
+
+    def send() -> None:
+        try:
+            _send_now(sends)
+        finally:
+            _drop_sending_loop()
+
+    sender = threading.Thread(target=send, name="crawford-live-send")
+    sender.start()
+    sender.join()
 
 
 def _serving_loop_of_this_thread() -> bool:

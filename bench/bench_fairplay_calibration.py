@@ -85,7 +85,10 @@ from fairplay.detectors.engine_use import engine_thresholds, judged_window  # no
 from fairplay.screening import analysed, mat_record  # noqa: E402
 from matches.engine import analysis_engine  # noqa: E402
 
-CALIBRATION = Path("/work/shared/data/realmat-calibration/files")
+# The set beside the checkout (../shared).
+CALIBRATION = (
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "realmat-calibration" / "files"
+)
 SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
 """GNU Backgammon playing itself, 7-point matches at 2 plies without noise, both sides:
 ``gnubg -t < gnubg_selfplay_commands.txt`` (seeds 7, 8, 9), exported with ``export match

@@ -20,8 +20,12 @@ from backgammon.errors import BackgammonError
 from backgammon.matfile import MatRecord, format_mat, parse_mat
 
 ROOMS = Path(__file__).resolve().parents[2] / "data" / "mat" / "rooms"
+# The calibration set beside the checkout (../shared, as CI has it).
 CALIBRATION = Path(
-    os.environ.get("CRAWFORD_ROOM_FILES", "/work/shared/data/realmat-calibration/files")
+    os.environ.get(
+        "CRAWFORD_ROOM_FILES",
+        Path(__file__).resolve().parents[4] / "shared" / "data" / "realmat-calibration" / "files",
+    )
 )
 
 
